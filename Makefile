@@ -1,0 +1,50 @@
+# Arbiter: `make run` serves the demo, `make test` runs the linters and the whole suite.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run install migrate demo test lint format typecheck bench lock clean
+
+$(VENV)/.installed: requirements.lock
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade "pip>=24"
+	$(PY) -m pip install --quiet --require-hashes --no-deps -r requirements.lock
+	touch $@
+
+install: $(VENV)/.installed
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(PY) manage.py load_demo
+
+run: demo
+	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py runserver $(HOST):$(PORT)
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+typecheck: install
+	$(VENV)/bin/mypy
+
+test: lint typecheck
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+format: install
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+bench: install
+	$(PY) -m bench
+
+# Regenerates requirements.lock from pyproject.toml (needs uv on the PATH).
+lock:
+	uv pip compile pyproject.toml --extra dev --generate-hashes --python-version 3.11 \
+		--python-platform x86_64-unknown-linux-gnu --no-header -o requirements.lock
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,12 @@
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+
+
+class User(AbstractUser):
+    """Arbiter's user: admins (staff), directors and players are all users; roles per event
+    live with the event (tournaments.EventDirector, tournaments.Entrant.user)."""
+
+    display_name = models.CharField(max_length=150, blank=True)
+
+    def __str__(self) -> str:
+        return self.display_name or self.get_full_name() or self.username

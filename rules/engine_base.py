@@ -1,0 +1,78 @@
+"""Helpers shared by engines: settings with defaults, and common checks."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.contract import EventState, Problem, Setting
+
+
+class SettingsMixin:
+    """Gives an engine ``validate_settings`` and ``resolved`` from its ``settings`` list."""
+
+    settings: tuple[Setting, ...]
+
+    def defaults(self) -> dict[str, Any]:
+        return {s.key: s.default for s in self.settings}
+
+    def resolved(self, state_or_settings: EventState | Mapping[str, Any]) -> dict[str, Any]:
+        given = (
+            state_or_settings.settings
+            if isinstance(state_or_settings, EventState)
+            else state_or_settings
+        )
+        values = self.defaults()
+        values.update({k: v for k, v in given.items() if k in values})
+        return values
+
+    def validate_settings(self, settings: Mapping[str, Any]) -> list[Problem]:
+        problems: list[Problem] = []
+        known = {s.key: s for s in self.settings}
+        for key, value in settings.items():
+            setting = known.get(key)
+            if setting is None:
+                problems.append(
+                    Problem("setting.unknown", key, f"'{key}' is not a setting of this format.")
+                )
+                continue
+            if setting.choices and value not in setting.choices:
+                allowed = ", ".join(map(str, setting.choices))
+                problems.append(
+                    Problem(
+                        "setting.choice",
+                        key,
+                        f"'{key}' must be one of {allowed}; got {value!r}.",
+                        {"choices": list(setting.choices), "value": value},
+                    )
+                )
+            elif setting.default is not None and not _same_kind(setting.default, value):
+                problems.append(
+                    Problem(
+                        "setting.type",
+                        key,
+                        f"'{key}' must be {_kind_name(setting.default)}; got {value!r}.",
+                        {"value": value},
+                    )
+                )
+        return problems
+
+
+def _same_kind(default: Any, value: Any) -> bool:
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if isinstance(default, int | float):
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    return isinstance(value, type(default))
+
+
+def _kind_name(default: Any) -> str:
+    if isinstance(default, bool):
+        return "true or false"
+    if isinstance(default, int | float):
+        return "a number"
+    if isinstance(default, str):
+        return "text"
+    if isinstance(default, list | tuple):
+        return "a list"
+    return type(default).__name__

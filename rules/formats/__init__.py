@@ -1,0 +1,1 @@
+"""One module (or package) per format; each exposes ``ENGINE`` and is named in rules/registry.py."""

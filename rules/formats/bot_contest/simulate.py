@@ -1,0 +1,115 @@
+"""Play a whole contest with random legal results: for ``simulate_event`` and the tests.
+
+Pure: every random choice comes from the ``random.Random`` passed in (the event's draws
+come from a DrawSource seeded from it), so the same generator state plays the same event.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from rules.contract import (
+    DrawMethod,
+    DrawRecord,
+    EntrantState,
+    EventState,
+    Finished,
+    GameState,
+    MatchState,
+    NeedsDecision,
+    RoundPlan,
+    RoundState,
+    RoundStatus,
+)
+from rules.draws import DrawSource
+from rules.formats.bot_contest.engine import ENGINE
+
+MAX_ROUNDS = 500
+
+
+def field(entrants: int, references: int = 3) -> tuple[EntrantState, ...]:
+    """``entrants`` competing programs E1..En and the reference programs REF1..REFr."""
+    programs = [EntrantState(id=f"E{i}", name=f"Entry {i}") for i in range(1, entrants + 1)]
+    refs = [
+        EntrantState(id=f"REF{i}", name=f"Reference {i}", flags={"reference": True})
+        for i in range(1, references + 1)
+    ]
+    return (*programs, *refs)
+
+
+def random_games(rng: random.Random, board: str, max_points: int = 64) -> tuple[GameState, ...]:
+    """Two games, each entry moving first once; points from 0 to ``max_points``."""
+    return tuple(
+        GameState(
+            number=n,
+            scores=(rng.randint(0, max_points), rng.randint(0, max_points)),
+            first=n - 1,
+            details={"board": board},
+        )
+        for n in (1, 2)
+    )
+
+
+def play_round(plan: RoundPlan, rng: random.Random) -> RoundState:
+    board = str(plan.details.get("board", ""))
+    matches = tuple(
+        MatchState(
+            code=m.code,
+            round_number=plan.number,
+            participants=m.participants,
+            games=() if m.is_bye else random_games(rng, board),
+            bracket=m.bracket,
+            details=m.details,
+        )
+        for m in plan.matches
+    )
+    return RoundState(
+        number=plan.number,
+        label=plan.label,
+        status=RoundStatus.COMPLETED,
+        matches=matches,
+        stage=plan.stage,
+        details=plan.details,
+    )
+
+
+def simulate(
+    entrants: int,
+    rng: random.Random,
+    *,
+    references: int = 3,
+    settings: Mapping[str, Any] | None = None,
+) -> tuple[EventState, Finished]:
+    """Play a contest to its end; return the final state and the engine's last word.
+
+    A tie for first in the final is settled by a random choice recorded as the director's
+    decision, as a director flipping a coin would.
+    """
+    state = EventState(
+        format=ENGINE.key,
+        settings=dict(settings or {}),
+        entrants=field(entrants, references),
+    )
+    seed = f"{rng.getrandbits(64):x}"
+    for _ in range(MAX_ROUNDS):
+        source = DrawSource(seed, state.draws)
+        outcome = ENGINE.next_round(state, source)
+        draws = state.draws + tuple(source.new)
+        if isinstance(outcome, Finished):
+            return EventState(state.format, state.settings, state.entrants, state.rounds, draws), (
+                outcome
+            )
+        if isinstance(outcome, NeedsDecision):
+            if not outcome.options:
+                raise RuntimeError(outcome.text)
+            choice = rng.choice(list(outcome.options))
+            draws += (DrawRecord(outcome.key, choice, DrawMethod.EXTERNAL, outcome.text),)
+            state = EventState(state.format, state.settings, state.entrants, state.rounds, draws)
+            continue
+        played = play_round(outcome, rng)
+        state = EventState(
+            state.format, state.settings, state.entrants, (*state.rounds, played), draws
+        )
+    raise RuntimeError(f"the contest did not finish in {MAX_ROUNDS} rounds")

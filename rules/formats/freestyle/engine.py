@@ -1,0 +1,209 @@
+"""The Freestyle engine: three group rounds, semi-finals, final and third place game.
+
+See docs/formats/freestyle.md for the rules as implemented and every decision taken where
+freestyle.txt is silent. Keys this engine reads and writes:
+
+- settings: ``tiebreaker_games`` ("where_needed" | "all"), ``max_entrants`` (int).
+- entrants: ``rating`` (Pentolla rating points), ``seed`` (overrides the rating order when
+  every entrant has one), ``withdrawn_after_round`` (r - 1: withdrew during round r, his
+  round r games are void; r: withdrew between rounds r and r + 1).
+- rounds: ``groups`` (written by the plans, read back: the group members in seed order);
+  round details ``rating_order`` (Round 1), ``grouping`` and ``digits`` (Rounds 2 and 3).
+- matches: participants' ``role`` "A"/"B" in Round 1 (seat 0 is A), participant details
+  ``group_seed`` / ``seed``, match details ``playing_round`` (Berger round in the group) and
+  ``higher_seed_chose`` ("A" or "B", recorded from Round 2 on; seat 0 is the higher seed).
+- games: ``scores`` are the two players' game points; details ``first_blue_piece``,
+  ``first_red_piece`` (named by A) and ``b_colours`` ("blue/red" | "yellow/green"), all
+  optional. Replays in the semi-finals and the final round are further games of the match.
+- draws: ``round-1/equal-rating/<rating>`` (lot), ``round-2/grouping/<attempt>`` and
+  ``round-3/grouping/<attempt>`` (digits), ``round-3/group-<g>/seeding-<place>/digit`` and
+  ``finals/<F|3P>/seeding/digit`` (random calls), and tiebreaker game results recorded by
+  the director under ``round-<r>/group-<g>/tiebreaker/<ids joined by +>`` (the winner's id,
+  or the list of all the tied in order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.contract import (
+    Column,
+    DrawSourceProtocol,
+    EventState,
+    Finished,
+    MatchScore,
+    MatchState,
+    NeedsDecision,
+    NextRound,
+    Problem,
+    Reason,
+    Setting,
+    StandingRow,
+    Standings,
+    StandingsTable,
+)
+from rules.engine_base import SettingsMixin
+from rules.formats.freestyle import groups, knockout, ranking
+from rules.formats.freestyle.results import Context, plain, score_match
+from rules.formats.freestyle.tables import ADVANCE, FINALS, GROUP_ROUNDS, MIN_ENTRANTS, SEMI_FINALS
+
+COLUMNS = (
+    Column("wins", "Wins", "A tie counts half a win."),
+    Column("played", "Played"),
+    Column("points_for", "Game points"),
+    Column("points_difference", "Difference", "Game points for minus against."),
+)
+
+
+class FreestyleEngine(SettingsMixin):
+    key = "freestyle"
+    name = "Freestyle (groups, then semi-finals and final)"
+    settings = (
+        Setting(
+            "tiebreaker_games",
+            "where_needed",
+            "When a tie survives every ranking step, play a tiebreaker game only where it "
+            "decides who advances or in which place (where_needed), or for every place (all).",
+            ("where_needed", "all"),
+        ),
+        Setting("max_entrants", 32, "The largest field accepted (at least 16; 28 is usual)."),
+    )
+
+    def validate_settings(self, settings: Mapping[str, Any]) -> list[Problem]:
+        problems = super().validate_settings(settings)
+        maximum = settings.get("max_entrants", 32)
+        if (
+            isinstance(maximum, int | float)
+            and not isinstance(maximum, bool)
+            and (maximum < MIN_ENTRANTS or maximum != int(maximum))
+        ):
+            problems.append(
+                Problem(
+                    "setting.max_entrants",
+                    "max_entrants",
+                    f"'max_entrants' must be a whole number of at least {MIN_ENTRANTS}: "
+                    "Round 2 needs four players from each of the four Round 1 groups.",
+                )
+            )
+        return problems
+
+    def next_round(self, state: EventState, draws: DrawSourceProtocol) -> NextRound:
+        settings = self.resolved(state)
+        mode = str(settings["tiebreaker_games"])
+        ctx = Context(state)
+        done = len(state.rounds)
+        if done:
+            missing = [
+                m.code
+                for m in state.rounds[-1].matches
+                if not (ctx.score(m).complete and ctx.score(m).valid)
+            ]
+            if missing:
+                return NeedsDecision(
+                    "freestyle.results_missing",
+                    f"{state.rounds[-1].label} is not finished: {', '.join(missing)} "
+                    "still need a result (a tie in the last two rounds is replayed).",
+                    options=tuple(missing),
+                )
+        if done == 0:
+            return groups.plan_round1(ctx, draws, int(settings["max_entrants"]))
+        if done == 1:
+            return groups.plan_round2(ctx, draws, mode)
+        if done == 2:
+            return groups.plan_round3(ctx, draws, mode)
+        if done == 3:
+            return knockout.plan_semi_finals(ctx, mode)
+        if done == 4:
+            return knockout.plan_finals(ctx, draws)
+        table = knockout.final_table(ctx)
+        champion = table.rows[0].entrant if table and table.rows else None
+        return Finished(
+            Reason(
+                "freestyle.finished",
+                f"The final has been played: {ctx.name(champion)} wins the tournament.",
+                knockout.RULE_FINAL,
+                {"champion": champion},
+            )
+        )
+
+    def score_match(self, state: EventState, match: MatchState) -> MatchScore:
+        return score_match(Context(state), match)
+
+    def standings(self, state: EventState) -> Standings:
+        settings = self.resolved(state)
+        ctx = Context(state)
+        tables: list[StandingsTable] = []
+        pending: list[NeedsDecision] = []
+        final = knockout.final_table(ctx)
+        if final is not None:
+            tables.append(final)
+        for number in sorted(GROUP_ROUNDS, reverse=True):
+            found = ctx.rounds.get(number)
+            if found is None or not ctx.matches(number):
+                continue
+            for group in found.groups:
+                result = ranking.group_ranking(ctx, number, group)
+                tables.append(group_table(ctx, result))
+                pending += ranking.pending(ctx, result, str(settings["tiebreaker_games"]))
+        return Standings(tables=tuple(tables), pending=tuple(pending), final=final is not None)
+
+
+def group_table(ctx: Context, result: ranking.GroupRanking) -> StandingsTable:
+    number = result.round
+    record = ctx.record(number)
+    ranks = result.ranks()
+    going = (
+        set(e for e in ranking.advancing(ctx, result) if e is not None)
+        if result.complete
+        else set()
+    )
+    rows = []
+    for entrant in result.order:
+        status = ""
+        if not ctx.in_round(entrant, number + 1):
+            status = "withdrawn"
+        elif result.complete:
+            status = "qualified" if entrant in going else "eliminated"
+        rows.append(_row(record, entrant, ranks[entrant], status))
+    # Withdrawn during the round: "his games ... do not count"; listed last, unranked.
+    gone = [e for e in result.group.entrants if e not in result.players]
+    rows += [_row(record, e, len(result.players) + 1 + i, "withdrawn") for i, e in enumerate(gone)]
+    label = result.group.label or f"Group {result.group.key}"
+    notes = []
+    if number in ADVANCE:
+        notes.append(
+            Reason(
+                "freestyle.advance",
+                f"The top {ADVANCE[number]} go on to "
+                + ("the semi-finals." if number == 3 else f"Round {number + 1}."),
+                "Ranking and Advancement",
+            )
+        )
+    return StandingsTable(
+        key=f"round-{number}/group-{result.group.key}",
+        title=f"Round {number}, {label}",
+        columns=COLUMNS,
+        rows=tuple(rows),
+        decided=result.ranking.decided,
+        notes=tuple(notes),
+    )
+
+
+def _row(record: Any, entrant: str, rank: int, status: str) -> StandingRow:
+    return StandingRow(
+        entrant=entrant,
+        rank=rank,
+        values={
+            "wins": plain(record.wins(entrant)),
+            "played": record.played(entrant),
+            "points_for": plain(record.points_for(entrant)),
+            "points_difference": plain(record.difference(entrant)),
+        },
+        status=status,
+    )
+
+
+# The last two rounds, for readers of this module.
+KNOCKOUT_ROUNDS = (SEMI_FINALS, FINALS)
+ENGINE = FreestyleEngine()

@@ -1,0 +1,461 @@
+"""A plain round robin by Berger tables: the engine that proves the contract end to end.
+
+Every entrant meets every other once per cycle, on the schedule of the FIDE Berger tables
+(rules/berger.py); draw numbers come from the seeds (or a recorded lot). A game is two
+scores, the higher wins; each game gives win/draw/loss points; the standings order by
+points, then the tiebreaks the director chose, and entrants still equal share a rank.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from rules import berger
+from rules.contract import (
+    Column,
+    DrawSourceProtocol,
+    EngineError,
+    EntrantState,
+    EventState,
+    Finished,
+    GameEnding,
+    MatchScore,
+    MatchState,
+    NextRound,
+    Number,
+    Participant,
+    PlannedMatch,
+    Problem,
+    Reason,
+    RoundPlan,
+    RoundStatus,
+    Setting,
+    StandingRow,
+    Standings,
+    StandingsTable,
+)
+from rules.engine_base import SettingsMixin
+from rules.tiebreaks import Step, rank
+
+TIEBREAKS = {
+    "head_to_head": "Head-to-head points among the tied",
+    "sonneborn_berger": "Sonneborn-Berger",
+    "wins": "Games won",
+    "score_difference": "Score difference",
+    "score_for": "Score for",
+}
+
+
+class RoundRobinEngine(SettingsMixin):
+    key = "round_robin"
+    name = "Round robin (Berger tables)"
+    settings = (
+        Setting("cycles", 1, "How many times each pair meets (2: a double round robin).", (1, 2)),
+        Setting("games_per_match", 1, "Games in each match; seats alternate game by game."),
+        Setting("win_points", 1.0, "Points for a game won."),
+        Setting("draw_points", 0.5, "Points for a game drawn (equal scores)."),
+        Setting("loss_points", 0.0, "Points for a game lost."),
+        Setting("bye_points", 0.0, "Points for a round off (odd fields, withdrawn opponents)."),
+        Setting(
+            "draw_numbers",
+            "seed",
+            "How draw numbers are given: by seed (then rating) or by a recorded lot.",
+            ("seed", "lot"),
+        ),
+        Setting(
+            "tiebreaks",
+            ["head_to_head", "sonneborn_berger", "wins", "score_difference"],
+            "Tiebreaks after points, in order: " + ", ".join(TIEBREAKS) + ".",
+        ),
+        Setting("roles", ["white", "black"], "Names of the first and second seat."),
+    )
+
+    def validate_settings(self, settings: Mapping[str, Any]) -> list[Problem]:
+        problems = super().validate_settings(settings)
+        for key in settings.get("tiebreaks", []) if isinstance(settings, Mapping) else []:
+            if key not in TIEBREAKS:
+                problems.append(
+                    Problem(
+                        "setting.tiebreak",
+                        "tiebreaks",
+                        f"'{key}' is not a tiebreak; choose from {', '.join(TIEBREAKS)}.",
+                    )
+                )
+        games = settings.get("games_per_match", 1)
+        if not isinstance(games, int) or isinstance(games, bool) or not 1 <= games <= 10:
+            problems.append(
+                Problem("setting.games", "games_per_match", "'games_per_match' must be 1 to 10.")
+            )
+        return problems
+
+    # -- pairing -------------------------------------------------------------------------
+
+    def draw_numbers(self, state: EventState, draws: DrawSourceProtocol | None) -> list[str]:
+        """Entrant ids in draw-number order (index 0 is number 1)."""
+        if state.rounds and "draw_numbers" in state.rounds[0].details:
+            return [str(e) for e in state.rounds[0].details["draw_numbers"]]
+        entrants = [e for e in state.entrants if e.active_in_round(1)]
+        by_seed = sorted(entrants, key=_seed_order)
+        ids = [e.id for e in by_seed]
+        if self.resolved(state)["draw_numbers"] == "lot" and draws is not None:
+            return draws.shuffle("draw-numbers", ids, purpose="draw numbers for the round robin")
+        return ids
+
+    def next_round(self, state: EventState, draws: DrawSourceProtocol) -> NextRound:
+        settings = self.resolved(state)
+        numbers = self.draw_numbers(state, draws)
+        if len(numbers) < 2:
+            raise EngineError(
+                [Problem("round_robin.too_few", "entrants", "A round robin needs two entrants.")]
+            )
+        late = [e.name for e in state.entrants if e.active and e.id not in numbers]
+        if late:
+            raise EngineError(
+                [
+                    Problem(
+                        "round_robin.late_entry",
+                        "entrants",
+                        "A round robin cannot take entrants after round 1: "
+                        + ", ".join(sorted(late))
+                        + ".",
+                    )
+                ]
+            )
+        schedule = berger.schedule(len(numbers), settings["cycles"])
+        number = len(state.rounds) + 1
+        if number > len(schedule):
+            return Finished(
+                Reason(
+                    "round_robin.finished",
+                    f"All {len(schedule)} rounds of the round robin have been played.",
+                    "Berger tables",
+                )
+            )
+        entrants = state.entrants_by_id
+        roles = settings["roles"]
+        matches: list[PlannedMatch] = []
+        byes: list[PlannedMatch] = []
+        for pairing in schedule[number - 1]:
+            first = numbers[pairing.first - 1]
+            second = numbers[pairing.second - 1] if pairing.second else None
+            table_reason = Reason(
+                "round_robin.berger",
+                f"Berger table, round {number}: "
+                + (
+                    f"number {pairing.first} meets number {pairing.second}"
+                    if pairing.second
+                    else f"number {pairing.first} has the round off"
+                ),
+                "Berger tables",
+                {"first": pairing.first, "second": pairing.second},
+            )
+            gone = [
+                e
+                for e in (first, second)
+                if e is not None and not entrants[e].active_in_round(number)
+            ]
+            if second is None or gone:
+                for present in (first, second):
+                    if present is None or present in gone:
+                        continue
+                    why = (
+                        Reason(
+                            "round_robin.opponent_withdrawn",
+                            f"{entrants[gone[0]].name} has withdrawn: the round is off.",
+                        )
+                        if gone
+                        else Reason("round_robin.odd_field", "Odd field: the round is off.")
+                    )
+                    byes.append(
+                        PlannedMatch(
+                            code=f"R{number}-BYE-{present}",
+                            participants=(Participant(present),),
+                            reasons=(table_reason, why),
+                        )
+                    )
+                continue
+            matches.append(
+                PlannedMatch(
+                    code=f"R{number}-T{len(matches) + 1}",
+                    participants=(Participant(first, roles[0]), Participant(second, roles[1])),
+                    table=len(matches) + 1,
+                    reasons=(table_reason,),
+                )
+            )
+        for index, bye in enumerate(byes):
+            matches.append(
+                PlannedMatch(
+                    code=f"R{number}-BYE{index + 1}",
+                    participants=bye.participants,
+                    reasons=bye.reasons,
+                )
+            )
+        details: dict[str, Any] = {}
+        if number == 1:
+            details["draw_numbers"] = numbers
+        cycle_rounds = len(schedule) // settings["cycles"]
+        label = f"Round {number}"
+        return RoundPlan(
+            number=number,
+            label=label,
+            matches=tuple(matches),
+            reasons=(
+                Reason(
+                    "round_robin.schedule",
+                    f"Round {number} of {len(schedule)}"
+                    + (
+                        f" (cycle {(number - 1) // cycle_rounds + 1} of {settings['cycles']})"
+                        if settings["cycles"] > 1
+                        else ""
+                    ),
+                    "Berger tables",
+                ),
+            ),
+            details=details,
+        )
+
+    # -- scoring -------------------------------------------------------------------------
+
+    def score_match(self, state: EventState, match: MatchState) -> MatchScore:
+        settings = self.resolved(state)
+        if match.is_bye:
+            return MatchScore(
+                points=(_num(settings["bye_points"]),),
+                summary="bye",
+                reasons=(Reason("round_robin.bye", "A round off scores the bye points."),),
+            )
+        problems: list[Problem] = []
+        expected = settings["games_per_match"]
+        if len(match.games) != expected:
+            problems.append(
+                Problem(
+                    "round_robin.game_count",
+                    "games",
+                    f"This match has {expected} game{'s' if expected != 1 else ''}; "
+                    f"{len(match.games)} {'was' if len(match.games) == 1 else 'were'} entered.",
+                    {"expected": expected, "given": len(match.games)},
+                )
+            )
+        points: list[Number] = [Fraction(0), Fraction(0)]
+        game_scores: list[tuple[Number | None, ...]] = []
+        for index, game in enumerate(match.games):
+            place = f"games[{index}]"
+            if len(game.scores) != 2 or any(s is None for s in game.scores):
+                problems.append(
+                    Problem(
+                        "round_robin.score_missing",
+                        f"{place}.scores",
+                        f"Game {game.number}: enter a score for both players.",
+                    )
+                )
+                continue
+            a, b = game.scores
+            assert a is not None and b is not None
+            if a < 0 or b < 0:
+                problems.append(
+                    Problem(
+                        "round_robin.score_negative",
+                        f"{place}.scores",
+                        f"Game {game.number}: a score cannot be negative.",
+                    )
+                )
+                continue
+            if game.ending is GameEnding.BYE:
+                problems.append(
+                    Problem(
+                        "round_robin.ending",
+                        f"{place}.ending",
+                        f"Game {game.number}: a game between two players cannot end as a bye.",
+                    )
+                )
+                continue
+            for seat, result in enumerate(_results(a, b)):
+                points[seat] += _num(settings[f"{result}_points"])
+            game_scores.append((a, b))
+        if problems:
+            return MatchScore(points=(0, 0), complete=False, problems=tuple(problems))
+        winner = None if points[0] == points[1] else (0 if points[0] > points[1] else 1)
+        if expected == 1:
+            summary = "-".join(_show(s) for s in game_scores[0] if s is not None)
+        else:
+            summary = f"{_show(points[0])}-{_show(points[1])}"
+        return MatchScore(
+            points=tuple(points), winner=winner, summary=summary, game_scores=tuple(game_scores)
+        )
+
+    # -- standings -----------------------------------------------------------------------
+
+    def standings(self, state: EventState) -> Standings:
+        settings = self.resolved(state)
+        tally = _Tally()
+        for rnd in state.rounds:
+            if rnd.status is RoundStatus.DRAFT:
+                continue
+            for match in rnd.matches:
+                if not match.games and not match.is_bye:
+                    continue
+                score = self.score_match(state, match)
+                if not score.valid:
+                    continue
+                tally.add(match, score, settings)
+        ids = [e.id for e in state.entrants]
+        points = {e: tally.points[e] for e in ids}
+        steps = [Step("points", "Points", lambda tied: {e: points[e] for e in tied})]
+        for key in settings["tiebreaks"]:
+            steps.append(Step(key, TIEBREAKS[key], _tiebreak(key, tally, points)))
+        names = {e.id: e.name for e in state.entrants}
+        ranking = rank(ids, steps, initial=lambda tier: sorted(tier, key=lambda e: names[e]))
+        ranks = ranking.ranks()
+        withdrawn = {e.id for e in state.entrants if not e.active}
+        columns = tuple(Column(step.key, step.label) for step in steps)
+        rows = []
+        for entrant in ranking.order:
+            values: dict[str, Any] = {
+                step.key: step.values([entrant])[entrant] for step in steps[:1]
+            }
+            level = [e for e in ids if points[e] == points[entrant]]
+            for step in steps[1:]:
+                # head-to-head is shown among those level on points, as it is applied
+                if step.key == "head_to_head" and len(level) == 1:
+                    values[step.key] = None  # nobody level on points: nothing to compare
+                    continue
+                group = level if step.key == "head_to_head" else [entrant]
+                values[step.key] = step.values(group)[entrant]
+            rows.append(
+                StandingRow(
+                    entrant=entrant,
+                    rank=ranks[entrant],
+                    values={k: _plain(v) for k, v in values.items()},
+                    status="withdrawn" if entrant in withdrawn else "",
+                    details={
+                        "played": tally.played[entrant],
+                        "wins": tally.wins[entrant],
+                        "draws": tally.draws[entrant],
+                        "losses": tally.losses[entrant],
+                        "byes": tally.byes[entrant],
+                    },
+                )
+            )
+        finished = len(state.rounds) == berger.rounds_needed(
+            len(self.draw_numbers(state, None)), settings["cycles"]
+        ) and all(r.status is RoundStatus.COMPLETED for r in state.rounds)
+        return Standings(
+            tables=(
+                StandingsTable(
+                    key="overall",
+                    title="Standings",
+                    columns=columns,
+                    rows=tuple(rows),
+                    decided=ranking.decided,
+                ),
+            ),
+            final=finished,
+        )
+
+
+class _Tally:
+    def __init__(self) -> None:
+        self.points: dict[str, Number] = defaultdict(lambda: Fraction(0))
+        self.wins: dict[str, int] = defaultdict(int)
+        self.draws: dict[str, int] = defaultdict(int)
+        self.losses: dict[str, int] = defaultdict(int)
+        self.byes: dict[str, int] = defaultdict(int)
+        self.played: dict[str, int] = defaultdict(int)
+        self.score_for: dict[str, Number] = defaultdict(lambda: Fraction(0))
+        self.score_against: dict[str, Number] = defaultdict(lambda: Fraction(0))
+        # (entrant, opponent) -> points the entrant scored against that opponent, and the
+        # list of game results (1, 1/2, 0) for Sonneborn-Berger
+        self.against: dict[tuple[str, str], Number] = defaultdict(lambda: Fraction(0))
+        self.game_results: dict[str, list[tuple[str, Fraction]]] = defaultdict(list)
+
+    def add(self, match: MatchState, score: MatchScore, settings: Mapping[str, Any]) -> None:
+        if match.is_bye:
+            entrant = match.participants[0].entrant
+            if entrant is not None:
+                self.points[entrant] += score.points[0]
+                self.byes[entrant] += 1
+            return
+        a, b = (p.entrant for p in match.participants)
+        if a is None or b is None:
+            return
+        for seat, (me, other) in enumerate(((a, b), (b, a))):
+            self.points[me] += score.points[seat]
+            self.against[(me, other)] += score.points[seat]
+            self.played[me] += 1
+        for scores in score.game_scores:
+            sa, sb = scores
+            assert sa is not None and sb is not None
+            for me, other, mine, theirs in ((a, b, sa, sb), (b, a, sb, sa)):
+                self.score_for[me] += mine
+                self.score_against[me] += theirs
+                result = _results(mine, theirs)[0]
+                if result == "win":
+                    self.wins[me] += 1
+                    self.game_results[me].append((other, Fraction(1)))
+                elif result == "draw":
+                    self.draws[me] += 1
+                    self.game_results[me].append((other, Fraction(1, 2)))
+                else:
+                    self.losses[me] += 1
+                    self.game_results[me].append((other, Fraction(0)))
+
+
+def _tiebreak(key: str, tally: _Tally, points: Mapping[str, Number]) -> Any:
+    if key == "head_to_head":
+        return lambda tied: {
+            e: sum((tally.against[(e, o)] for o in tied if o != e), Fraction(0)) for e in tied
+        }
+    if key == "sonneborn_berger":
+        return lambda tied: {
+            e: sum((points[o] * r for o, r in tally.game_results[e]), Fraction(0)) for e in tied
+        }
+    if key == "wins":
+        return lambda tied: {e: tally.wins[e] for e in tied}
+    if key == "score_difference":
+        return lambda tied: {e: tally.score_for[e] - tally.score_against[e] for e in tied}
+    if key == "score_for":
+        return lambda tied: {e: tally.score_for[e] for e in tied}
+    raise KeyError(key)
+
+
+def _results(a: Number, b: Number) -> tuple[str, str]:
+    if a > b:
+        return ("win", "loss")
+    if a < b:
+        return ("loss", "win")
+    return ("draw", "draw")
+
+
+def _num(value: Any) -> Number:
+    if isinstance(value, float):
+        return Fraction(value).limit_denominator(1000)
+    assert isinstance(value, int | Fraction)
+    return value
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return value.numerator if value.denominator == 1 else float(value)
+    return value
+
+
+def _show(value: Number | None) -> str:
+    if value is None:
+        return "-"
+    value = _plain(value)
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _seed_order(entrant: EntrantState) -> tuple[int, int, int, str]:
+    return (
+        0 if entrant.seed is not None else 1,
+        entrant.seed or 0,
+        -(entrant.rating or 0),
+        entrant.name,
+    )
+
+
+ENGINE = RoundRobinEngine()

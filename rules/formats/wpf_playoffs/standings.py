@@ -1,0 +1,207 @@
+"""Standings: the current ranks with seed, losses, bracket and the reason for each rank.
+
+Two tables once the playoffs start: ``overall`` (everything: the director's view) and
+``public`` (what visitors may see: online results stay hidden until they are revealed).
+Before round A there is an ``eligibility`` table instead of the ranks' history.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from typing import Any
+
+from rules.contract import (
+    Column,
+    Decided,
+    EventState,
+    Reason,
+    StandingRow,
+    Standings,
+    StandingsTable,
+)
+
+from . import eligibility
+from .ladder import Ladder, Played
+from .replay import Replay, replay, revealed
+from .schedule import BRACKET_LABELS, MATCHES, SESSIONS, bracket_of
+
+COLUMNS = (
+    Column("seed", "Seed"),
+    Column("losses", "Losses"),
+    Column("bracket", "Bracket", "Winner's: no loss; Loser's: one loss; Placement: two or more."),
+    Column("wins", "Wins"),
+)
+HIDDEN = Reason(
+    "wpf.hidden",
+    "Online results are not public until they are presented at the start of the live stage.",
+    "Online Stage",
+)
+
+
+def _label(played: Replay, seed: int) -> str:
+    return played.entrant(seed) or f"bye-{seed}"
+
+
+def _reason(rank: int, seed: int, history: list[Played], played: Replay) -> str:
+    swaps = [p for p in history if p.swapped]
+    if not swaps:
+        text = f"Rank {rank} is the initial seed"
+        kept = [p.code for p in history]
+        return text + (f"; kept in {', '.join(kept)}." if kept else ".")
+    last = swaps[-1]
+    other = _label(played, last.opponent)
+    how = (
+        f"won as rank {last.rank_before} against {other}"
+        if last.won
+        else f"lost as rank {last.rank_before} to {other}"
+    )
+    text = f"Rank {rank} since {last.code}: {how}, and the two swapped ranks"
+    kept = [p.code for p in history[history.index(last) + 1 :]]
+    return text + (f"; kept in {', '.join(kept)}." if kept else ".")
+
+
+def _rows(state: EventState, played: Replay) -> tuple[list[StandingRow], list[Decided]]:
+    ladder: Ladder = played.ladder
+    undecided = {
+        code
+        for session in SESSIONS
+        for code in (m.code for m in session.matches)
+        if code not in played.scores or played.scores[code].winner is None
+    }
+    open_ranks = {r for code in undecided for r in MATCHES[code].ranks}
+    entrants = state.entrants_by_id
+    rows: list[StandingRow] = []
+    for rank in range(1, len(ladder.order) + 1):
+        seed = ladder.at(rank)
+        entrant = played.entrant(seed)
+        losses = ladder.losses[seed]
+        history = ladder.history[seed]
+        known = entrants.get(entrant) if entrant else None
+        if entrant is None:
+            status = "virtual"
+        elif known is not None and not known.active:
+            status = "withdrawn"
+        elif losses >= 2:
+            status = "eliminated"
+        else:
+            status = ""
+        rows.append(
+            StandingRow(
+                entrant=_label(played, seed),
+                rank=rank,
+                values={
+                    "seed": seed,
+                    "losses": losses,
+                    "bracket": BRACKET_LABELS[bracket_of(losses)],
+                    "wins": sum(1 for p in history if p.won),
+                },
+                status=status,
+                details={
+                    "seed": seed,
+                    "losses": losses,
+                    "bracket": bracket_of(losses).value,
+                    "virtual": entrant is None,
+                    "rank_final": rank not in open_ranks,
+                    "reason": _reason(rank, seed, history, played),
+                    "history": [
+                        {
+                            "round": p.session,
+                            "code": p.code,
+                            "opponent": _label(played, p.opponent),
+                            "opponent_seed": p.opponent,
+                            "won": p.won,
+                            "rank_before": p.rank_before,
+                            "rank_after": p.rank_after,
+                            "swapped": p.swapped,
+                        }
+                        for p in history
+                    ],
+                },
+            )
+        )
+    decided: list[Decided] = []
+    for upper, lower in itertools.pairwise(rows):
+        last = ladder.history[upper.details["seed"]]
+        if last and last[-1].opponent == lower.details["seed"]:
+            decided.append(
+                Decided(
+                    upper.entrant,
+                    lower.entrant,
+                    "head_to_head",
+                    f"won {last[-1].code}" + (" (ranks swapped)" if last[-1].swapped else ""),
+                )
+            )
+    return rows, decided
+
+
+def _eligibility(state: EventState, settings: Mapping[str, Any]) -> Standings:
+    best = int(settings["best_rounds"])
+    found, problems = eligibility.candidates(state.entrants, best)
+    chosen, _ = eligibility.eligible(found, int(settings["eligible_top"]))
+    seeding, _ = eligibility.seed(
+        state.entrants, None, players=16, top=int(settings["eligible_top"]), best=best
+    )
+    seeds = {e: i + 1 for i, e in enumerate(seeding.seeds) if e is not None}
+    chosen_ids = {c.entrant for c in chosen}
+    ordered = sorted(found, key=lambda c: c.score, reverse=True)
+    rows = []
+    for place, candidate in enumerate(ordered, start=1):
+        rows.append(
+            StandingRow(
+                entrant=candidate.entrant,
+                rank=place,
+                values={
+                    "eligibility_score": candidate.score,
+                    "attending": candidate.attending,
+                    "eligible": candidate.entrant in chosen_ids,
+                    "seed": seeds.get(candidate.entrant),
+                },
+                status="qualified" if candidate.entrant in seeds else "",
+            )
+        )
+    notes = [Reason(p.code, p.text, eligibility.RULE) for p in problems]
+    table = StandingsTable(
+        key="eligibility",
+        title="Eligibility",
+        columns=(
+            Column("eligibility_score", "Eligibility score", "The six best GP rounds added up."),
+            Column("attending", "Attending"),
+            Column("eligible", "Eligible"),
+            Column("seed", "Seed"),
+        ),
+        rows=tuple(rows),
+        notes=tuple(notes),
+    )
+    return Standings(tables=(table,))
+
+
+def build_standings(state: EventState, settings: Mapping[str, Any]) -> Standings:
+    if not state.rounds:
+        return _eligibility(state, settings)
+    played = replay(state)
+    rows, decided = _rows(state, played)
+    final = played.complete_sessions == len(SESSIONS)
+    notes = tuple(Reason(p.code, p.text) for p in played.problems)
+    overall = StandingsTable("overall", "Ranks", COLUMNS, tuple(rows), tuple(decided), notes)
+    if revealed(state):
+        public = StandingsTable("public", "Ranks", COLUMNS, tuple(rows), tuple(decided))
+    else:
+        hidden = sorted(rows, key=lambda r: r.details["seed"])
+        public = StandingsTable(
+            "public",
+            "Seeds",
+            (Column("seed", "Seed"),),
+            tuple(
+                StandingRow(
+                    entrant=r.entrant,
+                    rank=r.details["seed"],
+                    values={"seed": r.details["seed"]},
+                    status="virtual" if r.details["virtual"] else "",
+                    details={"hidden": True},
+                )
+                for r in hidden
+            ),
+            notes=(HIDDEN,),
+        )
+    return Standings(tables=(overall, public), final=final)

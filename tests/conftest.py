@@ -1,0 +1,31 @@
+import os
+
+import pytest
+
+
+def pytest_configure(config):
+    # Under CI the real services are part of the contract: a missing one fails the run.
+    if os.environ.get("CI") == "true":
+        missing = [name for name in ("DATABASE_URL", "REDIS_URL") if not os.environ.get(name)]
+        if missing:
+            raise pytest.UsageError(f"CI=true but {', '.join(missing)} not set (see .ci/run)")
+
+    # Tasks run in-process in tests unless a test starts a real worker. tests/rules runs
+    # without Django at all (pytest -p no:django), so only touch Celery when it is there.
+    if os.environ.get("DJANGO_SETTINGS_MODULE") or config.pluginmanager.has_plugin("django"):
+        try:
+            from config.celery import app
+        except ImportError:
+            return
+        app.conf.task_always_eager = True
+        app.conf.task_eager_propagates = True
+
+
+@pytest.fixture
+def director(django_user_model):
+    return django_user_model.objects.create_user("director", password="pw-director-1")
+
+
+@pytest.fixture
+def admin_user(django_user_model):
+    return django_user_model.objects.create_superuser("root", "root@example.org", "pw-admin-1")

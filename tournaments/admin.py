@@ -1,0 +1,213 @@
+"""Django admin for every model: list displays, filters, search and inlines.
+
+Admin edits of results go around the version check and the audit trail, so results are
+read-only here; directors change them through the result screens (services.results).
+"""
+
+from django.contrib import admin
+
+from rules import registry
+from tournaments import models
+
+
+class FormatFilter(admin.SimpleListFilter):
+    title = "format"
+    parameter_name = "format"
+
+    def lookups(self, request, model_admin):
+        return [(key, key) for key in registry.formats()]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(format=self.value()) if self.value() else queryset
+
+
+class DirectorInline(admin.TabularInline):
+    model = models.EventDirector
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+class StageInline(admin.TabularInline):
+    model = models.Stage
+    extra = 0
+
+
+@admin.register(models.Event)
+class EventAdmin(admin.ModelAdmin):
+    list_display = (
+        "name",
+        "slug",
+        "format",
+        "status",
+        "public",
+        "starts_on",
+        "results_version",
+        "standings_version",
+    )
+    list_filter = (FormatFilter, "status", "public")
+    search_fields = ("name", "slug", "venue")
+    prepopulated_fields = {"slug": ("name",)}
+    date_hierarchy = "starts_on"
+    inlines = [DirectorInline, StageInline]
+    readonly_fields = ("results_version", "standings_version", "created_at", "updated_at")
+
+
+@admin.register(models.Team)
+class TeamAdmin(admin.ModelAdmin):
+    list_display = ("name", "country", "event")
+    list_filter = ("event",)
+    search_fields = ("name", "country")
+    list_select_related = ("event",)
+
+
+@admin.register(models.Entrant)
+class EntrantAdmin(admin.ModelAdmin):
+    list_display = ("number", "name", "event", "seed", "rating", "country", "gender", "status")
+    list_filter = ("status", "gender", "event")
+    search_fields = ("name", "country", "external_id", "event__name")
+    list_select_related = ("event", "team")
+    autocomplete_fields = ["user"]
+    raw_id_fields = ("team",)
+
+
+class MatchInline(admin.TabularInline):
+    model = models.Match
+    extra = 0
+    fields = ("code", "table", "bracket", "version", "overridden")
+    readonly_fields = ("version",)
+    show_change_link = True
+
+
+class GroupInline(admin.TabularInline):
+    model = models.Group
+    extra = 0
+    show_change_link = True
+
+
+@admin.register(models.Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ("label", "number", "event", "status", "deadline", "published_at")
+    list_filter = ("status", "event")
+    search_fields = ("label", "event__name")
+    list_select_related = ("event",)
+    inlines = [GroupInline, MatchInline]
+
+
+class GroupMemberInline(admin.TabularInline):
+    model = models.GroupMember
+    extra = 0
+    raw_id_fields = ("entrant",)
+
+
+@admin.register(models.Group)
+class GroupAdmin(admin.ModelAdmin):
+    list_display = ("label", "key", "round")
+    search_fields = ("label", "key")
+    list_select_related = ("round__event",)
+    inlines = [GroupMemberInline]
+
+
+class ParticipantInline(admin.TabularInline):
+    model = models.MatchParticipant
+    extra = 0
+    raw_id_fields = ("entrant",)
+
+
+class GameInline(admin.TabularInline):
+    model = models.Game
+    extra = 0
+    readonly_fields = ("number", "scores", "first_seat", "ending", "details")
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class ResultChangeInline(admin.TabularInline):
+    model = models.ResultChange
+    extra = 0
+    readonly_fields = ("version", "changed_by", "changed_at", "source", "reason", "after")
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(models.Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ("code", "round", "table", "bracket", "version", "overridden")
+    list_filter = ("overridden", "round__event")
+    search_fields = ("code", "round__event__name", "participants__entrant__name")
+    list_select_related = ("round__event",)
+    readonly_fields = ("version", "result")
+    inlines = [ParticipantInline, GameInline, ResultChangeInline]
+
+
+@admin.register(models.Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("match", "number", "scores", "ending")
+    list_filter = ("ending",)
+    search_fields = ("match__code",)
+    list_select_related = ("match__round__event",)
+    readonly_fields = ("match", "number", "scores", "first_seat", "ending", "details")
+
+
+@admin.register(models.ResultChange)
+class ResultChangeAdmin(admin.ModelAdmin):
+    list_display = ("match", "version", "changed_by", "changed_at", "source")
+    list_filter = ("source",)
+    search_fields = ("match__code", "reason", "changed_by__username")
+    list_select_related = ("match__round__event", "changed_by")
+    date_hierarchy = "changed_at"
+
+    def has_change_permission(self, request, obj=None):
+        return False  # the audit trail is append-only
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(models.AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    list_display = ("at", "event", "action", "subject", "actor")
+    list_filter = ("action", "event")
+    search_fields = ("action", "subject", "reason", "actor__username")
+    list_select_related = ("event", "actor")
+    date_hierarchy = "at"
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(models.RandomDraw)
+class RandomDrawAdmin(admin.ModelAdmin):
+    list_display = ("key", "event", "method", "purpose", "drawn_at", "drawn_by")
+    list_filter = ("method", "event")
+    search_fields = ("key", "purpose")
+    list_select_related = ("event", "drawn_by")
+
+    def has_change_permission(self, request, obj=None):
+        return False  # a draw is never redone
+
+
+class StandingsRowInline(admin.TabularInline):
+    model = models.StandingsRow
+    extra = 0
+    fields = ("table_key", "position", "rank", "entrant", "points", "values", "status")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(models.StandingsSnapshot)
+class StandingsSnapshotAdmin(admin.ModelAdmin):
+    list_display = ("event", "results_version", "after_round", "computed_at", "published", "final")
+    list_filter = ("published", "final", "event")
+    list_select_related = ("event",)
+    readonly_fields = ("tables", "pending")
+    inlines = [StandingsRowInline]

@@ -1,0 +1,500 @@
+"""The database of events. Only tournaments/services writes to it; rules/ never sees it.
+
+The engine contract (rules/contract.py) is the shape these rows are mapped to and from in
+tournaments/services/state.py.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings as conf
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from rules import registry
+
+
+def new_seed() -> str:
+    return secrets.token_hex(16)
+
+
+def new_claim_code() -> str:
+    return secrets.token_urlsafe(9)
+
+
+class Event(models.Model):
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", _("Registration")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    slug = models.SlugField(max_length=80, unique=True)
+    name = models.CharField(max_length=200)
+    format = models.CharField(max_length=40, help_text=_("The rule set (engine key)."))
+    settings = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTRATION)
+    public = models.BooleanField(default=False)
+    starts_on = models.DateField(null=True, blank=True)
+    ends_on = models.DateField(null=True, blank=True)
+    time_zone = models.CharField(max_length=64, default="UTC")
+    venue = models.CharField(max_length=200, blank=True)
+    # Draws typed in by the director from an outside draw instead of made by Arbiter.
+    external_draws = models.BooleanField(default=False)
+    # The seed every application-made draw of this event derives from (rules/draws.py).
+    random_seed = models.CharField(max_length=64, default=new_seed)
+    # Raised by every result change; standings are current when both versions match.
+    results_version = models.PositiveIntegerField(default=0)
+    standings_version = models.PositiveIntegerField(default=0)
+    directors = models.ManyToManyField(
+        conf.AUTH_USER_MODEL, through="EventDirector", related_name="directed_events"
+    )
+    created_by = models.ForeignKey(
+        conf.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="created_events",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_on__isnull=True)
+                | Q(starts_on__isnull=True)
+                | Q(ends_on__gte=models.F("starts_on")),
+                name="event_ends_after_start",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:event", args=[self.slug])
+
+    @property
+    def engine(self):
+        return registry.get(self.format)
+
+    @property
+    def format_name(self) -> str:
+        try:
+            return self.engine.name
+        except registry.UnknownFormat:
+            return self.format
+
+    @property
+    def standings_current(self) -> bool:
+        return self.standings_version >= self.results_version
+
+
+class EventDirector(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE)
+    user = models.ForeignKey(conf.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    added_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["event", "user"], name="one_director_row_per_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} directs {self.event}"
+
+
+class Team(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(max_length=120)
+    country = models.CharField(max_length=3, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "name"], name="unique_team_name_per_event"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entrant(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("Active")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    class Gender(models.TextChoices):
+        UNSPECIFIED = "", _("Not given")
+        FEMALE = "F", _("Female")
+        MALE = "M", _("Male")
+        OTHER = "X", _("Other")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entrants")
+    # Registration number within the event: the entrant's id in engine state, draws,
+    # reasons and event files, so that records stay valid across export and import.
+    number = models.PositiveIntegerField()
+    name = models.CharField(max_length=150)
+    rating = models.IntegerField(null=True, blank=True)
+    seed = models.PositiveIntegerField(null=True, blank=True)
+    country = models.CharField(max_length=3, blank=True)
+    gender = models.CharField(max_length=1, choices=Gender.choices, blank=True, default="")
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.SET_NULL, related_name="members"
+    )
+    external_id = models.CharField(
+        max_length=40, blank=True, help_text=_("An id in another system, e.g. the WOF id.")
+    )
+    # Format flags and data (Othello 'group_a', GokoDom 'colour', contest 'reference' ...):
+    # each engine documents the keys it reads.
+    flags = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE)
+    withdrawn_after_round = models.PositiveIntegerField(null=True, blank=True)
+    user = models.ForeignKey(
+        conf.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="entries",
+    )
+    claim_code = models.CharField(max_length=24, default=new_claim_code, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="unique_entrant_number"),
+            models.UniqueConstraint(
+                fields=["event", "seed"],
+                condition=Q(seed__isnull=False),
+                name="unique_seed_per_event",
+            ),
+            models.UniqueConstraint(
+                fields=["event", "external_id"],
+                condition=~Q(external_id=""),
+                name="unique_external_id_per_event",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="active", withdrawn_after_round__isnull=True)
+                | Q(status="withdrawn", withdrawn_after_round__isnull=False),
+                name="withdrawal_has_round",
+            ),
+        ]
+        indexes = [models.Index(fields=["event", "name"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Stage(models.Model):
+    """A part of an event with its own system: 'Swiss', 'Round 1 groups', 'Knockout'."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="stages")
+    order = models.PositiveIntegerField()
+    key = models.SlugField(max_length=40)
+    name = models.CharField(max_length=120)
+
+    class Meta:
+        ordering = ["order"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "order"], name="unique_stage_order"),
+            models.UniqueConstraint(fields=["event", "key"], name="unique_stage_key"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        PUBLISHED = "published", _("Published")
+        COMPLETED = "completed", _("Completed")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
+    stage = models.ForeignKey(
+        Stage, null=True, blank=True, on_delete=models.SET_NULL, related_name="rounds"
+    )
+    number = models.PositiveIntegerField()
+    label = models.CharField(max_length=80)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
+    starts_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    # The engine's round-level reasons and data (system, draw numbers, boards).
+    reasons = models.JSONField(default=list, blank=True)
+    details = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="unique_round_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.label}"
+
+
+class Group(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="groups")
+    key = models.CharField(max_length=20)
+    label = models.CharField(max_length=80)
+    order = models.PositiveIntegerField(default=0)
+    entrants = models.ManyToManyField(Entrant, through="GroupMember", related_name="groups")
+
+    class Meta:
+        ordering = ["round", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "key"], name="unique_group_key_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return self.label
+
+
+class GroupMember(models.Model):
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="members")
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="memberships")
+    seed = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["group", "seed"]
+        constraints = [
+            models.UniqueConstraint(fields=["group", "seed"], name="unique_group_seed"),
+            models.UniqueConstraint(fields=["group", "entrant"], name="unique_group_entrant"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.group}: {self.seed}. {self.entrant}"
+
+
+class Match(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    group = models.ForeignKey(
+        Group, null=True, blank=True, on_delete=models.SET_NULL, related_name="matches"
+    )
+    code = models.CharField(max_length=40)
+    bracket = models.CharField(max_length=40, blank=True)
+    table = models.PositiveIntegerField(null=True, blank=True)
+    order = models.PositiveIntegerField(default=0)
+    # Raised by every result change: a save names the version it read (optimistic locking).
+    version = models.PositiveIntegerField(default=0)
+    # The engine's score of the games: {"points": [...], "winner": seat, "summary": "33-31"}.
+    result = models.JSONField(null=True, blank=True)
+    reasons = models.JSONField(default=list, blank=True)
+    details = models.JSONField(default=dict, blank=True)
+    # A director changed the engine's proposal for this match (pairing, seat, colour).
+    overridden = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["round", "order", "code"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.UniqueConstraint(fields=["round", "code"], name="unique_match_code_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round.label} {self.code}"
+
+    @property
+    def is_bye(self) -> bool:
+        return len(self.participants.all()) == 1
+
+
+class MatchParticipant(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="participants")
+    seat = models.PositiveSmallIntegerField(help_text=_("Seat order within the match, from 0."))
+    # Null for a virtual player (a bye, a filler).
+    entrant = models.ForeignKey(
+        Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="participations"
+    )
+    role = models.CharField(max_length=20, blank=True, help_text=_("A/B, black/white, X/O ..."))
+    details = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["match", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="unique_seat_per_match"),
+            models.UniqueConstraint(
+                fields=["match", "entrant"],
+                condition=Q(entrant__isnull=False),
+                name="entrant_once_per_match",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match.code} seat {self.seat}: {self.entrant or 'virtual'}"
+
+
+class Game(models.Model):
+    class Ending(models.TextChoices):
+        NORMAL = "normal", _("Normal")
+        RESIGNATION = "resignation", _("Resignation")
+        TIME_DEFAULT = "time_default", _("Time default")
+        FORFEIT = "forfeit", _("Forfeit")
+        DEFAULT = "default", _("Default")
+        BYE = "bye", _("Bye")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    # One score per seat (discs, game points, seconds), in seat order; null when unknown.
+    scores = models.JSONField(default=list)
+    first_seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text=_("Seat of the participant who moved first.")
+    )
+    ending = models.CharField(max_length=20, choices=Ending.choices, default=Ending.NORMAL)
+    # Penalties, submissions, solve times, board, colours chosen ...
+    details = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="unique_game_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="game_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match.code} game {self.number}"
+
+
+class ResultChange(models.Model):
+    """The audit trail of results: one row per version of a match's result."""
+
+    class Source(models.TextChoices):
+        WEB = "web", _("Entered in the browser")
+        IMPORT = "import", _("Imported")
+        API = "api", _("Posted by a program")
+        ADMIN = "admin", _("Django admin")
+        SYSTEM = "system", _("Applied by a rule")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="result_changes")
+    version = models.PositiveIntegerField()
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    changed_by = models.ForeignKey(
+        conf.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    changed_at = models.DateTimeField()
+    source = models.CharField(max_length=20, choices=Source.choices, default=Source.WEB)
+    reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["match", "version"]
+        constraints = [
+            # Two saves that both read version n can never both write version n + 1.
+            models.UniqueConstraint(fields=["match", "version"], name="one_result_per_version"),
+            models.CheckConstraint(condition=Q(version__gte=1), name="result_version_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} v{self.version}"
+
+
+class AuditEntry(models.Model):
+    """Everything else that changed an event, with a namespaced action ("round.published")."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="audit_entries")
+    action = models.CharField(max_length=60)
+    actor = models.ForeignKey(
+        conf.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    at = models.DateTimeField()
+    subject = models.CharField(max_length=200, blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name_plural = "audit entries"
+        indexes = [models.Index(fields=["event", "action"])]
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.subject}"
+
+
+class RandomDraw(models.Model):
+    class Method(models.TextChoices):
+        SEEDED = "seeded", _("Drawn by Arbiter from the event's seed")
+        EXTERNAL = "external", _("Typed in from an outside draw")
+        RECORD = "record", _("Taken from an imported record")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="draws")
+    round = models.ForeignKey(
+        Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="draws"
+    )
+    key = models.CharField(max_length=120)
+    purpose = models.CharField(max_length=200, blank=True)
+    method = models.CharField(max_length=20, choices=Method.choices, default=Method.SEEDED)
+    value = models.JSONField()
+    details = models.JSONField(default=dict, blank=True)
+    drawn_by = models.ForeignKey(
+        conf.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    drawn_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["event", "drawn_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "key"], name="unique_draw_key_per_event"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.key}"
+
+
+class StandingsSnapshot(models.Model):
+    """Standings as computed from one results version; the newest published one is public."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="snapshots")
+    results_version = models.PositiveIntegerField()
+    after_round = models.PositiveIntegerField(default=0)
+    computed_at = models.DateTimeField()
+    published = models.BooleanField(default=False)
+    final = models.BooleanField(default=False)
+    # Per table: key, title, columns, decided (the reasons), notes; rows are StandingsRow.
+    tables = models.JSONField(default=list)
+    pending = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["event", "-results_version"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "results_version"], name="one_snapshot_per_results_version"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} standings v{self.results_version}"
+
+
+class StandingsRow(models.Model):
+    snapshot = models.ForeignKey(StandingsSnapshot, on_delete=models.CASCADE, related_name="rows")
+    table_key = models.CharField(max_length=60, default="overall")
+    position = models.PositiveIntegerField(help_text=_("Order within the table, from 1."))
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="standings_rows")
+    rank = models.PositiveIntegerField()
+    points = models.FloatField(null=True, blank=True)
+    values = models.JSONField(default=dict)
+    status = models.CharField(max_length=20, blank=True)
+    details = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["snapshot", "table_key", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["snapshot", "table_key", "entrant"], name="entrant_once_per_table"
+            ),
+            models.UniqueConstraint(
+                fields=["snapshot", "table_key", "position"], name="unique_position_per_table"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.entrant}"

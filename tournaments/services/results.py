@@ -1,0 +1,164 @@
+"""Recording match results, with optimistic locking and an audit row per version."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from rules.contract import GameEnding, GameState, MatchScore, Problem
+from tournaments.models import Game, Match, ResultChange, Round
+from tournaments.services import standings
+from tournaments.services.errors import InvalidResult, StaleResult
+from tournaments.services.rounds import score_json
+from tournaments.services.state import load_event_state, match_state
+
+
+@dataclass(frozen=True)
+class Outcome:
+    match: Match
+    score: MatchScore
+    version: int
+
+
+def games_json(match: Match) -> list[dict[str, Any]]:
+    return [
+        {
+            "number": g.number,
+            "scores": g.scores,
+            "first": g.first_seat,
+            "ending": g.ending,
+            "details": g.details,
+        }
+        for g in match.games.order_by("number")
+    ]
+
+
+def parse_games(games: Sequence[Mapping[str, Any]]) -> tuple[GameState, ...]:
+    """Game data from a form, an import or the API, as engine records."""
+    parsed = []
+    problems = []
+    for index, game in enumerate(games):
+        try:
+            ending = GameEnding(game.get("ending", "normal") or "normal")
+        except ValueError:
+            problems.append(
+                Problem(
+                    "game.ending",
+                    f"games[{index}].ending",
+                    f"Game {index + 1}: '{game.get('ending')}' is not a way a game can end.",
+                )
+            )
+            continue
+        scores = tuple(game.get("scores", ()))
+        for seat, value in enumerate(scores):
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int | float)
+            ):
+                problems.append(
+                    Problem(
+                        "game.score_type",
+                        f"games[{index}].scores[{seat}]",
+                        f"Game {index + 1}: '{value}' is not a number.",
+                    )
+                )
+        parsed.append(
+            GameState(
+                number=int(game.get("number", index + 1)),
+                scores=scores,
+                first=game.get("first"),
+                ending=ending,
+                details=dict(game.get("details") or {}),
+            )
+        )
+    if problems:
+        raise InvalidResult(problems)
+    return tuple(parsed)
+
+
+def record(
+    match: Match,
+    games: Sequence[Mapping[str, Any]],
+    *,
+    expected_version: int,
+    by: Any,
+    source: str = ResultChange.Source.WEB,
+    reason: str = "",
+    now: datetime | None = None,
+) -> Outcome:
+    """Save a match's games if nobody saved it since ``expected_version`` was read.
+
+    The engine validates and scores the games; a refused result saves nothing. A stale
+    save raises StaleResult with the newer result, so the user can choose.
+    """
+    now = now or timezone.now()
+    new_games = parse_games(games)
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().select_related("round__event").get(pk=match.pk)
+        if locked.version != expected_version:
+            raise StaleResult(
+                locked.version, {"games": games_json(locked), "result": locked.result}
+            )
+        rnd = locked.round
+        event = rnd.event
+        if rnd.status == Round.Status.DRAFT:
+            raise InvalidResult(f"{rnd.label} is not published yet: results wait for the pairing.")
+        state = load_event_state(event)
+        current = next(
+            m
+            for r in state.rounds
+            if r.number == rnd.number
+            for m in r.matches
+            if m.code == locked.code
+        )
+        candidate = replace(current, games=new_games)
+        if new_games:
+            score = event.engine.score_match(state, candidate)
+            if not score.valid:
+                raise InvalidResult(score.problems)
+            result = score_json(score)
+        else:
+            score = MatchScore(points=(), complete=False, summary="")
+            result = None
+        before = {"games": games_json(locked), "result": locked.result}
+        locked.games.all().delete()
+        Game.objects.bulk_create(
+            Game(
+                match=locked,
+                number=g.number,
+                scores=list(g.scores),
+                first_seat=g.first,
+                ending=str(g.ending),
+                details=dict(g.details),
+            )
+            for g in new_games
+        )
+        locked.result = result
+        locked.version = expected_version + 1
+        locked.save(update_fields=["result", "version"])
+        try:
+            with transaction.atomic():
+                ResultChange.objects.create(
+                    match=locked,
+                    version=locked.version,
+                    before=before,
+                    after={"games": games_json(locked), "result": result},
+                    changed_by=by if getattr(by, "is_authenticated", False) else None,
+                    changed_at=now,
+                    source=source,
+                    reason=reason[:300],
+                )
+        except IntegrityError:
+            # Only reachable if the row lock was bypassed: the database still refuses a
+            # second result for the same version.
+            raise StaleResult(locked.version, None) from None
+        standings.results_changed(event)
+    return Outcome(match=locked, score=score, version=locked.version)
+
+
+def current_match_state(match: Match) -> Any:
+    return match_state(match, match.round.number)

@@ -1,0 +1,200 @@
+"""Drafting, publishing and completing rounds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from rules.contract import Finished, NeedsDecision, Problem, RoundPlan
+from rules.draws import DrawNeeded, InvalidDraw
+from tournaments.models import Entrant, Event, Group, GroupMember, Match, MatchParticipant, Round
+from tournaments.services import audit, draws, standings
+from tournaments.services.errors import ServiceError
+from tournaments.services.state import jsonable, load_event_state
+
+
+@dataclass(frozen=True)
+class DraftOutcome:
+    round: Round | None = None
+    finished: Finished | None = None
+    decision: NeedsDecision | None = None
+
+
+def reasons_json(reasons: Any) -> list[dict[str, Any]]:
+    return [
+        {"code": r.code, "text": r.text, "rule": r.rule, "params": jsonable(r.params)}
+        for r in reasons
+    ]
+
+
+def _lock_event(event: Event) -> Event:
+    return Event.objects.select_for_update().get(pk=event.pk)
+
+
+def draft_next_round(event: Event, *, by: Any, now: datetime | None = None) -> DraftOutcome:
+    """Ask the engine for the next round and store it as a draft for the director to review."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        event = _lock_event(event)
+        last = event.rounds.order_by("-number").first()
+        if last is not None and last.status == Round.Status.DRAFT:
+            raise ServiceError(f"{last.label} is still a draft: publish or delete it first.")
+        if last is not None and last.status != Round.Status.COMPLETED:
+            raise ServiceError(f"{last.label} is not complete yet: close it before the next round.")
+        state = load_event_state(event)
+        source = draws.source_for(event, state)
+        try:
+            plan = event.engine.next_round(state, source)
+        except DrawNeeded as needed:
+            return DraftOutcome(
+                decision=NeedsDecision(
+                    "draw.needed",
+                    f"Enter the outside draw for: {needed.purpose or needed.key}.",
+                    key=needed.key,
+                    params={"low": needed.low, "high": needed.high},
+                )
+            )
+        except InvalidDraw as invalid:
+            raise ServiceError([Problem("draw.invalid", invalid.key, str(invalid))]) from None
+        if isinstance(plan, Finished):
+            return DraftOutcome(finished=plan)
+        if isinstance(plan, NeedsDecision):
+            return DraftOutcome(decision=plan)
+        rnd = store_plan(event, plan, by=by, now=now)
+        draws.store(event, [*source.new, *plan.draws], by=by, at=now, round=rnd)
+        audit.log(event, "round.drafted", actor=by, at=now, subject=rnd.label)
+        return DraftOutcome(round=rnd)
+
+
+def store_plan(event: Event, plan: RoundPlan, *, by: Any, now: datetime) -> Round:
+    entrants = {str(e.number): e for e in Entrant.objects.filter(event=event)}
+    rnd = Round.objects.create(
+        event=event,
+        number=plan.number,
+        label=plan.label,
+        status=Round.Status.DRAFT,
+        reasons=reasons_json(plan.reasons),
+        details=jsonable(plan.details),
+    )
+    groups = {}
+    for order, group in enumerate(plan.groups):
+        groups[group.key] = Group.objects.create(
+            round=rnd, key=group.key, label=group.label, order=order
+        )
+        GroupMember.objects.bulk_create(
+            GroupMember(group=groups[group.key], entrant=entrants[e], seed=seed)
+            for seed, e in enumerate(group.entrants, start=1)
+        )
+    participants = []
+    for order, planned in enumerate(plan.matches):
+        match = Match.objects.create(
+            round=rnd,
+            group=groups.get(planned.group),
+            code=planned.code,
+            bracket=planned.bracket,
+            table=planned.table,
+            order=order,
+            reasons=reasons_json(planned.reasons),
+            details=jsonable(planned.details),
+        )
+        participants.extend(
+            MatchParticipant(
+                match=match,
+                seat=seat,
+                entrant=entrants[p.entrant] if p.entrant is not None else None,
+                role=p.role,
+                details=jsonable(p.details),
+            )
+            for seat, p in enumerate(planned.participants)
+        )
+    MatchParticipant.objects.bulk_create(participants)
+    return rnd
+
+
+def publish_round(rnd: Round, *, by: Any, now: datetime | None = None) -> Round:
+    """Players see a published round at once; its byes count in the standings from then."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        event = _lock_event(rnd.event)
+        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        if rnd.status != Round.Status.DRAFT:
+            raise ServiceError(f"{rnd.label} is already published.")
+        rnd.status = Round.Status.PUBLISHED
+        rnd.published_at = now
+        rnd.save(update_fields=["status", "published_at"])
+        if event.status == Event.Status.REGISTRATION:
+            event.status = Event.Status.RUNNING
+            event.save(update_fields=["status"])
+        _score_byes(event, rnd)
+        audit.log(event, "round.published", actor=by, at=now, subject=rnd.label)
+        standings.results_changed(event)
+    return rnd
+
+
+def _score_byes(event: Event, rnd: Round) -> None:
+    """A bye has no games: the engine scores it as soon as the round is public."""
+    from tournaments.services.state import match_state
+
+    state = load_event_state(event)
+    for match in rnd.matches.prefetch_related("participants__entrant", "games"):
+        if match.participants.count() == 1 and match.result is None:
+            score = event.engine.score_match(state, match_state(match, rnd.number))
+            match.result = score_json(score)
+            match.save(update_fields=["result"])
+
+
+def score_json(score: Any) -> dict[str, Any]:
+    return {
+        "points": jsonable(score.points),
+        "winner": score.winner,
+        "complete": score.complete,
+        "summary": score.summary,
+        "game_scores": jsonable(score.game_scores),
+        "reasons": reasons_json(score.reasons),
+        "details": jsonable(score.details),
+    }
+
+
+def delete_draft(rnd: Round, *, by: Any, now: datetime | None = None) -> None:
+    now = now or timezone.now()
+    with transaction.atomic():
+        event = _lock_event(rnd.event)
+        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        if rnd.status != Round.Status.DRAFT:
+            raise ServiceError(f"{rnd.label} is published: a published round is never deleted.")
+        rnd.draws.all().delete()
+        label = rnd.label
+        rnd.delete()
+        audit.log(event, "round.draft_deleted", actor=by, at=now, subject=label)
+
+
+def complete_round(rnd: Round, *, by: Any, now: datetime | None = None) -> Round:
+    now = now or timezone.now()
+    with transaction.atomic():
+        event = _lock_event(rnd.event)
+        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        if rnd.status != Round.Status.PUBLISHED:
+            raise ServiceError(
+                f"Only a published round can be closed; {rnd.label} is {rnd.status}."
+            )
+        missing = [
+            m.code
+            for m in rnd.matches.order_by("order")
+            if not m.result or not m.result.get("complete", False)
+        ]
+        if missing:
+            shown = ", ".join(missing[:10]) + (" ..." if len(missing) > 10 else "")
+            raise ServiceError(
+                f"{len(missing)} match{'es' if len(missing) != 1 else ''} still "
+                f"need{'' if len(missing) != 1 else 's'} a result: {shown}."
+            )
+        rnd.status = Round.Status.COMPLETED
+        rnd.completed_at = now
+        rnd.save(update_fields=["status", "completed_at"])
+        audit.log(event, "round.completed", actor=by, at=now, subject=rnd.label)
+        standings.results_changed(event)
+    return rnd

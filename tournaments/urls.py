@@ -1,0 +1,14 @@
+from django.urls import path
+
+from tournaments.views import public
+
+app_name = "tournaments"
+
+urlpatterns = [
+    path("", public.event_list, name="event_list"),
+    path("healthz", public.health, name="health"),
+    path("e/<slug:slug>/", public.event_home, name="event"),
+    path("e/<slug:slug>/rounds/<int:number>/", public.round_pairings, name="round"),
+    path("e/<slug:slug>/standings/", public.standings, name="standings"),
+    path("e/<slug:slug>/version", public.version, name="version"),
+]
