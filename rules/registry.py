@@ -14,6 +14,8 @@ ENGINE_MODULES: dict[str, str] = {
     "freestyle": "rules.formats.freestyle",
     "bot_contest": "rules.formats.bot_contest",
     "wpf_playoffs": "rules.formats.wpf_playoffs",
+    "woc": "rules.formats.woc",
+    "gokodom": "rules.formats.gokodom",
 }
 
 

@@ -40,6 +40,15 @@ from rules.contract import (
 from rules.engine_base import SettingsMixin
 from rules.tiebreaks import Step, rank
 
+# Short column labels; the step names above are used in the reasons.
+COLUMN_LABELS = {
+    "points": "Pts",
+    "head_to_head": "H2H",
+    "sonneborn_berger": "SB",
+    "wins": "Won",
+    "score_difference": "Diff",
+    "score_for": "For",
+}
 TIEBREAKS = {
     "head_to_head": "Head-to-head points among the tied",
     "sonneborn_berger": "Sonneborn-Berger",
@@ -310,7 +319,7 @@ class RoundRobinEngine(SettingsMixin):
         ranking = rank(ids, steps, initial=lambda tier: sorted(tier, key=lambda e: names[e]))
         ranks = ranking.ranks()
         withdrawn = {e.id for e in state.entrants if not e.active}
-        columns = tuple(Column(step.key, step.label) for step in steps)
+        columns = tuple(Column(step.key, COLUMN_LABELS[step.key], step.label) for step in steps)
         rows = []
         for entrant in ranking.order:
             values: dict[str, Any] = {

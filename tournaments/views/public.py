@@ -62,7 +62,12 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         _template(request, "tournaments/standings.html", "standings"),
-        {"event": event, "snapshot": snapshot, "tables": tables},
+        {
+            "event": event,
+            "snapshot": snapshot,
+            "tables": tables,
+            "rounds": selectors.public_rounds(event),
+        },
     )
 
 

@@ -1,0 +1,291 @@
+"""The GokoDom engine: next_round, score_match and standings behind the contract."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from rules.contract import (
+    DrawRecord,
+    DrawSourceProtocol,
+    EngineError,
+    EventState,
+    MatchScore,
+    MatchState,
+    NeedsDecision,
+    NextRound,
+    Number,
+    Problem,
+    Reason,
+    RoundPlan,
+    RoundStatus,
+    Standings,
+)
+from rules.engine_base import SettingsMixin
+
+from . import schedule
+from .context import SETTINGS, Context, auto_rounds, build, entrant_problems, stages_of
+from .knockout import knockout_outcome
+from .plan_knockout import next_knockout_round
+from .plan_swiss import plan_swiss_round
+from .record import SWISS, stage_of, swiss_outcome
+from .results import MATCH_POINTS, NAMES, Result, tally_games
+from .standings import build_standings
+
+
+class GokodomEngine(SettingsMixin):
+    key = "gokodom"
+    name = "GokoDom (Swiss qualifier, top-8 elimination)"
+    settings = SETTINGS
+
+    def validate_settings(self, settings: Mapping[str, Any]) -> list[Problem]:
+        problems = super().validate_settings(settings)
+        rounds = settings.get("swiss_rounds", 0)
+        if isinstance(rounds, int) and not 0 <= rounds <= 20:
+            problems.append(
+                Problem(
+                    "setting.swiss_rounds",
+                    "swiss_rounds",
+                    "'swiss_rounds' must be 0 (automatic) to 20.",
+                )
+            )
+        start = settings.get("first_round_start", "")
+        if start and schedule.parse_date(start) is None:
+            problems.append(
+                Problem(
+                    "setting.first_round_start",
+                    "first_round_start",
+                    f"'first_round_start' must be a date like 2025-02-10; got {start!r}.",
+                )
+            )
+        for key in ("round_days", "last_swiss_round_days", "playoff_days", "knockout_round_days"):
+            days = settings.get(key, 7)
+            if isinstance(days, int | float) and not 1 <= days <= 60:
+                problems.append(
+                    Problem("setting.days", key, f"'{key}' must be 1 to 60 days; got {days}.")
+                )
+        last = settings.get("last_swiss_round_days", 14)
+        if isinstance(last, int | float) and last > 14:
+            problems.append(
+                Problem(
+                    "setting.last_round_days",
+                    "last_swiss_round_days",
+                    "The final round of the Swiss portion lasts no longer than two weeks (I.C).",
+                )
+            )
+        return problems
+
+    # -- next round ----------------------------------------------------------------------
+
+    def next_round(self, state: EventState, draws: DrawSourceProtocol) -> NextRound:
+        settings = self.resolved(state)
+        ctx = build(state, settings)
+        self._check(state, ctx)
+        decision = _swiss_decision(ctx)
+        if decision is not None:
+            return decision
+        swiss = ctx.rounds(state, SWISS)
+        outcome: NextRound
+        if len(swiss) < ctx.swiss_rounds:
+            outcome = plan_swiss_round(state, ctx, draws, len(swiss) + 1)
+        else:
+            outcome = next_knockout_round(state, ctx, draws)
+        if isinstance(outcome, RoundPlan):
+            outcome = _with_dates(state, ctx, outcome)
+            outcome = dataclasses.replace(outcome, draws=_new_draws(state, draws))
+        return outcome
+
+    def _check(self, state: EventState, ctx: Context) -> None:
+        problems = entrant_problems(state, ctx.swiss_rounds)
+        players = ctx.initial_order or [e.id for e in state.entrants if e.active]
+        if len(players) < 2:
+            problems.append(
+                Problem("gokodom.too_few", "entrants", "A GokoDom season needs two players.")
+            )
+        if ctx.initial_order is not None:
+            late = [e.name for e in state.entrants if e.active and e.id not in players]
+            if late:
+                problems.append(
+                    Problem(
+                        "gokodom.late_entry",
+                        "entrants",
+                        "Players cannot join after round 1 (the number of rounds depends on "
+                        "the players signed up, I.B): " + ", ".join(sorted(late)) + ".",
+                    )
+                )
+        problems.extend(p for _, p in ctx.record.problems)
+        explained = {code for code, _ in ctx.record.problems} | set(ctx.record.for_director)
+        problems.extend(
+            Problem("gokodom.match_pending", code, f"Match {code} has no result yet.")
+            for code in ctx.record.pending
+            if code not in explained
+        )
+        if problems:
+            raise EngineError(problems)
+
+    # -- scoring -------------------------------------------------------------------------
+
+    def score_match(self, state: EventState, match: MatchState) -> MatchScore:
+        settings = self.resolved(state)
+        rnd = next((r for r in state.rounds if r.number == match.round_number), None)
+        stage = stage_of(rnd) if rnd is not None else SWISS
+        over = rnd is not None and rnd.status is RoundStatus.COMPLETED
+        if stage == SWISS:
+            return _score_swiss(match, over, match.round_number == _swiss_count(state, settings))
+        return _score_knockout(match, over)
+
+    # -- standings -----------------------------------------------------------------------
+
+    def standings(self, state: EventState) -> Standings:
+        return build_standings(state, build(state, self.resolved(state)))
+
+
+def _swiss_count(state: EventState, settings: Mapping[str, Any]) -> int:
+    # Cheaper than the whole record: the count of players only.
+    if settings["swiss_rounds"]:
+        return int(settings["swiss_rounds"])
+    for rnd in state.rounds:
+        if "initial_order" in rnd.details:
+            return auto_rounds(len(rnd.details["initial_order"]))
+    return auto_rounds(sum(1 for e in state.entrants if e.active))
+
+
+def _swiss_decision(ctx: Context) -> NeedsDecision | None:
+    for code in ctx.record.for_director:
+        return NeedsDecision(
+            code="gokodom.last_round_handshake",
+            text=f"Both players of match {code} told the TO they could not agree a time. A "
+            "Draw by Default is not available in the last Swiss round (II.B.5): record the "
+            "results of the match (match detail 'results', e.g. W and L, or LD for both).",
+            key=code,
+        )
+    return None
+
+
+def _score_swiss(match: MatchState, over: bool, last_round: bool) -> MatchScore:
+    outcome = swiss_outcome(match, round_over=over, last_round=last_round)
+    seats = [p.entrant for p in match.participants]
+    zero: tuple[Number, ...] = tuple(0 for _ in seats)
+    if outcome.problems:
+        return MatchScore(points=zero, complete=False, problems=outcome.problems)
+    if outcome.results is None:
+        reasons: tuple[Reason, ...] = ()
+        if outcome.for_director:
+            reasons = (
+                Reason(
+                    "gokodom.last_round_handshake",
+                    "Both players sent a PM, but a Draw by Default is not available in the last "
+                    "Swiss round: the director records the results.",
+                    "GokoDom II.B.5",
+                ),
+            )
+        return MatchScore(points=zero, complete=False, reasons=reasons)
+    codes = [outcome.results[e] if e is not None else Result.L for e in seats]
+    points = tuple(MATCH_POINTS[c] for c in codes)
+    winner = None
+    if len(points) == 2 and points[0] != points[1]:
+        winner = 0 if points[0] > points[1] else 1
+    elif len(points) == 1:
+        winner = 0
+    game_scores: tuple[tuple[Number | None, ...], ...] = ()
+    if match.games and "results" not in match.details:
+        tally = tally_games(match)
+        game_scores = tuple(tally.scores)
+        summary = f"{_show(tally.points[0])}-{_show(tally.points[1])}"
+    else:
+        summary = "-".join(str(c) for c in codes)
+    return MatchScore(
+        points=points,
+        winner=winner,
+        summary=summary,
+        game_scores=game_scores,
+        reasons=tuple(
+            Reason(
+                f"gokodom.result.{c.lower()}",
+                f"{NAMES[c]} ({c}): {MATCH_POINTS[c]} match points.",
+                "GokoDom II.B-C",
+            )
+            for c in dict.fromkeys(codes)
+        ),
+        details={"results": {e: str(c) for e, c in zip(seats, codes, strict=True) if e}},
+    )
+
+
+def _score_knockout(match: MatchState, over: bool) -> MatchScore:
+    outcome = knockout_outcome(match, round_over=over)
+    seats = [p.entrant for p in match.participants]
+    points: tuple[Number, ...] = (
+        outcome.tally.points if outcome.tally is not None else tuple(0 for _ in seats)
+    )
+    game_scores: tuple[tuple[Number | None, ...], ...] = (
+        tuple(outcome.tally.scores) if outcome.tally is not None else ()
+    )
+    if outcome.problems:
+        return MatchScore(points=points, complete=False, problems=outcome.problems)
+    summary = f"{_show(points[0])}-{_show(points[1])}" if outcome.tally else ""
+    if not outcome.decided:
+        reasons: tuple[Reason, ...] = ()
+        if outcome.for_director:
+            reasons = (
+                Reason(
+                    f"gokodom.{outcome.for_director}",
+                    "The rules leave this match open: the director records who goes through.",
+                    "GokoDom IV.A.4",
+                ),
+            )
+        return MatchScore(
+            points=points,
+            complete=False,
+            summary=summary,
+            reasons=reasons,
+            game_scores=game_scores,
+        )
+    winner = seats.index(outcome.winner) if outcome.winner in seats else None
+    results = outcome.results or {}
+    if not summary:
+        summary = "-".join(str(results[e]) for e in seats if e in results)
+    reasons = ()
+    if match.details.get("advances") is not None and outcome.winner is not None:
+        reasons = (
+            Reason(
+                "gokodom.director_decision",
+                "The director decided who goes through (the rules leave this open).",
+                "GokoDom IV.A.4",
+            ),
+        )
+    return MatchScore(
+        points=points,
+        winner=winner,
+        summary=summary,
+        game_scores=game_scores,
+        reasons=reasons,
+        details={"results": {e: str(c) for e, c in results.items()}, "advances": outcome.winner},
+    )
+
+
+def _with_dates(state: EventState, ctx: Context, plan: RoundPlan) -> RoundPlan:
+    drafted = [r for r in state.rounds if r.status is not RoundStatus.DRAFT]
+    previous_end = schedule.parse_date(drafted[-1].details.get("ends")) if drafted else None
+    dates = schedule.round_dates(
+        ctx.settings, [*stages_of(state), plan.stage], ctx.swiss_rounds, previous_end
+    )
+    if dates is None:
+        return plan
+    start, end = dates
+    return dataclasses.replace(
+        plan, details={**plan.details, "starts": start.isoformat(), "ends": end.isoformat()}
+    )
+
+
+def _new_draws(state: EventState, draws: DrawSourceProtocol) -> tuple[DrawRecord, ...]:
+    known = {d.key for d in state.draws}
+    made = getattr(draws, "new", [])
+    return tuple(d for d in made if isinstance(d, DrawRecord) and d.key not in known)
+
+
+def _show(value: Number) -> str:
+    return f"{float(value):g}"
+
+
+ENGINE = GokodomEngine()

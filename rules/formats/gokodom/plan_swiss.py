@@ -1,0 +1,158 @@
+"""Drafting a Swiss round: the order of II.E, the pairing of II.F-H, byes of I.E and II.H."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rules.contract import (
+    DrawSourceProtocol,
+    EventState,
+    Participant,
+    PlannedMatch,
+    Reason,
+    RoundPlan,
+)
+from rules.tiebreaks import Ranking, Step, rank
+
+from .context import Context, bye_requests
+from .pairing import pair, tier_text, window_for_round
+from .record import SWISS
+from .results import Result
+
+
+def swiss_steps(ctx: Context, lot: dict[str, int]) -> list[Step]:
+    """II.E.1-4: match points, Solkoff, cumulative score, random."""
+    record = ctx.record
+    return [
+        Step("match_points", "Match points", lambda t: {e: record.match_points(e) for e in t}),
+        Step("solkoff", "Solkoff", lambda t: {e: record.solkoff(e) for e in t}),
+        Step("cumulative", "Cumulative", lambda t: {e: record.cumulative(e) for e in t}),
+        Step(
+            "random",
+            "Random order",
+            lambda t: {e: -lot.get(e, len(lot)) for e in t},
+            show=lambda v: f"#{1 - int(v)}",
+        ),
+    ]
+
+
+def swiss_order(ctx: Context, players: Sequence[str], lot: dict[str, int]) -> Ranking:
+    return rank(players, swiss_steps(ctx, lot))
+
+
+def first_seat_details(
+    ctx: Context, draws: DrawSourceProtocol, number: int, code: str
+) -> dict[str, Any]:
+    if ctx.settings["first_seat"] != "drawn":
+        return {}
+    seat = draws.integer(
+        f"round-{number}/{code}/first-seat", 0, 1, purpose=f"first seat of game 1 in {code}"
+    )
+    return {"first_seat": seat}
+
+
+def plan_swiss_round(
+    state: EventState, ctx: Context, draws: DrawSourceProtocol, number: int
+) -> RoundPlan:
+    record = ctx.record
+    names = ctx.names
+    details: dict[str, Any] = {"stage": SWISS}
+    if ctx.initial_order is None:
+        # II.A: initial seedings are random.
+        entrants = sorted(e.id for e in state.entrants if e.active)
+        initial = draws.shuffle("initial-order", entrants, purpose="initial random order (II.A)")
+        details["initial_order"] = initial
+    else:
+        initial = ctx.initial_order
+    players = [e for e in initial if not record.removed_before(e, number)]
+    requested = [
+        e for e in players if number in bye_requests(state.entrant(e)) and number < ctx.swiss_rounds
+    ]
+    playing = [e for e in players if e not in requested]
+    if ctx.settings["random_step"] == "each_round" and number > 1:
+        shuffled = draws.shuffle(
+            f"round-{number}/random-order", sorted(playing), purpose="random order (II.E.4)"
+        )
+        lot = {e: i for i, e in enumerate(shuffled)}
+    else:
+        lot = {e: i for i, e in enumerate(initial)}
+    ranking = swiss_order(ctx, playing, lot)
+    order = ranking.order
+    window = window_for_round(number)
+    points = {e: record.match_points(e) for e in order}
+    pairing = pair(order, points, ctx.colours, record.met, window, names)
+    place = {e: i + 1 for i, e in enumerate(order)}
+    matches: list[PlannedMatch] = []
+    for table, (higher, lower, tier) in enumerate(pairing.pairs, start=1):
+        code = f"R{number}-{table}"
+        reason = Reason(
+            "gokodom.paired",
+            f"{names[higher]} (#{place[higher]}) takes {names[lower]} (#{place[lower]}), the "
+            f"highest player below who {tier_text(tier, window)}.",
+            "GokoDom II.F" if tier == 1 else "GokoDom II.G",
+            {"tier": tier, "window": window},
+        )
+        matches.append(
+            PlannedMatch(
+                code=code,
+                participants=(
+                    Participant(higher, ctx.colours[higher]),
+                    Participant(lower, ctx.colours[lower]),
+                ),
+                table=table,
+                reasons=(reason,),
+                details=first_seat_details(ctx, draws, number, code),
+            )
+        )
+    if pairing.bye is not None:
+        matches.append(
+            PlannedMatch(
+                code=f"R{number}-BYE",
+                participants=(Participant(pairing.bye, ctx.colours[pairing.bye]),),
+                reasons=(
+                    Reason(
+                        "gokodom.bye",
+                        f"Odd number of players: {names[pairing.bye]}, the last unpaired player "
+                        "on the list, receives a Bye (WB).",
+                        "GokoDom II.H",
+                    ),
+                ),
+                details={"result": str(Result.WB)},
+            )
+        )
+    for index, entrant in enumerate(requested, start=1):
+        matches.append(
+            PlannedMatch(
+                code=f"R{number}-BR{index}",
+                participants=(Participant(entrant, ctx.colours[entrant]),),
+                reasons=(
+                    Reason(
+                        "gokodom.requested_bye",
+                        f"{names[entrant]} asked for a Bye by Request: listed last and unpaired "
+                        "this round; the bye counts as a draw.",
+                        "GokoDom I.E, II.E.5",
+                    ),
+                ),
+                details={"result": str(Result.BR)},
+            )
+        )
+    details.update({"order": order + requested, "window": window, "requested_byes": requested})
+    reasons = [
+        Reason(
+            "gokodom.swiss_order",
+            "Players are ordered by match points, Solkoff, cumulative score, then the random "
+            "order; requested byes come last.",
+            "GokoDom II.E",
+        ),
+        *pairing.reasons,
+    ]
+    label = f"Round {number}" + (" (last Swiss round)" if number == ctx.swiss_rounds else "")
+    return RoundPlan(
+        number=number,
+        label=label,
+        matches=tuple(matches),
+        stage=SWISS,
+        reasons=tuple(reasons),
+        details=details,
+    )

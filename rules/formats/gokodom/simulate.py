@@ -1,0 +1,178 @@
+"""A whole GokoDom season with random legal results, for tests and benchmarks.
+
+Pure: every random choice comes from the ``random.Random`` passed in; draws go through a
+DrawSource seeded from it. Some matches go unplayed (with PMs sent or not), some players ask
+for a Bye by Request, and every question the engine asks the director is answered at random.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from rules.contract import (
+    DrawMethod,
+    DrawRecord,
+    EntrantState,
+    EventState,
+    Finished,
+    GameState,
+    MatchState,
+    NeedsDecision,
+    PlannedMatch,
+    RoundPlan,
+    RoundState,
+    RoundStatus,
+)
+from rules.draws import DrawSource
+
+from .context import auto_rounds
+from .engine import ENGINE
+from .plan_knockout import EIGHTH_PLACE_KEY
+from .record import SWISS
+from .results import SEAT_PATTERN, decided_after
+
+HALF = Fraction(1, 2)
+
+
+@dataclass(frozen=True)
+class Season:
+    state: EventState
+    finished: Finished
+    champion: str | None
+    decisions: int  # questions answered for the director
+
+
+def simulate(
+    players: int,
+    rng: random.Random,
+    *,
+    default_rate: float = 0.06,
+    bye_rate: float = 0.04,
+    settings: Mapping[str, Any] | None = None,
+) -> Season:
+    entrants = tuple(
+        EntrantState(id=f"p{i}", name=f"Player {i}", flags={"colour": rng.choice(["red", "blue"])})
+        for i in range(1, players + 1)
+    )
+    state = EventState("gokodom", dict(settings or {}), entrants)
+    seed = f"simulation-{rng.randrange(10**9)}"
+    swiss_rounds = int((settings or {}).get("swiss_rounds", 0) or 0) or auto_rounds(players)
+    decisions = 0
+    for _ in range(100):
+        swiss_done = sum(1 for r in state.rounds if r.stage == SWISS)
+        if swiss_done + 1 < swiss_rounds:
+            state = _ask_byes(state, rng, swiss_done + 1, bye_rate)
+        source = DrawSource(seed, state.draws)
+        outcome = ENGINE.next_round(state, source)
+        if isinstance(outcome, Finished):
+            champion = outcome.reason.params.get("champion")
+            return Season(state, outcome, str(champion) if champion else None, decisions)
+        if isinstance(outcome, NeedsDecision):
+            state = _decide(state, outcome, rng)
+            decisions += 1
+            continue
+        knockout = outcome.stage != SWISS
+        last_swiss = outcome.stage == SWISS and outcome.number == swiss_rounds
+        matches = tuple(
+            _play(planned, outcome, rng, default_rate, knockout=knockout, last_swiss=last_swiss)
+            for planned in outcome.matches
+        )
+        known = {d.key for d in state.draws}
+        new = tuple(d for d in (*outcome.draws, *source.new) if d.key not in known)
+        unique = tuple({d.key: d for d in new}.values())
+        rnd = RoundState(
+            outcome.number,
+            outcome.label,
+            RoundStatus.COMPLETED,
+            matches,
+            outcome.stage,
+            details=outcome.details,
+        )
+        state = dataclasses.replace(
+            state, rounds=(*state.rounds, rnd), draws=(*state.draws, *unique)
+        )
+    raise RuntimeError("the season did not finish in 100 steps")
+
+
+def _ask_byes(state: EventState, rng: random.Random, number: int, rate: float) -> EventState:
+    entrants = []
+    for entrant in state.entrants:
+        if entrant.active and rng.random() < rate:
+            asked = [*entrant.flags.get("bye_requests", []), number]
+            entrant = dataclasses.replace(entrant, flags={**entrant.flags, "bye_requests": asked})
+        entrants.append(entrant)
+    return dataclasses.replace(state, entrants=tuple(entrants))
+
+
+def _play(
+    planned: PlannedMatch,
+    plan: RoundPlan,
+    rng: random.Random,
+    default_rate: float,
+    *,
+    knockout: bool,
+    last_swiss: bool,
+) -> MatchState:
+    base = MatchState(
+        planned.code, plan.number, planned.participants, details=dict(planned.details)
+    )
+    if planned.is_bye:
+        return base
+    ids = [p.entrant for p in planned.participants if p.entrant]
+    if rng.random() < default_rate:
+        if knockout:
+            messaged = [rng.choice(ids)] if rng.random() < 0.7 else ids
+        else:
+            messaged = [e for e in ids if rng.random() < 0.6]
+        details = {**base.details, "unplayed": True, "messages": messaged}
+        return dataclasses.replace(base, details=details)
+    return dataclasses.replace(base, games=_games(rng, planned))
+
+
+def _games(rng: random.Random, planned: PlannedMatch) -> tuple[GameState, ...]:
+    first_seat = planned.details.get("first_seat")
+    first = first_seat if first_seat in (0, 1) else rng.randint(0, 1)
+    points = [Fraction(0), Fraction(0)]
+    games = []
+    for index in range(6):
+        roll = rng.random()
+        scores = (HALF, HALF) if roll < 0.1 else (Fraction(1), Fraction(0))
+        if roll >= 0.55:
+            scores = (Fraction(0), Fraction(1))
+        points = [points[0] + scores[0], points[1] + scores[1]]
+        seat = first if SEAT_PATTERN[index] == "A" else 1 - first
+        games.append(GameState(index + 1, scores, first=seat))
+        if decided_after(index + 1, (points[0], points[1])) is not None:
+            break
+    return tuple(games)
+
+
+def _decide(state: EventState, question: NeedsDecision, rng: random.Random) -> EventState:
+    if question.key == EIGHTH_PLACE_KEY:
+        choice = rng.choice(list(question.options))
+        record = DrawRecord(question.key, choice, DrawMethod.EXTERNAL, "8th place")
+        return dataclasses.replace(state, draws=(*state.draws, record))
+    rounds = list(state.rounds)
+    for r_index, rnd in enumerate(rounds):
+        for m_index, match in enumerate(rnd.matches):
+            if match.code != question.key:
+                continue
+            ids = [p.entrant for p in match.participants if p.entrant]
+            if question.options:
+                details = {**match.details, "advances": rng.choice(list(question.options))}
+            else:
+                winner = rng.choice(ids)
+                details = {
+                    **match.details,
+                    "results": {e: "W" if e == winner else "L" for e in ids},
+                }
+            matches = list(rnd.matches)
+            matches[m_index] = dataclasses.replace(match, details=details)
+            rounds[r_index] = dataclasses.replace(rnd, matches=tuple(matches))
+            return dataclasses.replace(state, rounds=tuple(rounds))
+    raise RuntimeError(f"cannot answer {question.code}")

@@ -1,0 +1,131 @@
+"""The Mixed Brightwell System (woc Appendix A) and the provisional list (II.3.1).
+
+BQ = discs in games against opponents still in the event
+   + C x the points of those opponents
+   + (32 + C x own points) for each game against an opponent who has withdrawn, each bye,
+     and each qualifying round the entrant has no game in.
+Ties on points go to BQ, then disc count, then a recorded lot (a DrawRecord whose key is
+``lot_key(tied)`` and whose value lists the tied entrants best first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from rules.contract import DrawRecord, EventState, Number
+from rules.formats.woc.history import Tally
+from rules.tiebreaks import Ranking, Step, rank, show_number
+
+
+@dataclass(frozen=True)
+class Brightwell:
+    discs: int  # discs in the games that count
+    opponents_points: Fraction
+    c: Fraction
+    substituted: int  # withdrawn opponents + byes + rounds without a game
+    own_points: Fraction
+    withdrawn_opponents: int
+    byes: int
+    unplayed_rounds: int
+
+    @property
+    def each(self) -> Fraction:
+        return 32 + self.c * self.own_points
+
+    @property
+    def value(self) -> Fraction:
+        return self.discs + self.c * self.opponents_points + self.substituted * self.each
+
+    def parts(self) -> dict[str, Any]:
+        return {
+            "discs": self.discs,
+            "opponents_points": _plain(self.opponents_points),
+            "c": _plain(self.c),
+            "strength": _plain(self.c * self.opponents_points),
+            "withdrawn_opponents": self.withdrawn_opponents,
+            "byes": self.byes,
+            "unplayed_rounds": self.unplayed_rounds,
+            "each_substitute": _plain(self.each),
+            "substitutes": _plain(self.substituted * self.each),
+            "bq": _plain(self.value),
+        }
+
+
+def as_fraction(value: Number | str) -> Fraction:
+    if isinstance(value, float):
+        return Fraction(value).limit_denominator(10_000)
+    return Fraction(value)
+
+
+def brightwell(entrant: str, tally: Tally, withdrawn: set[str], c: Fraction) -> Brightwell:
+    record = tally.records[entrant]
+    discs = 0
+    opponents_points = Fraction(0)
+    against_withdrawn = 0
+    byes = 0
+    for game in record.games:
+        if game.opponent is None:
+            byes += 1  # Appendix A 3a: "paired against BYE ... leave out such a game"
+        elif game.opponent in withdrawn:
+            against_withdrawn += 1  # 3a: games against a withdrawn opponent are left out
+        else:
+            discs += game.own
+            opponents_points += tally.records[game.opponent].points
+    unplayed = len(set(tally.rounds) - record.rounds)
+    return Brightwell(
+        discs=discs,
+        opponents_points=opponents_points,
+        c=c,
+        substituted=against_withdrawn + byes + unplayed,
+        own_points=record.points,
+        withdrawn_opponents=against_withdrawn,
+        byes=byes,
+        unplayed_rounds=unplayed,
+    )
+
+
+def lot_key(tied: Sequence[str]) -> str:
+    return "standings/lot/" + "+".join(sorted(tied))
+
+
+def provisional(
+    entrants: Sequence[str],
+    tally: Tally,
+    values: Mapping[str, Brightwell],
+    draws: Sequence[DrawRecord],
+    names: Mapping[str, str],
+) -> Ranking:
+    """II.3.1 / Appendix A 4: points, then BQ, then disc count, then the recorded lot."""
+    recorded = {d.key: d for d in draws}
+
+    def lot(tied: Sequence[str]) -> dict[str, Number]:
+        record = recorded.get(lot_key(tied))
+        if record is None or not isinstance(record.value, list | tuple):
+            return dict.fromkeys(tied, 0)
+        order = [str(v) for v in record.value]
+        if sorted(order) != sorted(tied):
+            return dict.fromkeys(tied, 0)
+        return {e: len(order) - order.index(e) for e in tied}
+
+    steps = [
+        Step("points", "Points", lambda tied: {e: tally.records[e].points for e in tied}),
+        Step("bq", "Brightwell Quotient", lambda tied: {e: values[e].value for e in tied}),
+        Step("discs", "Disc count", lambda tied: {e: tally.records[e].discs for e in tied}),
+        Step("draw", "Drawing of lots", lot, show=lambda v: f"lot place {show_number(v)}"),
+    ]
+    return rank(entrants, steps, initial=lambda tier: sorted(tier, key=lambda e: names[e]))
+
+
+def _plain(value: Fraction) -> int | float:
+    return value.numerator if value.denominator == 1 else float(value)
+
+
+def plain(value: Fraction) -> int | float:
+    return _plain(value)
+
+
+def withdrawn_ids(state: EventState) -> set[str]:
+    return {e.id for e in state.entrants if not e.active}

@@ -1,0 +1,339 @@
+"""The World Othello Championship engine: qualifying rounds, game scores, standings."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.contract import (
+    Column,
+    DrawSourceProtocol,
+    EngineError,
+    EntrantState,
+    EventState,
+    Finished,
+    MatchScore,
+    MatchState,
+    NeedsDecision,
+    NextRound,
+    Participant,
+    PlannedMatch,
+    Problem,
+    Reason,
+    RoundPlan,
+    RoundStatus,
+    Setting,
+    StandingRow,
+    Standings,
+    StandingsTable,
+)
+from rules.engine_base import SettingsMixin
+from rules.formats.woc import brightwell, history, swiss, system
+from rules.formats.woc.scoring import score_game
+from rules.tiebreaks import show_number
+
+
+class WocEngine(SettingsMixin):
+    key = "woc"
+    name = "World Othello Championship"
+    settings = (
+        Setting(
+            "system",
+            "auto",
+            "Playing system of the first two days; 'auto' chooses by field size (II.2).",
+            system.SYSTEMS,
+        ),
+        Setting("rounds", 0, "Qualifying rounds; 0 takes the system's number (13 for a Swiss)."),
+        Setting("c", 6, "The Brightwell constant C (Appendix A 2: 6 at the WOC)."),
+        Setting(
+            "bye_points", 1.0, "Points for a bye (a round against the dummy BYE).", (0, 0.5, 1)
+        ),
+        Setting("bye_discs", 32, "Discs counted in the disc count for a bye."),
+    )
+
+    def validate_settings(self, settings: Mapping[str, Any]) -> list[Problem]:
+        problems = super().validate_settings(settings)
+        rounds = settings.get("rounds", 0)
+        if isinstance(rounds, int) and not isinstance(rounds, bool) and not 0 <= rounds <= 50:
+            problems.append(Problem("woc.setting.rounds", "rounds", "'rounds' must be 0 to 50."))
+        c = settings.get("c", 6)
+        if isinstance(c, int | float) and not isinstance(c, bool) and c < 0:
+            problems.append(Problem("woc.setting.c", "c", "The constant C cannot be negative."))
+        discs = settings.get("bye_discs", 32)
+        if isinstance(discs, int | float) and not 0 <= discs <= 64:
+            problems.append(
+                Problem("woc.setting.bye_discs", "bye_discs", "'bye_discs' must be 0 to 64.")
+            )
+        return problems
+
+    # -- pairing -------------------------------------------------------------------------
+
+    def next_round(self, state: EventState, draws: DrawSourceProtocol) -> NextRound:
+        settings = self.resolved(state)
+        plan = system.plan(state, settings)
+        done = [r for r in state.rounds if history.qualifying(r.stage)]
+        number = len(done) + 1
+        if number > plan.rounds:
+            return Finished(
+                Reason(
+                    "woc.finished",
+                    f"All {plan.rounds} rounds of the {system.SYSTEM_NAMES[plan.system]} "
+                    "have been played.",
+                    "woc II.2",
+                )
+            )
+        details: dict[str, Any] = {}
+        reasons = list(plan.reasons)
+        if number == 1:
+            details.update(plan.details())
+        if not plan.swiss:
+            matches, numbers = system.round_robin(state, settings, draws, plan)
+            if number == 1:
+                details["draw_numbers"] = numbers
+            stage = "round_robin"
+        elif number == 1:
+            matches = system.swiss_round_one(state, draws, plan)
+            stage = "swiss"
+        else:
+            matches, round_reason = self._swiss_round(state, settings, plan, number)
+            reasons.append(round_reason)
+            stage = "swiss"
+        if plan.swiss:
+            day = 1 if number <= 7 else 2
+            reasons.append(
+                Reason(
+                    "woc.swiss.day",
+                    f"Round {number} of {plan.rounds} (day {day}: seven rounds on the first "
+                    "day, six on the second).",
+                    "woc II.2",
+                )
+            )
+        return RoundPlan(
+            number=len(state.rounds) + 1,
+            label=f"Round {number}",
+            matches=tuple(matches),
+            stage=stage,
+            reasons=tuple(reasons),
+            details=details,
+        )
+
+    def swiss_players(self, state: EventState, number: int) -> list[swiss.SwissPlayer]:
+        settings = self.resolved(state)
+        plan = system.plan(state, settings)
+        tally = self._tally(state, settings)
+        by_id = state.entrants_by_id
+        players = []
+        for entrant in plan.field:
+            if not plays_in(by_id[entrant], number):
+                continue
+            record = tally.record(entrant)
+            opponents = dict(record.opponents)
+            if record.byes:
+                opponents[swiss.BYE] = record.byes
+            players.append(
+                swiss.SwissPlayer(
+                    id=entrant,
+                    points=record.points,
+                    seats=tuple(record.seats),
+                    last_float=record.last_float,
+                    opponents=opponents,
+                    country=by_id[entrant].country,
+                    name=by_id[entrant].name,
+                )
+            )
+        discs = {p.id: tally.record(p.id).discs for p in players}
+        players.sort(key=lambda p: (-p.points, -discs[p.id], p.label, p.id))
+        return players
+
+    def _swiss_round(
+        self, state: EventState, settings: Mapping[str, Any], plan: system.Plan, number: int
+    ) -> tuple[list[PlannedMatch], Reason]:
+        players = self.swiss_players(state, number)
+        modified = plan.system == "modified_swiss"
+        try:
+            pairings = swiss.pair_round(players, modified)
+        except swiss.PairingImpossible as error:
+            raise EngineError(
+                [
+                    Problem(
+                        "woc.pairing.impossible",
+                        "rounds",
+                        f"Round {number} cannot be paired: every pairing breaks rule II.6.2(a) "
+                        f"({error}). The director must pair this round by hand.",
+                    )
+                ]
+            ) from error
+        matches: list[PlannedMatch] = []
+        for pairing in pairings:
+            cost = dict(zip(swiss.RULES, pairing.cost.costs, strict=True))
+            if pairing.white is None:
+                matches.append(
+                    PlannedMatch(
+                        code=f"R{number}-BYE",
+                        participants=(Participant(pairing.black),),
+                        reasons=pairing.reasons,
+                        details={"pairing_cost": cost},
+                    )
+                )
+                continue
+            table = len(matches) + 1
+            matches.append(
+                PlannedMatch(
+                    code=f"R{number}-T{table}",
+                    participants=(
+                        Participant(pairing.black, "black"),
+                        Participant(pairing.white, "white"),
+                    ),
+                    table=table,
+                    reasons=pairing.reasons,
+                    details={"pairing_cost": cost},
+                )
+            )
+        totals = swiss.total([p.cost for p in pairings])
+        summary = dict(zip(swiss.RULES, totals, strict=True))
+        reason = Reason(
+            "woc.pairing.optimal",
+            "The pairing minimises, in order, the breaches of rules (b) to (g) of II.6.2 "
+            "among all pairings allowed by rule (a): "
+            + ", ".join(f"({k}) {v}" for k, v in summary.items())
+            + ".",
+            "woc II.6.2",
+            {"totals": summary, "modified": modified},
+        )
+        return matches, reason
+
+    # -- scoring -------------------------------------------------------------------------
+
+    def score_match(self, state: EventState, match: MatchState) -> MatchScore:
+        settings = self.resolved(state)
+        if match.is_bye:
+            points = brightwell.as_fraction(settings["bye_points"])
+            return MatchScore(
+                points=(points,),
+                winner=0 if points == 1 else None,
+                summary="bye",
+                game_scores=((int(settings["bye_discs"]),),),
+                reasons=(
+                    Reason(
+                        "woc.bye",
+                        f"A bye scores {show_number(points)} point(s) and "
+                        f"{settings['bye_discs']} discs.",
+                        "woc II.7 (bye score: event setting)",
+                    ),
+                ),
+            )
+        if len(match.participants) != 2:
+            return _refused("woc.match.players", "participants", "A game has two players.")
+        if len(match.games) != 1:
+            return _refused(
+                "woc.match.games",
+                "games",
+                f"A round of the first two days is one game; {len(match.games)} were entered.",
+            )
+        result, problems = score_game(match.games[0], "games[0]")
+        if result is None:
+            return MatchScore(points=(0, 0), complete=False, problems=tuple(problems))
+        return MatchScore(
+            points=result.points,
+            winner=result.winner,
+            summary=f"{result.scores[0]}-{result.scores[1]}",
+            reasons=result.reasons,
+            game_scores=(result.scores,),
+        )
+
+    # -- standings -----------------------------------------------------------------------
+
+    def _tally(self, state: EventState, settings: Mapping[str, Any]) -> history.Tally:
+        return history.collect(
+            state,
+            lambda match: self.score_match(state, match),
+            brightwell.as_fraction(settings["bye_points"]),
+            int(settings["bye_discs"]),
+        )
+
+    def standings(self, state: EventState) -> Standings:
+        settings = self.resolved(state)
+        tally = self._tally(state, settings)
+        ids = self._listed(state, tally)
+        c = brightwell.as_fraction(settings["c"])
+        withdrawn = brightwell.withdrawn_ids(state)
+        values = {e: brightwell.brightwell(e, tally, withdrawn, c) for e in ids}
+        names = {e.id: e.name for e in state.entrants}
+        ranking = brightwell.provisional(ids, tally, values, state.draws, names)
+        ranks = ranking.ranks()
+        rows = []
+        for entrant in ranking.order:
+            record = tally.records[entrant]
+            rows.append(
+                StandingRow(
+                    entrant=entrant,
+                    rank=ranks[entrant],
+                    values={
+                        "points": brightwell.plain(record.points),
+                        "bq": brightwell.plain(values[entrant].value),
+                        "discs": record.discs,
+                    },
+                    status="withdrawn" if entrant in withdrawn else "",
+                    details={
+                        "brightwell": values[entrant].parts(),
+                        "games": sum(1 for g in record.games if g.opponent is not None),
+                        "byes": record.byes,
+                    },
+                )
+            )
+        complete = self._qualifying_complete(state, settings)
+        pending: list[NeedsDecision] = []
+        if complete:
+            for tier in ranking.tiers:
+                if len(tier) > 1:
+                    pending.append(
+                        NeedsDecision(
+                            code="woc.lot",
+                            text="Equal on points, Brightwell Quotient and disc count: "
+                            + ", ".join(names[e] for e in tier)
+                            + ". Draw lots and record the order (Appendix A 4).",
+                            key=brightwell.lot_key(tier),
+                            options=tier,
+                        )
+                    )
+        columns = (
+            Column("points", "Points", "1 per win, 0.5 per draw (II.3.1)."),
+            Column("bq", "BQ", f"Brightwell Quotient, C = {show_number(c)} (Appendix A)."),
+            Column("discs", "Discs", "Disc count (Appendix A 4)."),
+        )
+        table = StandingsTable(
+            key="overall",
+            title="Provisional list" if complete else "Standings",
+            columns=columns,
+            rows=tuple(rows),
+            decided=ranking.decided,
+        )
+        return Standings(tables=(table,), pending=tuple(pending), final=complete)
+
+    def _listed(self, state: EventState, tally: history.Tally) -> list[str]:
+        """The field, plus anyone with a game (an imported record may hold late entrants)."""
+        try:
+            field = set(system.plan(state, self.resolved(state)).field)
+        except EngineError:
+            field = set()
+        return [e.id for e in state.entrants if e.id in field or tally.records[e.id].games]
+
+    def _qualifying_complete(self, state: EventState, settings: Mapping[str, Any]) -> bool:
+        rounds = [r for r in state.rounds if history.qualifying(r.stage)]
+        if not rounds or any(r.status is not RoundStatus.COMPLETED for r in rounds):
+            return False
+        try:
+            return len(rounds) >= system.plan(state, settings).rounds
+        except EngineError:
+            return False
+
+
+def plays_in(entrant: EntrantState, number: int) -> bool:
+    """Whether ``entrant`` is paired in qualifying round ``number`` (II.7)."""
+    if entrant.withdrawn_after_round is not None:
+        return number <= entrant.withdrawn_after_round
+    return entrant.active
+
+
+def _refused(code: str, field: str, text: str) -> MatchScore:
+    return MatchScore(points=(0, 0), complete=False, problems=(Problem(code, field, text),))

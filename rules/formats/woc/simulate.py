@@ -1,0 +1,108 @@
+"""Play a whole event with random legal results: for tests, benchmarks and demonstrations.
+
+All randomness comes from the ``random.Random`` passed in; draws go through a DrawSource
+seeded from it and are kept in the returned state like the service would store them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules.contract import (
+    EntrantState,
+    EventState,
+    Finished,
+    GameEnding,
+    GameState,
+    MatchState,
+    NeedsDecision,
+    RoundState,
+    RoundStatus,
+)
+from rules.draws import DrawSource
+from rules.formats.woc.engine import WocEngine
+
+COUNTRIES = ("JPN", "FRA", "USA", "GBR", "NED", "THA", "CHN", "ITA", "GER", "AUS", "BEL")
+
+
+def field(size: int, rng: random.Random, *, group_a: int = 4) -> tuple[EntrantState, ...]:
+    """``size`` entrants with countries and ``group_a`` former semi-finalists."""
+    chosen = set(rng.sample(range(size), min(group_a, size)))
+    return tuple(
+        EntrantState(
+            id=f"p{index + 1}",
+            name=f"Player {index + 1:04d}",
+            country=rng.choice(COUNTRIES),
+            flags={"group_a": True} if index in chosen else {},
+        )
+        for index in range(size)
+    )
+
+
+def random_game(rng: random.Random) -> GameState:
+    """A legal game record: mostly normal endings, some resignations and time defaults."""
+    roll = rng.random()
+    if roll < 0.05:
+        return GameState(
+            1, (None, None), ending=GameEnding.RESIGNATION, details={"defaulter": rng.randint(0, 1)}
+        )
+    total = rng.randint(20, 64)
+    black = rng.randint(0, total)
+    if roll < 0.1:
+        return GameState(
+            1,
+            (black, total - black),
+            ending=GameEnding.TIME_DEFAULT,
+            details={"defaulter": rng.randint(0, 1)},
+        )
+    return GameState(1, (black, total - black))
+
+
+def play(
+    entrants: Sequence[EntrantState],
+    rng: random.Random,
+    settings: Mapping[str, Any] | None = None,
+    *,
+    engine: WocEngine | None = None,
+    limit: int = 60,
+) -> EventState:
+    """Pair and play rounds until the engine says the event is finished."""
+    engine = engine or WocEngine()
+    seed = str(rng.getrandbits(64))
+    state = EventState("woc", dict(settings or {}), tuple(entrants))
+    for _ in range(limit):
+        source = DrawSource(seed, state.draws)
+        outcome = engine.next_round(state, source)
+        if isinstance(outcome, Finished):
+            return state
+        if isinstance(outcome, NeedsDecision):
+            raise RuntimeError(outcome.text)
+        matches = tuple(
+            MatchState(
+                code=m.code,
+                round_number=outcome.number,
+                participants=m.participants,
+                games=() if m.is_bye else (random_game(rng),),
+                table=m.table,
+                details=m.details,
+            )
+            for m in outcome.matches
+        )
+        played = RoundState(
+            outcome.number,
+            outcome.label,
+            RoundStatus.COMPLETED,
+            matches,
+            stage=outcome.stage,
+            details=outcome.details,
+        )
+        state = EventState(
+            state.format,
+            state.settings,
+            state.entrants,
+            (*state.rounds, played),
+            (*state.draws, *source.new),
+        )
+    raise RuntimeError(f"the event did not finish within {limit} rounds")
