@@ -6,5 +6,6 @@ admin.site.site_title = "Arbiter"
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("accounts/", include("accounts.urls")),
     path("", include("tournaments.urls")),
 ]

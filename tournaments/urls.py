@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from tournaments.views import public
 
@@ -11,4 +11,7 @@ urlpatterns = [
     path("e/<slug:slug>/rounds/<int:number>/", public.round_pairings, name="round"),
     path("e/<slug:slug>/standings/", public.standings, name="standings"),
     path("e/<slug:slug>/version", public.version, name="version"),
+    # the director's screens and the reports each keep their own URL module
+    path("", include("tournaments.urls_director")),
+    path("", include("tournaments.urls_reports")),
 ]

@@ -1,0 +1,3 @@
+"""The director's screens: /e/<slug>/manage/..."""
+
+urlpatterns: list = []

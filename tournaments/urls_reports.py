@@ -1,0 +1,3 @@
+"""Reports (PDF and CSV), built by tasks: /e/<slug>/reports/..."""
+
+urlpatterns: list = []
