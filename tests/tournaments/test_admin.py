@@ -9,6 +9,10 @@ from tests.factories import play_round, round_robin_event
 pytestmark = pytest.mark.django_db
 
 
+# Our apps must show every change page; third-party ones (django-axes' log) may be empty.
+OURS = {"accounts", "tournaments", "auth"}
+
+
 @pytest.fixture
 def populated(director):
     from django.contrib.auth.models import Group as AuthGroup
@@ -37,9 +41,11 @@ def test_changelist_search_and_change_pages_render(client, admin_user, populated
     assert client.get(changelist).status_code == 200
     assert client.get(changelist, {"q": "Player"}).status_code == 200
     obj = model_class.objects.first()
-    assert obj is not None, f"no {model} in the populated event"
-    response = client.get(reverse(f"admin:{app}_{model}_change", args=[obj.pk]))
-    assert response.status_code == 200
+    if app in OURS:
+        assert obj is not None, f"no {model} in the populated event"
+    if obj is not None:
+        response = client.get(reverse(f"admin:{app}_{model}_change", args=[obj.pk]))
+        assert response.status_code == 200
     model_admin = admin.site._registry[model_class]
     add = client.get(reverse(f"admin:{app}_{model}_add"))
     expected = 200 if model_admin.has_add_permission(_request(admin_user)) else 403
