@@ -1,3 +1,54 @@
-"""The director's screens: /e/<slug>/manage/..."""
+"""The director's screens: /manage/new/ and /e/<slug>/manage/..."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from tournaments.views import manage_entrants, manage_event, manage_rounds
+
+urlpatterns = [
+    path("manage/new/", manage_event.create_event, name="manage_create"),
+    path("e/<slug:slug>/manage/", manage_event.dashboard, name="manage"),
+    path(
+        "e/<slug:slug>/manage/standings/", manage_event.standings_preview, name="manage_standings"
+    ),
+    path(
+        "e/<slug:slug>/manage/standings/publish",
+        manage_event.publish_standings,
+        name="manage_standings_publish",
+    ),
+    path("e/<slug:slug>/manage/entrants/", manage_entrants.entrant_list, name="manage_entrants"),
+    path(
+        "e/<slug:slug>/manage/entrants/import/",
+        manage_entrants.entrant_import,
+        name="manage_import",
+    ),
+    path(
+        "e/<slug:slug>/manage/entrants/<int:number>/",
+        manage_entrants.entrant_edit,
+        name="manage_entrant",
+    ),
+    path(
+        "e/<slug:slug>/manage/entrants/<int:number>/withdraw",
+        manage_entrants.entrant_withdraw,
+        name="manage_withdraw",
+    ),
+    path("e/<slug:slug>/manage/rounds/next", manage_rounds.draft_next, name="manage_draft"),
+    path(
+        "e/<slug:slug>/manage/rounds/<int:number>/", manage_rounds.round_detail, name="manage_round"
+    ),
+    path(
+        "e/<slug:slug>/manage/rounds/<int:number>/swap",
+        manage_rounds.round_swap,
+        name="manage_swap",
+    ),
+    path(
+        "e/<slug:slug>/manage/rounds/<int:number>/<str:action>",
+        manage_rounds.round_action,
+        name="manage_round_action",
+    ),
+    path(
+        "e/<slug:slug>/manage/matches/<int:match_id>/result",
+        manage_rounds.save_result,
+        name="manage_result",
+    ),
+    path("e/<slug:slug>/manage/draws/", manage_rounds.draw_entry, name="manage_draws"),
+]

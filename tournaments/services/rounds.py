@@ -198,3 +198,103 @@ def complete_round(rnd: Round, *, by: Any, now: datetime | None = None) -> Round
         audit.log(event, "round.completed", actor=by, at=now, subject=rnd.label)
         standings.results_changed(event)
     return rnd
+
+
+def swap(
+    rnd: Round,
+    first: int,
+    second: int,
+    *,
+    by: Any,
+    reason: str,
+    now: datetime | None = None,
+) -> list[str]:
+    """Swap two entrants (by number) in a draft round, as a marked override of the engine's
+    proposal. Returns warnings about soft rules the swap breaks (e.g. a rematch)."""
+    now = now or timezone.now()
+    if not reason.strip():
+        raise ServiceError([Problem("swap.reason", "reason", "Say why you change the pairing.")])
+    if first == second:
+        raise ServiceError([Problem("swap.same", "second", "Choose two different entrants.")])
+    with transaction.atomic():
+        event = _lock_event(rnd.event)
+        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        if rnd.status != Round.Status.DRAFT:
+            raise ServiceError(f"{rnd.label} is published: only a draft's pairings can change.")
+        seats = list(
+            MatchParticipant.objects.filter(match__round=rnd, entrant__number__in=[first, second])
+            .select_related("entrant", "match")
+            .select_for_update()
+        )
+        by_number = {p.entrant.number: p for p in seats}
+        missing = [n for n in (first, second) if n not in by_number]
+        if missing:
+            raise ServiceError(
+                [
+                    Problem(
+                        "swap.not_in_round",
+                        "first" if missing[0] == first else "second",
+                        f"Entrant {missing[0]} does not play in {rnd.label}.",
+                    )
+                ]
+            )
+        a, b = by_number[first], by_number[second]
+        if a.match_id == b.match_id:
+            raise ServiceError("Those two already play each other: there is nothing to swap.")
+        before = {m.code: _names(m) for m in (a.match, b.match)}
+        a_entrant, b_entrant = a.entrant, b.entrant
+        # two steps: the (match, entrant) constraint forbids a moment with both in one match
+        a.entrant, b.entrant = None, None
+        MatchParticipant.objects.bulk_update([a, b], ["entrant"])
+        a.entrant, b.entrant = b_entrant, a_entrant
+        MatchParticipant.objects.bulk_update([a, b], ["entrant"])
+        for match in (a.match, b.match):
+            override = dict(match.details.get("override") or {})
+            override.setdefault("engine", before[match.code])
+            override.update(
+                {"by": str(by) if by else "", "reason": reason.strip(), "at": now.isoformat()}
+            )
+            match.details = {**match.details, "override": override}
+            match.overridden = True
+            match.save(update_fields=["details", "overridden"])
+        audit.log(
+            event,
+            "round.pairing_overridden",
+            actor=by,
+            at=now,
+            subject=f"{rnd.label}: {a_entrant.name} <-> {b_entrant.name}",
+            before=before,
+            after={m.code: _names(m) for m in (a.match, b.match)},
+            reason=reason,
+        )
+        return _rematch_warnings(event, rnd, [a.match, b.match])
+
+
+def _names(match: Match) -> list[str | None]:
+    return [
+        p.entrant.name if p.entrant_id else None
+        for p in MatchParticipant.objects.filter(match=match).select_related("entrant")
+    ]
+
+
+def _rematch_warnings(event: Event, rnd: Round, matches: list[Match]) -> list[str]:
+    warnings = []
+    for match in matches:
+        numbers = sorted(
+            MatchParticipant.objects.filter(match=match, entrant__isnull=False).values_list(
+                "entrant_id", flat=True
+            )
+        )
+        if len(numbers) != 2:
+            continue
+        earlier = (
+            Match.objects.filter(round__event=event, round__number__lt=rnd.number)
+            .filter(participants__entrant_id=numbers[0])
+            .filter(participants__entrant_id=numbers[1])
+            .select_related("round")
+            .first()
+        )
+        if earlier is not None:
+            names = " and ".join(n or "" for n in _names(match))
+            warnings.append(f"{names} have met before ({earlier.round.label}).")
+    return warnings

@@ -1,0 +1,22 @@
+// Result entry: after a row is saved, the cursor moves to the first box of the next match.
+document.addEventListener("htmx:afterSwap", function (event) {
+  var row = event.detail.target;
+  if (!row || !row.classList || !row.classList.contains("result-row")) return;
+  var form = document.getElementById(row.id) || row;
+  if (form.dataset.saved === "1") {
+    var next = form.nextElementSibling;
+    while (next && !next.querySelector("input.score-input")) next = next.nextElementSibling;
+    if (next) next.querySelector("input.score-input").focus();
+  } else {
+    var bad = form.querySelector("[aria-invalid=true]") || form.querySelector("input.score-input");
+    if (bad) bad.focus();
+  }
+});
+// htmx swaps only 2xx by default; 409 (conflict) and 422 (refused) rows carry the messages.
+document.addEventListener("htmx:beforeSwap", function (event) {
+  var status = event.detail.xhr.status;
+  if (status === 409 || status === 422) {
+    event.detail.shouldSwap = true;
+    event.detail.isError = false;
+  }
+});

@@ -1,0 +1,182 @@
+"""The director's screens, driven through HTTP as a browser would (HTMX headers included)."""
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import round_robin_event
+from tournaments.models import AuditEntry, Entrant, Event, Match, Round
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def signed_in(client, director):
+    client.force_login(director)
+    return client
+
+
+def test_create_event_with_format_settings_makes_the_creator_its_director(signed_in, director):
+    url = reverse("tournaments:manage_create")
+    settings = signed_in.get(url, {"format": "round_robin"}, **HTMX)
+    assert 'name="setting_cycles"' in settings.content.decode()
+    response = signed_in.post(
+        url,
+        {
+            "name": "Club Open",
+            "format": "round_robin",
+            "public": "on",
+            "time_zone": "Europe/Paris",
+            "setting_cycles": "2",
+            "setting_tiebreaks": "sonneborn_berger, wins",
+            "setting_draw_numbers": "seed",
+            "save": "1",
+        },
+    )
+    assert response.status_code == 302
+    event = Event.objects.get(slug="club-open")
+    assert event.settings == {"cycles": 2, "tiebreaks": ["sonneborn_berger", "wins"]}
+    assert event.time_zone == "Europe/Paris"
+    assert list(event.directors.all()) == [director]
+
+
+def test_create_event_refuses_bad_settings_and_time_zone_by_field(signed_in):
+    response = signed_in.post(
+        reverse("tournaments:manage_create"),
+        {
+            "name": "Bad",
+            "format": "round_robin",
+            "time_zone": "Mars/Olympus",
+            "setting_tiebreaks": "coin toss",
+            "save": "1",
+        },
+    )
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "is not a time zone" in text
+    assert "is not a tiebreak" in text
+    assert not Event.objects.filter(name="Bad").exists()
+
+
+def test_add_an_entrant_inline_and_refuse_a_duplicate_name(signed_in, director):
+    event = round_robin_event(director, players=2, slug="ent")
+    url = reverse("tournaments:manage_entrants", args=["ent"])
+    added = signed_in.post(url, {"name": "Zed Last", "rating": "1500", "country": "fr"}, **HTMX)
+    assert added.status_code == 200
+    assert "hx-swap-oob" in added.content.decode() and "Zed Last" in added.content.decode()
+    assert event.entrants.get(name="Zed Last").country == "FR"
+    again = signed_in.post(url, {"name": "zed last"}, **HTMX)
+    assert again.status_code == 422
+    assert "already registered" in again.content.decode()
+    assert event.entrants.count() == 3
+
+
+def test_csv_import_previews_refuses_a_bad_file_whole_then_imports_a_good_one(signed_in, director):
+    event = round_robin_event(director, players=0, slug="csv")
+    url = reverse("tournaments:manage_import", args=["csv"])
+    bad = "name,rating,country,flags\nAda,2100,GB,group_a\n,2000,FR,\nBob,lots,DE,\n"
+    preview = signed_in.post(url, {"text": bad})
+    text = preview.content.decode()
+    assert "Line 3: name: is empty." in text
+    assert "Line 4: rating: &#x27;lots&#x27; is not a whole number." in text
+    assert "Import them" not in text
+    # a forged confirmation of the bad file saves nothing either
+    signed_in.post(url, {"confirm": "1", "csv": bad})
+    assert event.entrants.count() == 0
+    good = "name,rating,country,flags\nAda,2100,GB,group_a\nBob,2000,DE,colour=red\n"
+    assert "Import them" in signed_in.post(url, {"text": good}).content.decode()
+    done = signed_in.post(url, {"confirm": "1", "csv": good})
+    assert done.status_code == 302
+    assert list(event.entrants.values_list("name", "number")) == [("Ada", 1), ("Bob", 2)]
+    assert event.entrants.get(name="Ada").flags == {"group_a": True}
+    assert event.entrants.get(name="Bob").flags == {"colour": "red"}
+
+
+def test_round_from_draft_to_close_with_an_invalid_score_and_a_conflict(signed_in, director):
+    event = round_robin_event(director, players=4, slug="flow")
+    assert signed_in.post(reverse("tournaments:manage_draft", args=["flow"])).status_code == 302
+    rnd = Round.objects.get(event=event, number=1)
+    review = signed_in.get(reverse("tournaments:manage_round", args=["flow", 1])).content.decode()
+    assert "Berger table, round 1" in review
+    # swap two entrants, with a reason: marked as the director's override
+    swap = signed_in.post(
+        reverse("tournaments:manage_swap", args=["flow", 1]),
+        {"first": 1, "second": 2, "reason": "travel arrangements"},
+    )
+    assert swap.status_code == 302
+    assert Match.objects.filter(round=rnd, overridden=True).count() == 2
+    assert AuditEntry.objects.filter(action="round.pairing_overridden").exists()
+    no_reason = signed_in.post(
+        reverse("tournaments:manage_swap", args=["flow", 1]), {"first": 1, "second": 3}
+    )
+    assert no_reason.status_code == 422
+    signed_in.post(reverse("tournaments:manage_round_action", args=["flow", 1, "publish"]))
+    rnd.refresh_from_db()
+    assert rnd.status == "published"
+    first, second = Match.objects.filter(round=rnd).order_by("order")
+    save = reverse("tournaments:manage_result", args=["flow", first.pk])
+    refused = signed_in.post(save, {"version": 0, "g1-s0": "-3", "g1-s1": "1"}, **HTMX)
+    assert refused.status_code == 422
+    assert "cannot be negative" in refused.content.decode()
+    missing = signed_in.post(save, {"version": 0, "g1-s0": "2", "g1-s1": ""}, **HTMX)
+    assert missing.status_code == 422 and "enter both scores" in missing.content.decode()
+    saved = signed_in.post(save, {"version": 0, "g1-s0": "2", "g1-s1": "1"}, **HTMX)
+    assert saved.status_code == 200
+    body = saved.content.decode()
+    assert "Saved" in body and "1 of 2 in" in body
+    # a second director read version 0 too: their save is a conflict, not an overwrite
+    stale = signed_in.post(save, {"version": 0, "g1-s0": "0", "g1-s1": "2"}, **HTMX)
+    assert stale.status_code == 409
+    assert "Someone else saved a result" in stale.content.decode()
+    assert Match.objects.get(pk=first.pk).games.get().scores == [2, 1]
+    # closing with a match missing is refused, then works
+    signed_in.post(reverse("tournaments:manage_round_action", args=["flow", 1, "close"]))
+    assert Round.objects.get(pk=rnd.pk).status == "published"
+    signed_in.post(
+        reverse("tournaments:manage_result", args=["flow", second.pk]),
+        {"version": 0, "g1-s0": "1", "g1-s1": "1"},
+    )
+    signed_in.post(reverse("tournaments:manage_round_action", args=["flow", 1, "close"]))
+    assert Round.objects.get(pk=rnd.pk).status == "completed"
+    preview = signed_in.get(reverse("tournaments:manage_standings", args=["flow"]))
+    assert "Standings preview" in preview.content.decode()
+
+
+def test_withdraw_and_edit_an_entrant(signed_in, director):
+    event = round_robin_event(director, players=3, slug="wd")
+    edit = reverse("tournaments:manage_entrant", args=["wd", 2])
+    form = signed_in.get(edit, **HTMX)
+    assert 'name="name"' in form.content.decode()
+    saved = signed_in.post(
+        edit,
+        {
+            "name": "Renamed",
+            "rating": "1999",
+            "country": "nl",
+            "team_name": "Club",
+            "flags_text": "group_a",
+        },
+        **HTMX,
+    )
+    assert saved.status_code == 200
+    entrant = event.entrants.get(number=2)
+    assert (entrant.name, entrant.country, entrant.team.name) == ("Renamed", "NL", "Club")
+    assert AuditEntry.objects.filter(action="entrant.changed", subject="Renamed").exists()
+    signed_in.post(reverse("tournaments:manage_withdraw", args=["wd", 2]))
+    assert Entrant.objects.get(pk=entrant.pk).status == "withdrawn"
+
+
+def test_director_of_another_event_cannot_reach_these_screens(client, director, django_user_model):
+    round_robin_event(director, players=2, slug="mine")
+    other = django_user_model.objects.create_user("other", password="x-pw-12345")
+    client.force_login(other)
+    for name, args in [
+        ("manage", ["mine"]),
+        ("manage_entrants", ["mine"]),
+        ("manage_standings", ["mine"]),
+        ("manage_draws", ["mine"]),
+    ]:
+        assert client.get(reverse(f"tournaments:{name}", args=args)).status_code == 404
+    assert client.post(reverse("tournaments:manage_draft", args=["mine"])).status_code == 404
+    assert not Round.objects.filter(event__slug="mine").exists()

@@ -1,0 +1,127 @@
+"""FormatUI: what the generic result form needs to know about a format."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from rules.contract import Problem
+
+
+@dataclass(frozen=True)
+class DetailField:
+    """A per-game detail typed with the scores (stored in Game.details[name])."""
+
+    name: str
+    label: str
+    choices: tuple[tuple[str, str], ...] = ()  # empty: free text
+    seat_choice: bool = False  # the choices are the match's seats (0, 1, ...)
+
+
+@dataclass(frozen=True)
+class FormatUI:
+    games: int = 1  # game rows the form shows
+    score_label: Any = _("Score")  # noqa: RUF009 - a lazy string, evaluated per request
+    endings: tuple[str, ...] = ("normal",)
+    details: tuple[DetailField, ...] = field(default_factory=tuple)
+    result_template: str = "tournaments/manage/results.html#result-row"
+
+    def games_for(self, settings: Mapping[str, Any]) -> int:
+        return self.games
+
+    def parse(
+        self, data: Mapping[str, Any], seats: int, settings: Mapping[str, Any]
+    ) -> tuple[list[dict[str, Any]], list[Problem]]:
+        """Games from a POST: fields g<game>-s<seat>, g<game>-ending, g<game>-<detail>.
+
+        A game row left wholly empty is not a game; a row with one score missing is an
+        error naming the field.
+        """
+        games: list[dict[str, Any]] = []
+        problems: list[Problem] = []
+        for number in range(1, self.games_for(settings) + 1):
+            raw = [str(data.get(f"g{number}-s{seat}", "")).strip() for seat in range(seats)]
+            if not any(raw):
+                continue
+            scores: list[float | int | None] = []
+            for seat, text in enumerate(raw):
+                name = f"g{number}-s{seat}"
+                if text == "":
+                    problems.append(
+                        Problem("form.score_missing", name, f"Game {number}: enter both scores.")
+                    )
+                    scores.append(None)
+                    continue
+                try:
+                    value = float(text.replace(",", "."))
+                except ValueError:
+                    problems.append(
+                        Problem(
+                            "form.score_number", name, f"Game {number}: '{text}' is not a number."
+                        )
+                    )
+                    scores.append(None)
+                    continue
+                scores.append(int(value) if value.is_integer() else value)
+            ending = str(data.get(f"g{number}-ending", "normal") or "normal")
+            if ending not in self.endings:
+                problems.append(
+                    Problem(
+                        "form.ending", f"g{number}-ending", f"Game {number}: choose how it ended."
+                    )
+                )
+            details = {}
+            for detail in self.details:
+                value = str(data.get(f"g{number}-{detail.name}", "")).strip()
+                if value == "":
+                    continue
+                if detail.seat_choice:
+                    details[detail.name] = int(value) if value.isdigit() else value
+                else:
+                    details[detail.name] = value
+            games.append({"number": number, "scores": scores, "ending": ending, "details": details})
+        return games, problems
+
+    def rows(self, match: Any, settings: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The form's game rows with the values stored for the match."""
+        stored = {g.number: g for g in match.games.all()}
+        seats = len(match.participants.all())
+        rows = []
+        for number in range(1, max(self.games_for(settings), len(stored)) + 1):
+            game = stored.get(number)
+            rows.append(
+                {
+                    "number": number,
+                    "scores": [
+                        {
+                            "name": f"g{number}-s{seat}",
+                            "value": _show(game.scores[seat])
+                            if game and seat < len(game.scores)
+                            else "",
+                        }
+                        for seat in range(seats)
+                    ],
+                    "ending": game.ending if game else "normal",
+                    "details": {
+                        d.name: (game.details.get(d.name, "") if game else "") for d in self.details
+                    },
+                }
+            )
+        return rows
+
+    def ending_choices(self) -> Sequence[tuple[str, Any]]:
+        from tournaments.models import Game
+
+        labels = dict(Game.Ending.choices)
+        return [(value, labels.get(value, value)) for value in self.endings]
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)

@@ -1,0 +1,222 @@
+"""Forms for the director's screens. They parse and word errors; services decide."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+
+from rules import registry
+from rules.contract import Setting
+from tournaments.models import Entrant, Event
+
+
+class EventForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=200)
+    slug = forms.SlugField(
+        label=_("Web address"),
+        max_length=80,
+        required=False,
+        help_text=_("Letters, digits and hyphens; made from the name when left empty."),
+    )
+    format = forms.ChoiceField(label=_("Format"))
+    public = forms.BooleanField(label=_("Public"), required=False, initial=True)
+    starts_on = forms.DateField(
+        label=_("First day"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    ends_on = forms.DateField(
+        label=_("Last day"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    time_zone = forms.CharField(label=_("Time zone"), initial="UTC", max_length=64)
+    venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["format"].choices = registry.choices()
+
+    def clean_time_zone(self) -> str:
+        import zoneinfo
+
+        value = self.cleaned_data["time_zone"].strip()
+        try:
+            zoneinfo.ZoneInfo(value)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            raise forms.ValidationError(
+                _("'%(zone)s' is not a time zone (e.g. Europe/Paris, UTC)."),
+                params={"zone": value},
+            ) from None
+        return value
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("name") and not data.get("slug"):
+            data["slug"] = slugify(data["name"])[:80]
+        start, end = data.get("starts_on"), data.get("ends_on")
+        if start and end and end < start:
+            self.add_error("ends_on", _("The last day is before the first day."))
+        return data
+
+
+def setting_field(setting: Setting) -> forms.Field:
+    default = setting.default
+    common = {
+        "label": setting.key.replace("_", " ").capitalize(),
+        "help_text": setting.help,
+        "required": False,
+    }
+    if setting.choices:
+        return forms.TypedChoiceField(
+            choices=[(str(c), str(c)) for c in setting.choices],
+            coerce=lambda v, s=setting: next(c for c in s.choices if str(c) == v),
+            initial=str(default),
+            **common,
+        )
+    if isinstance(default, bool):
+        return forms.BooleanField(initial=default, **common)
+    if isinstance(default, int):
+        return forms.IntegerField(initial=default, **common)
+    if isinstance(default, float):
+        return forms.FloatField(initial=default, **common)
+    if isinstance(default, list | tuple):
+        return forms.CharField(
+            initial=", ".join(map(str, default)),
+            **common,
+            widget=forms.TextInput(attrs={"data-list": "1"}),
+        )
+    if isinstance(default, str):
+        return forms.CharField(initial=default, **common)
+    return forms.CharField(initial=json.dumps(default), **common)
+
+
+class SettingsForm(forms.Form):
+    """One field per setting of the format, prefilled with the engine's defaults."""
+
+    def __init__(self, format_key: str, *args: Any, initial_settings=None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.engine = registry.get(format_key)
+        for setting in self.engine.settings:
+            field = setting_field(setting)
+            if initial_settings and setting.key in initial_settings:
+                value = initial_settings[setting.key]
+                field.initial = ", ".join(map(str, value)) if isinstance(value, list) else value
+            self.fields[f"setting_{setting.key}"] = field
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        settings: dict[str, Any] = {}
+        for setting in self.engine.settings:
+            value = data.get(f"setting_{setting.key}")
+            if value in (None, "") and not isinstance(setting.default, bool):
+                continue
+            if isinstance(setting.default, list | tuple) and isinstance(value, str):
+                items = [v.strip() for v in value.split(",") if v.strip()]
+                value = [_number(v) for v in items] if all(_is_number(v) for v in items) else items
+            elif setting.default is not None and not isinstance(
+                setting.default, bool | int | float | str | list | tuple
+            ):
+                try:
+                    value = json.loads(value)
+                except (TypeError, ValueError):
+                    self.add_error(f"setting_{setting.key}", _("Not valid JSON."))
+                    continue
+            if value != setting.default:
+                settings[setting.key] = value
+        for problem in self.engine.validate_settings(settings):
+            name = f"setting_{problem.field}"
+            self.add_error(name if name in self.fields else None, problem.text)
+        data["settings"] = settings
+        return data
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _number(text: str) -> int | float:
+    value = float(text)
+    return int(value) if value.is_integer() else value
+
+
+class EntrantForm(forms.ModelForm):
+    team_name = forms.CharField(label=_("Team"), required=False, max_length=120)
+    flags_text = forms.CharField(
+        label=_("Flags"),
+        required=False,
+        help_text=_("Format flags, e.g. 'group_a' or 'colour=red'; separate with ';'."),
+    )
+
+    class Meta:
+        model = Entrant
+        fields = ["name", "rating", "seed", "country", "gender"]
+
+    def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.event = event
+        if self.instance.pk:
+            self.fields["team_name"].initial = self.instance.team.name if self.instance.team else ""
+            self.fields["flags_text"].initial = "; ".join(
+                k if v is True else f"{k}={v}" for k, v in self.instance.flags.items()
+            )
+
+    def clean_country(self) -> str:
+        return self.cleaned_data["country"].strip().upper()
+
+    def clean_seed(self) -> int | None:
+        seed = self.cleaned_data.get("seed")
+        if seed is not None:
+            taken = self.event.entrants.filter(seed=seed).exclude(pk=self.instance.pk)
+            if taken.exists():
+                raise forms.ValidationError(
+                    _("Seed %(seed)s is taken by %(name)s."),
+                    params={"seed": seed, "name": taken.first().name},
+                )
+        return seed
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        clash = self.event.entrants.filter(name__iexact=name).exclude(pk=self.instance.pk)
+        if clash.exists():
+            raise forms.ValidationError(
+                _("'%(name)s' is already registered."), params={"name": name}
+            )
+        return name
+
+
+class CsvImportForm(forms.Form):
+    file = forms.FileField(label=_("CSV file"), required=False)
+    text = forms.CharField(
+        label=_("or paste it here"), required=False, widget=forms.Textarea(attrs={"rows": 6})
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        upload = data.get("file")
+        if upload:
+            raw = upload.read(2_000_000)
+            try:
+                data["csv"] = raw.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise forms.ValidationError(_("The file is not UTF-8 text.")) from None
+        else:
+            data["csv"] = data.get("text", "")
+        if not data["csv"].strip():
+            raise forms.ValidationError(_("Choose a file or paste its text."))
+        return data
+
+
+class SwapForm(forms.Form):
+    first = forms.IntegerField(label=_("Entrant number"), min_value=1)
+    second = forms.IntegerField(label=_("swaps places with number"), min_value=1)
+    reason = forms.CharField(label=_("Reason"), max_length=300)
+
+
+class DrawForm(forms.Form):
+    key = forms.CharField(widget=forms.HiddenInput, max_length=120)
+    value = forms.IntegerField(label=_("Number drawn"))

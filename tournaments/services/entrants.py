@@ -1,0 +1,227 @@
+"""Entrants in bulk: a CSV import checked whole, with a preview, saved all or nothing."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from rules.contract import Problem
+from tournaments.models import Entrant, Event, Team
+from tournaments.services import audit
+from tournaments.services.errors import ServiceError
+
+COLUMNS = ("name", "rating", "seed", "country", "gender", "team", "flags", "external_id")
+GENDERS = {"": "", "f": "F", "m": "M", "x": "X", "female": "F", "male": "M", "other": "X"}
+MAX_ROWS = 5000
+
+
+@dataclass
+class PreviewRow:
+    line: int
+    values: dict[str, Any]
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Preview:
+    rows: list[PreviewRow]
+    problems: list[Problem]  # file-level and row-level, each naming line and column
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems and bool(self.rows)
+
+
+def parse_flags(text: str) -> dict[str, Any]:
+    """'group_a; colour=red' -> {"group_a": True, "colour": "red"}."""
+    flags: dict[str, Any] = {}
+    for part in text.split(";"):
+        part = part.strip()
+        if not part:
+            continue
+        key, _, value = part.partition("=")
+        flags[key.strip()] = value.strip() if value else True
+    return flags
+
+
+def preview_csv(event: Event, text: str) -> Preview:
+    problems: list[Problem] = []
+    rows: list[PreviewRow] = []
+    if not text.strip():
+        return Preview([], [Problem("csv.empty", "file", "The file is empty.")])
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    header = [h.strip().lower() for h in (reader.fieldnames or [])]
+    reader.fieldnames = header
+    if "name" not in header:
+        return Preview(
+            [], [Problem("csv.header", "line 1", "Line 1: the header needs a 'name' column.")]
+        )
+    unknown = [h for h in header if h not in COLUMNS]
+    if unknown:
+        problems.append(
+            Problem(
+                "csv.header",
+                "line 1",
+                f"Line 1: unknown column{'s' if len(unknown) > 1 else ''} "
+                f"{', '.join(unknown)}; the columns are {', '.join(COLUMNS)}.",
+            )
+        )
+    existing_names = {n.casefold() for n in event.entrants.values_list("name", flat=True)}
+    existing_seeds = set(event.entrants.exclude(seed=None).values_list("seed", flat=True))
+    seen_names: dict[str, int] = {}
+    seen_seeds: dict[int, int] = {}
+    for index, raw in enumerate(reader):
+        line = index + 2
+        if index >= MAX_ROWS:
+            problems.append(Problem("csv.too_long", f"line {line}", f"More than {MAX_ROWS} rows."))
+            break
+        row = PreviewRow(line, {})
+        values = {k: (v or "").strip() for k, v in raw.items() if k}
+        if None in raw:
+            row.problems.append("has more cells than the header has columns")
+        name = values.get("name", "")
+        if not name:
+            row.problems.append("name: is empty")
+        elif len(name) > 150:
+            row.problems.append("name: is longer than 150 characters")
+        elif name.casefold() in existing_names:
+            row.problems.append(f"name: '{name}' is already registered")
+        elif name.casefold() in seen_names:
+            row.problems.append(f"name: '{name}' is also on line {seen_names[name.casefold()]}")
+        seen_names.setdefault(name.casefold(), line)
+        row.values["name"] = name
+        for column in ("rating", "seed"):
+            text_value = values.get(column, "")
+            if text_value == "":
+                row.values[column] = None
+                continue
+            try:
+                number = int(text_value)
+            except ValueError:
+                row.problems.append(f"{column}: '{text_value}' is not a whole number")
+                row.values[column] = None
+                continue
+            if column == "seed" and number < 1:
+                row.problems.append("seed: must be 1 or more")
+            row.values[column] = number
+        seed = row.values.get("seed")
+        if seed is not None:
+            if seed in existing_seeds:
+                row.problems.append(f"seed: {seed} is already taken")
+            elif seed in seen_seeds:
+                row.problems.append(f"seed: {seed} is also on line {seen_seeds[seed]}")
+            seen_seeds.setdefault(seed, line)
+        country = values.get("country", "").upper()
+        if len(country) > 3:
+            row.problems.append(f"country: '{country}' is longer than 3 letters")
+        row.values["country"] = country
+        gender = values.get("gender", "").lower()
+        if gender not in GENDERS:
+            row.problems.append(f"gender: '{values.get('gender')}' is not F, M, X or empty")
+        row.values["gender"] = GENDERS.get(gender, "")
+        row.values["team"] = values.get("team", "")
+        row.values["external_id"] = values.get("external_id", "")
+        row.values["flags"] = parse_flags(values.get("flags", ""))
+        for problem in row.problems:
+            column = problem.split(":")[0] if ":" in problem else ""
+            problems.append(
+                Problem(
+                    "csv.row",
+                    f"line {line}" + (f", {column}" if column else ""),
+                    f"Line {line}: {problem}.",
+                )
+            )
+        rows.append(row)
+    if not rows and not problems:
+        problems.append(Problem("csv.no_rows", "file", "The file has a header but no entrants."))
+    return Preview(rows, problems)
+
+
+def import_csv(event: Event, text: str, *, by: Any, now: datetime | None = None) -> list[Entrant]:
+    """Register every row of a valid file; refuse the whole file if any row is wrong."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        preview = preview_csv(event, text)  # checked again under the lock
+        if not preview.valid:
+            raise ServiceError(preview.problems or "The file has no entrants.")
+        number = (event.entrants.aggregate(n=Max("number"))["n"] or 0) + 1
+        teams = {t.name: t for t in event.teams.all()}
+        created = []
+        for offset, row in enumerate(preview.rows):
+            team_name = row.values["team"]
+            if team_name and team_name not in teams:
+                teams[team_name] = Team.objects.create(event=event, name=team_name)
+            created.append(
+                Entrant(
+                    event=event,
+                    number=number + offset,
+                    name=row.values["name"],
+                    rating=row.values["rating"],
+                    seed=row.values["seed"],
+                    country=row.values["country"],
+                    gender=row.values["gender"],
+                    team=teams.get(team_name) if team_name else None,
+                    external_id=row.values["external_id"],
+                    flags=row.values["flags"],
+                )
+            )
+        Entrant.objects.bulk_create(created)
+        audit.log(event, "entrant.imported", actor=by, at=now, after={"count": len(created)})
+    return created
+
+
+def update(
+    entrant: Entrant,
+    data: dict[str, Any],
+    *,
+    flags: dict[str, Any],
+    team: str,
+    by: Any,
+    now: datetime | None = None,
+) -> Entrant:
+    """Edit an entrant's registration (name, rating, seed, country, gender, team, flags)."""
+    now = now or timezone.now()
+    fields = ("name", "rating", "seed", "country", "gender")
+    with transaction.atomic():
+        locked = Entrant.objects.select_for_update().select_related("team").get(pk=entrant.pk)
+        before = {f: getattr(locked, f) for f in fields} | {
+            "team": locked.team.name if locked.team else "",
+            "flags": locked.flags,
+        }
+        for name in fields:
+            setattr(locked, name, data[name])
+        locked.flags = flags
+        locked.team = (
+            Team.objects.get_or_create(event_id=locked.event_id, name=team)[0] if team else None
+        )
+        seed_taken = (
+            locked.seed is not None
+            and Entrant.objects.filter(event_id=locked.event_id, seed=locked.seed)
+            .exclude(pk=locked.pk)
+            .exists()
+        )
+        if seed_taken:
+            raise ServiceError(
+                [Problem("entrant.seed_taken", "seed", f"Seed {locked.seed} is taken.")]
+            )
+        locked.save()
+        after = {f: getattr(locked, f) for f in fields} | {"team": team, "flags": flags}
+        if after != before:
+            audit.log(
+                locked.event,
+                "entrant.changed",
+                actor=by,
+                at=now,
+                subject=locked.name,
+                before=before,
+                after=after,
+            )
+    return locked

@@ -1,0 +1,121 @@
+"""The director's event screens: create an event, its dashboard, standings preview."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts.permissions import event_for_director
+from tournaments import selectors
+from tournaments.forms import EventForm, SettingsForm
+from tournaments.services import events, standings
+from tournaments.services.errors import ServiceError
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def create_event(request: HttpRequest) -> HttpResponse:
+    """Any signed-in user may create an event and becomes its director."""
+    form = EventForm(request.POST or None)
+    settings_form = None
+    format_key = request.POST.get("format") or request.GET.get("format")
+    if format_key and format_key in dict(form.fields["format"].choices):
+        settings_form = SettingsForm(format_key, request.POST if "save" in request.POST else None)
+    saving = request.method == "POST" and "save" in request.POST
+    if saving and form.is_valid() and settings_form is not None and settings_form.is_valid():
+        data = form.cleaned_data
+        try:
+            event = events.create_event(
+                slug=data["slug"],
+                name=data["name"],
+                format=data["format"],
+                by=request.user,
+                settings=settings_form.cleaned_data["settings"],
+                public=data["public"],
+                starts_on=data["starts_on"],
+                ends_on=data["ends_on"],
+                time_zone=data["time_zone"],
+                venue=data["venue"],
+            )
+        except ServiceError as error:
+            for problem in error.problems:
+                field = problem.field if problem.field in form.fields else None
+                form.add_error(field, problem.text)
+        else:
+            messages.success(request, f"{event.name} is created. Add its entrants next.")
+            return redirect("tournaments:manage_entrants", slug=event.slug)
+    template = "tournaments/manage/create.html"
+    if getattr(request, "htmx", False) and "save" not in request.POST:
+        template += "#settings"
+    return render(request, template, {"form": form, "settings_form": settings_form})
+
+
+@login_required
+def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    event = event_for_director(request.user, slug)
+    rounds = list(event.rounds.order_by("number"))
+    return render(
+        request,
+        "tournaments/manage/dashboard.html",
+        {
+            "event": event,
+            "rounds": rounds,
+            "last": rounds[-1] if rounds else None,
+            "entrant_count": event.entrants.count(),
+            "active_count": event.entrants.filter(status="active").count(),
+            "audit": event.audit_entries.select_related("actor")[:15],
+        },
+    )
+
+
+@login_required
+def standings_preview(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings as the engine computes them now, beside what the public sees."""
+    event = event_for_director(request.user, slug)
+    live = standings.compute(event)
+    names = {str(e.number): e for e in event.entrants.all()}
+    snapshot, _ = selectors.published_standings(event)
+    tables = [
+        {
+            "title": table.title,
+            "columns": table.columns,
+            "rows": [
+                {
+                    "rank": row.rank,
+                    "entrant": names.get(row.entrant),
+                    "status": row.status,
+                    "cells": [row.values.get(c.key) for c in table.columns],
+                }
+                for row in table.rows
+            ],
+            "decided": [
+                {
+                    "ahead": names.get(d.ahead),
+                    "behind": names.get(d.behind),
+                    "detail": d.detail,
+                }
+                for d in table.decided
+            ],
+        }
+        for table in live.tables
+    ]
+    return render(
+        request,
+        "tournaments/manage/standings.html",
+        {"event": event, "tables": tables, "pending": live.pending, "snapshot": snapshot},
+    )
+
+
+@login_required
+@require_POST
+def publish_standings(request: HttpRequest, slug: str) -> HttpResponse:
+    event = event_for_director(request.user, slug)
+    if standings.refresh(event.pk, event.results_version):
+        messages.success(request, "The standings are published.")
+    else:
+        messages.info(request, "The published standings were already current.")
+    return redirect(reverse("tournaments:manage_standings", args=[event.slug]))

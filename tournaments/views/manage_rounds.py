@@ -1,0 +1,253 @@
+"""The director's round screens: draft, review with reasons, swap, publish, results, close."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts.permissions import event_for_director
+from tournaments import selectors
+from tournaments.formats import ui_for
+from tournaments.forms import DrawForm, SwapForm
+from tournaments.models import Match, Round
+from tournaments.services import draws, results, rounds
+from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
+
+PAGE = "tournaments/manage/round.html"
+
+
+def _round(event, number: int) -> Round:
+    rnd = selectors.round_with_matches(event, number, include_drafts=True)
+    if rnd is None:
+        raise Http404("No such round.")
+    return rnd
+
+
+def _round_context(event, rnd: Round, **extra) -> dict:
+    ui = ui_for(event)
+    settings = _settings(event)
+    matches = list(rnd.matches.all())
+    rows = [_row(ui, match, settings) for match in matches]
+    entered = sum(1 for m in matches if m.result and m.result.get("complete"))
+    return {
+        "event": event,
+        "round": rnd,
+        "rows": rows,
+        "ui": ui,
+        "entered": entered,
+        "total": len(matches),
+        "swap_form": SwapForm(),
+        **extra,
+    }
+
+
+def _settings(event) -> dict:
+    """The event's settings with the engine's defaults filled in."""
+    engine = event.engine
+    return engine.resolved(event.settings) if hasattr(engine, "resolved") else dict(event.settings)
+
+
+def _row(ui, match: Match, settings, **extra) -> dict:
+    participants = list(match.participants.all())
+    games = ui.rows(match, settings)
+    for game in games:
+        for seat, score in enumerate(game["scores"]):
+            entrant = participants[seat].entrant if seat < len(participants) else None
+            score["label"] = entrant.name if entrant else ""
+    return {"match": match, "participants": participants, "games": games, "errors": {}, **extra}
+
+
+@login_required
+@require_POST
+def draft_next(request: HttpRequest, slug: str) -> HttpResponse:
+    event = event_for_director(request.user, slug)
+    try:
+        outcome = rounds.draft_next_round(event, by=request.user)
+    except ServiceError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect("tournaments:manage", slug=slug)
+    if outcome.finished is not None:
+        messages.info(request, f"The event is finished: {outcome.finished.reason.text}")
+        return redirect("tournaments:manage", slug=slug)
+    if outcome.decision is not None:
+        messages.warning(request, outcome.decision.text)
+        if outcome.decision.code == "draw.needed":
+            return redirect(f"{_draws_url(slug)}?key={outcome.decision.key}")
+        return redirect("tournaments:manage", slug=slug)
+    return redirect("tournaments:manage_round", slug=slug, number=outcome.round.number)
+
+
+def _draws_url(slug: str) -> str:
+    from django.urls import reverse
+
+    return reverse("tournaments:manage_draws", args=[slug])
+
+
+@login_required
+def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    event = event_for_director(request.user, slug)
+    rnd = _round(event, number)
+    return render(request, PAGE, _round_context(event, rnd))
+
+
+@login_required
+@require_POST
+def round_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
+    event = event_for_director(request.user, slug)
+    rnd = event.rounds.filter(number=number).first()
+    if rnd is None:
+        raise Http404("No such round.")
+    try:
+        if action == "publish":
+            rounds.publish_round(rnd, by=request.user)
+            messages.success(request, f"{rnd.label} is published: players see it now.")
+        elif action == "delete":
+            rounds.delete_draft(rnd, by=request.user)
+            messages.success(request, f"The draft of {rnd.label} is deleted.")
+            return redirect("tournaments:manage", slug=slug)
+        elif action == "close":
+            rounds.complete_round(rnd, by=request.user)
+            messages.success(request, f"{rnd.label} is closed.")
+        else:
+            raise Http404("No such action.")
+    except ServiceError as error:
+        messages.error(request, " ".join(error.messages))
+    return redirect("tournaments:manage_round", slug=slug, number=number)
+
+
+@login_required
+@require_POST
+def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    event = event_for_director(request.user, slug)
+    rnd = _round(event, number)
+    form = SwapForm(request.POST)
+    if form.is_valid():
+        try:
+            warnings = rounds.swap(
+                rnd,
+                form.cleaned_data["first"],
+                form.cleaned_data["second"],
+                by=request.user,
+                reason=form.cleaned_data["reason"],
+            )
+        except ServiceError as error:
+            for problem in error.problems:
+                form.add_error(
+                    problem.field if problem.field in form.fields else None, problem.text
+                )
+        else:
+            for warning in warnings:
+                messages.warning(request, warning)
+            messages.success(request, "The pairing is changed and marked as your override.")
+            return redirect("tournaments:manage_round", slug=slug, number=number)
+    context = _round_context(event, _round(event, number), swap_form=form)
+    return render(request, PAGE, context, status=422)
+
+
+@login_required
+@require_POST
+def save_result(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+    """One match's result, saved in place: the row comes back saved, refused or in conflict."""
+    event = event_for_director(request.user, slug)
+    match = (
+        Match.objects.filter(pk=match_id, round__event=event)
+        .select_related("round")
+        .prefetch_related("participants__entrant", "games")
+        .first()
+    )
+    if match is None:
+        raise Http404("No such match.")
+    ui = ui_for(event)
+    settings = _settings(event)
+    seats = len(match.participants.all())
+    games, problems = ui.parse(request.POST, seats, settings)
+    status = 200
+    extra: dict = {}
+    try:
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        version = -1
+    if problems:
+        extra = {"errors": _errors(problems), "posted": request.POST}
+        status = 422
+    else:
+        try:
+            results.record(match, games, expected_version=version, by=request.user)
+        except StaleResult as conflict:
+            extra = {"conflict": conflict, "posted": request.POST}
+            status = 409
+        except InvalidResult as refused:
+            extra = {"errors": _errors(refused.problems), "posted": request.POST}
+            status = 422
+        else:
+            extra = {"saved": True}
+    match = (
+        Match.objects.filter(pk=match.pk).prefetch_related("participants__entrant", "games").get()
+    )
+    row = _row(ui, match, settings, **extra)
+    if "posted" in extra:
+        _keep_typed(row, request.POST)
+    rnd = match.round
+    entered = sum(1 for m in rnd.matches.all() if m.result and m.result.get("complete"))
+    context = {
+        "event": event,
+        "round": rnd,
+        "row": row,
+        "ui": ui,
+        "entered": entered,
+        "total": rnd.matches.count(),
+        "oob": True,
+    }
+    return render(request, f"{PAGE}#result-row", context, status=status)
+
+
+def _errors(problems) -> dict[str, list[str]]:
+    """Engine fields ('games[0].scores') and form fields ('g1-s0') -> the row's inputs."""
+    errors: dict[str, list[str]] = {}
+    for problem in problems:
+        field = problem.field
+        if field.startswith("games[") and "]" in field:
+            index = int(field[6 : field.index("]")])
+            field = f"g{index + 1}"
+        errors.setdefault(field or "match", []).append(problem.text)
+    return errors
+
+
+def _keep_typed(row: dict, data) -> None:
+    """Show what the director typed, not the stored values, when a save did not go in."""
+    for game in row["games"]:
+        for score in game["scores"]:
+            score["value"] = data.get(score["name"], "")
+        game["ending"] = data.get(f"g{game['number']}-ending", game["ending"])
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def draw_entry(request: HttpRequest, slug: str) -> HttpResponse:
+    """Record an outside draw the engine waits for (or see every draw made so far)."""
+    event = event_for_director(request.user, slug)
+    form = DrawForm(request.POST or None, initial={"key": request.GET.get("key", "")})
+    if request.method == "POST" and form.is_valid():
+        try:
+            draws.enter_external(
+                event,
+                form.cleaned_data["key"],
+                form.cleaned_data["value"],
+                purpose=request.POST.get("purpose", ""),
+                by=request.user,
+                at=timezone.now(),
+            )
+        except ServiceError as error:
+            form.add_error(None, " ".join(error.messages))
+        else:
+            messages.success(request, "The draw is recorded. Draft the round again.")
+            return redirect("tournaments:manage", slug=slug)
+    return render(
+        request,
+        "tournaments/manage/draws.html",
+        {"event": event, "form": form, "draws": event.draws.select_related("drawn_by", "round")},
+    )
