@@ -1,0 +1,40 @@
+"""Rules checkers: one per format, written from the rule documents, not from the engines.
+
+``check(state)`` returns every violation of the record; ``audit(state, standings)`` also
+verifies the engine's standings and returns a :class:`Report` with the counts of what was
+checked (rounds, pairings, scores, standings rows).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+from rules.checkers.common import Report, Violation, Where
+from rules.contract import EventState, Standings
+
+__all__ = ["CHECKERS", "Report", "Violation", "Where", "audit", "check"]
+
+CHECKERS: dict[str, str] = {
+    "round_robin": "rules.checkers.round_robin",
+    "freestyle": "rules.checkers.freestyle",
+    "bot_contest": "rules.checkers.bot_contest",
+    "wpf_playoffs": "rules.checkers.wpf_playoffs",
+    "gokodom": "rules.checkers.gokodom",
+    "woc": "rules.checkers.woc",
+}
+
+
+def _checker(key: str) -> Callable[[EventState, Standings | None], Report]:
+    module = importlib.import_module(CHECKERS[key])
+    function: Callable[[EventState, Standings | None], Report] = module.check
+    return function
+
+
+def audit(state: EventState, standings: Standings | None = None) -> Report:
+    """Every violation of the record (and of ``standings``, when given), with counts."""
+    return _checker(state.format)(state, standings)
+
+
+def check(state: EventState, standings: Standings | None = None) -> list[Violation]:
+    return audit(state, standings).violations

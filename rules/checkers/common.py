@@ -1,0 +1,168 @@
+"""What every checker shares: the violation record, a collector, and small record helpers.
+
+A checker reads an event record (an :class:`EventState`, complete or partial) and, where
+given, the standings the engine produced for it, and says where the record breaks the
+format's rules. It never asks the engine what it would have decided.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from rules.contract import EventState, MatchState, Number, RoundState, RoundStatus, Standings
+
+
+@dataclass(frozen=True)
+class Where:
+    """The place of a violation: any of round number, match code and entrant id."""
+
+    round: int | None = None
+    match: str = ""
+    entrant: str = ""
+
+    def __str__(self) -> str:
+        parts = []
+        if self.round is not None:
+            parts.append(f"round {self.round}")
+        if self.match:
+            parts.append(f"match {self.match}")
+        if self.entrant:
+            parts.append(f"entrant {self.entrant}")
+        return ", ".join(parts) or "event"
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One place where the record breaks a rule.
+
+    ``rule`` names (or quotes) the sentence or section of the format's document, or the
+    numbered decision of docs/formats/<format>.md where the document is silent.
+    """
+
+    rule: str
+    where: Where
+    text: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Report:
+    """Collects violations and counts what was checked (for the conformance bench)."""
+
+    violations: list[Violation] = field(default_factory=list)
+    rounds: int = 0
+    pairings: int = 0
+    scores: int = 0
+    rows: int = 0
+
+    def add(
+        self,
+        rule: str,
+        text: str,
+        *,
+        round: int | None = None,
+        match: str = "",
+        entrant: str = "",
+        **data: Any,
+    ) -> None:
+        self.violations.append(Violation(rule, Where(round, match, entrant), text, data))
+
+
+def setting(state: EventState, key: str, default: Any) -> Any:
+    value = state.settings.get(key)
+    return default if value is None else value
+
+
+def num(value: Any) -> Fraction:
+    """An exact number: floats are read as the decimal a director typed (0.5, 1.0)."""
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, float):
+        return Fraction(value).limit_denominator(1000)
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, str):
+        return Fraction(value)
+    raise TypeError(f"not a number: {value!r}")
+
+
+def same(a: Any, b: Number | None) -> bool:
+    """Whether a standings value equals an exact figure (floats compared to 1e-6)."""
+    if a is None or b is None:
+        return a is None and b is None
+    try:
+        return abs(float(num(a)) - float(b)) < 1e-6
+    except (TypeError, ValueError, ZeroDivisionError):
+        return False
+
+
+def played_rounds(state: EventState) -> list[RoundState]:
+    """Rounds that count: published or completed (a draft is only a proposal)."""
+    return [r for r in state.rounds if r.status is not RoundStatus.DRAFT]
+
+
+def pair_key(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a <= b else (b, a)
+
+
+def ids(match: MatchState) -> list[str]:
+    return [p.entrant for p in match.participants if p.entrant is not None]
+
+
+def check_once_per_round(
+    report: Report, rule: str, rnd: RoundState, expected: Iterable[str] | None = None
+) -> None:
+    """Nobody sits twice in one round; with ``expected``, everyone expected sits once."""
+    seen: dict[str, str] = {}
+    for match in rnd.matches:
+        for entrant in ids(match):
+            if entrant in seen:
+                report.add(
+                    rule,
+                    f"{entrant} is paired twice in round {rnd.number} "
+                    f"({seen[entrant]} and {match.code}).",
+                    round=rnd.number,
+                    match=match.code,
+                    entrant=entrant,
+                    matches=[seen[entrant], match.code],
+                )
+            seen[entrant] = match.code
+    if expected is None:
+        return
+    wanted = set(expected)
+    for entrant in sorted(wanted - set(seen)):
+        report.add(
+            rule,
+            f"{entrant} should play round {rnd.number} but has no match or bye.",
+            round=rnd.number,
+            entrant=entrant,
+        )
+    for entrant in sorted(set(seen) - wanted):
+        report.add(
+            rule,
+            f"{entrant} is paired in round {rnd.number} but is not in the event for it.",
+            round=rnd.number,
+            match=seen[entrant],
+            entrant=entrant,
+        )
+
+
+def standings_rows(standings: Standings | None, key: str) -> dict[str, Any] | None:
+    """The rows of one standings table by entrant, or None when there is no such table."""
+    if standings is None:
+        return None
+    for table in standings.tables:
+        if table.key == key:
+            return {row.entrant: row for row in table.rows}
+    return None
+
+
+def lexicographic_order_ok(order: Sequence[str], keys: Mapping[str, tuple[Any, ...]]) -> int:
+    """Index of the first row ranked above a row with a better key, or -1 when none."""
+    for index in range(1, len(order)):
+        if keys[order[index]] > keys[order[index - 1]]:
+            return index
+    return -1

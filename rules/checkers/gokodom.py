@@ -1,0 +1,309 @@
+"""Checker for GokoDom Season III (gokodom.txt; decisions in docs/formats/gokodom.md).
+
+Verifies: the number of Swiss rounds (I.B), that every player still in sits once a round,
+Byes by Request (I.E, II.B.8), at most one assigned bye (II.H), no rematch while a pairing
+without one exists (II.F.1), the A-B-B-A-A-B seats and the match result of every match
+(IV.A), each Swiss result code and its match points (II.B, II.C), the Swiss table's match
+points, defaults, cumulative score and round codes, the order by points then defaults
+(III.A 1-2), the top eight seeded into the bracket (III.B: 1-8, 4-5, 2-7, 3-6) and each
+later elimination match between the winners of the matches that feed it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+
+import rustworkx
+
+from rules.checkers.common import Report, check_once_per_round, ids, played_rounds, same, setting
+from rules.contract import EventState, MatchState, RoundState, Standings
+
+ROUNDS = "I.B For N players, ceil(log2(N)) rounds will be played"
+BR = "I.E ... receive a Bye by Request. This privilege may not be used during the final Swiss round"
+BYE = "II.H the last unpaired player on the list will receive a Bye in that round"
+REMATCH = "II.F.1 Has not yet been played"
+SEATS = "IV.A.1 A-B-B-A-A-B"
+RESULT = "IV.A.4 A player wins the match if after 3 or 4 games, s/he has 3 game points"
+POINTS = "II.C Results of W, WD, and WB are worth 2 match points ... D, DD, and BR 1"
+ORDER = "III.A 1. Total match points 2. Fewest defaults"
+SEEDING = "III.B seeded into the elimination rounds by rank"
+ONE_SEAT = "II.F each player will be paired (once a round)"
+PATTERN = "ABBAAB"
+VALUE = {"W": 2, "WD": 2, "WB": 2, "D": 1, "DD": 1, "BR": 1, "L": 0, "LD": 0}
+BRACKET = {"QF1": (1, 8), "QF2": (4, 5), "QF3": (2, 7), "QF4": (3, 6)}
+FEEDS = {"SF1": ("QF1", "QF2"), "SF2": ("QF3", "QF4"), "F": ("SF1", "SF2")}
+
+
+def decided(points: tuple[Fraction, Fraction], games: int) -> int | None:
+    """IV.A.4: the seat that has won after ``games`` games, or None."""
+    need = 3 if games <= 4 else Fraction(7, 2)
+    for seat in (0, 1):
+        if points[seat] >= need:
+            return seat
+    return None
+
+
+def match_games(report: Report, rnd: RoundState, match: MatchState) -> int | None:
+    """Check a played match's games; return the winning seat, -1 for a 3-3 tie."""
+    first = match.games[0].first
+    points = (Fraction(0), Fraction(0))
+    for index, game in enumerate(match.games):
+        if first is not None and game.first is not None:
+            want = first if PATTERN[index] == "A" else 1 - first
+            if game.first != want:
+                report.add(
+                    SEATS,
+                    f"Game {game.number} of {match.code}: seat {want} sits first "
+                    f"by A-B-B-A-A-B; the record has seat {game.first}.",
+                    round=rnd.number,
+                    match=match.code,
+                )
+        a, b = (Fraction(s) if s is not None else Fraction(0) for s in game.scores)
+        if (a, b) not in ((1, 0), (0, 1), (Fraction(1, 2), Fraction(1, 2))):
+            report.add(
+                "IV.A.3 Winning a game awards 1 game point; drawing 0.5",
+                f"Game {game.number} of {match.code} scores {a}-{b}.",
+                round=rnd.number,
+                match=match.code,
+            )
+        points = (points[0] + a, points[1] + b)
+        if decided(points, index + 1) is not None and index + 1 < len(match.games):
+            report.add(
+                RESULT,
+                f"{match.code} was decided after game {index + 1}; "
+                f"{len(match.games) - index - 1} more game(s) are recorded.",
+                round=rnd.number,
+                match=match.code,
+            )
+            return decided(points, index + 1)
+    winner = decided(points, len(match.games))
+    if winner is None and not (len(match.games) == 6 and points[0] == points[1]):
+        report.add(
+            RESULT,
+            f"{match.code} stops at {points[0]}-{points[1]} after "
+            f"{len(match.games)} games without a result.",
+            round=rnd.number,
+            match=match.code,
+        )
+        return None
+    return -1 if winner is None else winner
+
+
+def _swiss_codes(report: Report, rnd: RoundState, match: MatchState) -> dict[str, str]:
+    people = ids(match)
+    if match.is_bye:
+        return {people[0]: str(match.details.get("result", "WB"))} if people else {}
+    if "results" in match.details:
+        return {str(k): str(v) for k, v in match.details["results"].items()}
+    if match.games:
+        winner = match_games(report, rnd, match)
+        if winner is None:
+            return {}
+        if winner == -1:
+            return {p: "D" for p in people}
+        return {p: "W" if seat == winner else "L" for seat, p in enumerate(people)}
+    messages = set(match.details.get("messages", []))
+    if len(messages & set(people)) == 2:
+        return {p: "DD" for p in people}
+    return {p: "WD" if p in messages else "LD" for p in people}
+
+
+def _no_rematch_possible(players: Sequence[str], met: set[frozenset[str]]) -> bool:
+    graph: rustworkx.PyGraph = rustworkx.PyGraph()
+    graph.add_nodes_from(list(players))
+    for i, j in itertools.combinations(range(len(players)), 2):
+        if frozenset((players[i], players[j])) not in met:
+            graph.add_edge(i, j, 1)
+    matching = rustworkx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
+    return 2 * len(matching) == len(players)
+
+
+def check(state: EventState, standings: Standings | None = None) -> Report:
+    report = Report()
+    rounds = played_rounds(state)
+    swiss = [r for r in rounds if r.stage == "swiss"]
+    if not swiss:
+        return report
+    entrants = state.entrants_by_id
+    starters = [e.id for e in state.entrants if e.active_in_round(1)]
+    total = int(setting(state, "swiss_rounds", 0)) or math.ceil(math.log2(max(2, len(starters))))
+    if len(swiss) > total:
+        report.add(
+            ROUNDS,
+            f"{len(swiss)} Swiss rounds for {len(starters)} players; the rule gives {total}.",
+            rounds=len(swiss),
+            expected=total,
+        )
+    removed: set[str] = set()
+    met: set[frozenset[str]] = set()
+    codes: dict[str, dict[int, str]] = defaultdict(dict)
+    handshake = bool(setting(state, "handshake_counts_as_met", True))
+    for rnd in swiss:
+        report.rounds += 1
+        active = [
+            e for e in starters if e not in removed and entrants[e].active_in_round(rnd.number)
+        ]
+        check_once_per_round(report, ONE_SEAT, rnd, active)
+        asked = {e for e in active if rnd.number in entrants[e].flags.get("bye_requests", [])}
+        last = rnd.number == total
+        brs = {ids(m)[0] for m in rnd.matches if m.is_bye and m.details.get("result") == "BR"}
+        wanted_br = set() if last else asked
+        for entrant in sorted(brs ^ wanted_br):
+            report.add(
+                BR,
+                f"{entrant} "
+                + (
+                    "has a Bye by Request without asking for one, or in the last Swiss round."
+                    if entrant in brs
+                    else "asked for a Bye by Request but is paired."
+                ),
+                round=rnd.number,
+                entrant=entrant,
+            )
+        wbs = [m for m in rnd.matches if m.is_bye and m.details.get("result") != "BR"]
+        if len(wbs) != (len(active) - len(brs)) % 2:
+            report.add(
+                BYE,
+                f"Round {rnd.number} has {len(wbs)} assigned byes for "
+                f"{len(active) - len(brs)} players to pair.",
+                round=rnd.number,
+            )
+        paired = [p for m in rnd.matches if not m.is_bye for p in ids(m)]
+        rematches = [m for m in rnd.matches if not m.is_bye and frozenset(ids(m)) in met]
+        if rematches and _no_rematch_possible(paired, met):
+            report.add(
+                REMATCH,
+                f"{rematches[0].code} pairs {' and '.join(ids(rematches[0]))} "
+                "again although a pairing without a rematch exists.",
+                round=rnd.number,
+                match=rematches[0].code,
+            )
+        for match in rnd.matches:
+            report.pairings += 1
+            result = _swiss_codes(report, rnd, match)
+            report.scores += bool(result)
+            for entrant, code in result.items():
+                codes[entrant][rnd.number] = code
+                if code == "LD":
+                    removed.add(entrant)
+            if not match.is_bye and (handshake or set(result.values()) != {"DD"}):
+                met.add(frozenset(ids(match)))
+    _check_swiss_table(report, standings, codes, swiss, entrants)
+    _check_knockout(report, rounds, swiss, codes)
+    return report
+
+
+def _check_swiss_table(
+    report: Report,
+    standings: Standings | None,
+    codes: dict[str, dict[int, str]],
+    swiss: list[RoundState],
+    entrants: Mapping[str, object],
+) -> None:
+    if standings is None:
+        return
+    table = next((t for t in standings.tables if t.key == "swiss"), None)
+    if table is None:
+        return
+    keys: dict[str, tuple[int, int]] = {}
+    for row in table.rows:
+        report.rows += 1
+        mine = codes.get(row.entrant, {})
+        points = sum(VALUE.get(c, 0) for c in mine.values())
+        defaults = sum(1 for c in mine.values() if c == "DD")
+        cumulative = sum(
+            sum(VALUE.get(mine.get(r.number, ""), 0) for r in swiss[: i + 1])
+            for i in range(len(swiss))
+        )
+        keys[row.entrant] = (points, -defaults)
+        for column, value in (
+            ("match_points", points),
+            ("defaults", defaults),
+            ("cumulative", cumulative),
+        ):
+            if not same(row.values.get(column), value):
+                report.add(
+                    POINTS,
+                    f"{row.entrant}'s {column} is {row.values.get(column)}; the "
+                    f"results give {value}.",
+                    entrant=row.entrant,
+                    column=column,
+                )
+    live = [r for r in table.rows if r.status != "removed"]
+    for above, below in itertools.pairwise(live):
+        if keys[below.entrant] > keys[above.entrant]:
+            report.add(
+                ORDER,
+                f"{below.entrant} is below {above.entrant} with more match points "
+                "or fewer defaults.",
+                entrant=below.entrant,
+            )
+
+
+def _check_knockout(
+    report: Report,
+    rounds: list[RoundState],
+    swiss: list[RoundState],
+    codes: dict[str, dict[int, str]],
+) -> None:
+    winners: dict[str, str | None] = {}
+    for rnd in rounds:
+        if rnd.stage != "knockout":
+            continue
+        report.rounds += 1
+        seeds = [str(s) for s in rnd.details.get("seeds", [])]
+        if seeds:
+            points = [sum(VALUE.get(c, 0) for c in codes.get(s, {}).values()) for s in seeds]
+            if points != sorted(points, reverse=True):
+                report.add(
+                    SEEDING,
+                    "The eight seeds are not in order of match points.",
+                    round=rnd.number,
+                    seeds=seeds,
+                    points=points,
+                )
+        for match in rnd.matches:
+            report.pairings += 1
+            people = ids(match)
+            if match.code in BRACKET and seeds:
+                want = [seeds[s - 1] for s in BRACKET[match.code] if s <= len(seeds)]
+                if sorted(people) != sorted(want):
+                    report.add(
+                        SEEDING,
+                        f"{match.code} is seed {BRACKET[match.code][0]} against "
+                        f"seed {BRACKET[match.code][1]} ({' v '.join(want)}); the record "
+                        f"has {' v '.join(people)}.",
+                        round=rnd.number,
+                        match=match.code,
+                        expected=want,
+                        recorded=people,
+                    )
+            if match.code in FEEDS:
+                want = [w for w in (winners.get(c) for c in FEEDS[match.code]) if w]
+                if sorted(people) != sorted(want):
+                    report.add(
+                        SEEDING,
+                        f"{match.code} is between the winners of "
+                        f"{' and '.join(FEEDS[match.code])}; the record has "
+                        f"{' v '.join(people)}.",
+                        round=rnd.number,
+                        match=match.code,
+                    )
+            winners[match.code] = _advances(report, rnd, match)
+
+
+def _advances(report: Report, rnd: RoundState, match: MatchState) -> str | None:
+    people = ids(match)
+    if "advances" in match.details:
+        return str(match.details["advances"])
+    if len(people) == 1:
+        return people[0]
+    if not match.games:
+        messages = [p for p in people if p in match.details.get("messages", [])]
+        return messages[0] if len(messages) == 1 else None
+    winner = match_games(report, rnd, match)
+    return people[winner] if winner is not None and winner >= 0 else None

@@ -1,0 +1,279 @@
+"""Checker for the plain round robin (docs/formats/round_robin.md; FIDE C.05 Annex 1).
+
+Verifies: draw numbers (by seed, then rating, then name; or the recorded lot), every
+round's pairings and seats against the Berger table (the shared primitive rules/berger.py,
+itself checked against the printed tables), rounds off for odd fields and withdrawn
+opponents, no pair meeting twice in one cycle, every match's game count and scores, and,
+when standings are given, each row's points and tiebreak values and the order they imply.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from fractions import Fraction
+from typing import Any
+
+from rules import berger
+from rules.checkers.common import Report, ids, pair_key, played_rounds, same, setting
+from rules.contract import EventState, GameEnding, Standings
+
+BERGER = "Berger tables (FIDE C.05 Annex 1)"
+ONCE = "Every entrant meets every other once per cycle"
+NUMBERS = "Draw numbers: by seed, then rating (highest first), then name; or a recorded lot"
+SCORES = "A game is two scores; the higher wins, equal is a draw"
+STANDINGS = "Standings: points, then the tiebreaks in order; entrants equal on all share a rank"
+
+
+def check(state: EventState, standings: Standings | None = None) -> Report:
+    report = Report()
+    rounds = played_rounds(state)
+    if not rounds:
+        return report
+    numbers = _draw_numbers(state, report)
+    cycles = int(setting(state, "cycles", 1))
+    roles = list(setting(state, "roles", ["white", "black"]))
+    table = berger.schedule(len(numbers), cycles)
+    entrants = state.entrants_by_id
+    per_cycle = len(table) // cycles if cycles else len(table)
+    met: dict[tuple[str, str], int] = defaultdict(int)
+    for rnd in rounds:
+        report.rounds += 1
+        if rnd.number > len(table):
+            report.add(
+                BERGER,
+                f"Round {rnd.number} is beyond the {len(table)} rounds of the schedule.",
+                round=rnd.number,
+            )
+            continue
+        if per_cycle and (rnd.number - 1) % per_cycle == 0:
+            met.clear()
+        expected: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+        for pairing in table[rnd.number - 1]:
+            first = numbers[pairing.first - 1]
+            second = numbers[pairing.second - 1] if pairing.second else None
+            present = [
+                e
+                for e in (first, second)
+                if e is not None and e in entrants and entrants[e].active_in_round(rnd.number)
+            ]
+            if second is not None and len(present) == 2:
+                expected.append(((first, second), (roles[0], roles[1])))
+            else:
+                expected.extend(((e,), ("",)) for e in present)
+        actual = [
+            (
+                tuple(ids(m)),
+                tuple(p.role for p in m.participants) if len(m.participants) == 2 else ("",),
+            )
+            for m in rnd.matches
+        ]
+        for item in expected:
+            if item in actual:
+                actual.remove(item)
+                continue
+            who = " and ".join(item[0])
+            report.add(
+                BERGER,
+                f"The Berger table pairs {who} in round {rnd.number}"
+                + (f" ({item[1][0]} first)" if len(item[0]) == 2 else " (a round off)")
+                + "; the record does not.",
+                round=rnd.number,
+                entrant=item[0][0],
+                expected=list(item[0]),
+            )
+        for item in actual:
+            match = next(m for m in rnd.matches if tuple(ids(m)) == item[0])
+            report.add(
+                BERGER,
+                f"Match {match.code} ({' v '.join(item[0])}) is not in the Berger table for "
+                f"round {rnd.number}.",
+                round=rnd.number,
+                match=match.code,
+                participants=list(item[0]),
+            )
+        for match in rnd.matches:
+            report.pairings += 1
+            players = ids(match)
+            if len(players) == 2:
+                key = pair_key(players[0], players[1])
+                met[key] += 1
+                if met[key] > 1:
+                    report.add(
+                        ONCE,
+                        f"{players[0]} and {players[1]} meet again in the same cycle.",
+                        round=rnd.number,
+                        match=match.code,
+                    )
+            _check_games(state, report, rnd.number, match)
+    if standings is not None:
+        _check_standings(state, report, standings, rounds)
+    return report
+
+
+def _draw_numbers(state: EventState, report: Report) -> list[str]:
+    recorded = [str(e) for e in state.rounds[0].details.get("draw_numbers", [])]
+    starters = [e for e in state.entrants if e.active_in_round(1)]
+    if setting(state, "draw_numbers", "seed") == "lot":
+        draw = state.draw("draw-numbers")
+        wanted = [str(e) for e in draw.value] if draw is not None else recorded
+    else:
+        wanted = [
+            e.id
+            for e in sorted(
+                starters,
+                key=lambda e: (e.seed is None, e.seed or 0, -(e.rating or 0), e.name),
+            )
+        ]
+    if recorded and recorded != wanted:
+        report.add(
+            NUMBERS,
+            "The draw numbers of round 1 are not in the order the rule gives.",
+            round=1,
+            recorded=recorded,
+            expected=wanted,
+        )
+    return recorded or wanted
+
+
+def _check_games(state: EventState, report: Report, number: int, match: Any) -> None:
+    if match.is_bye or not match.games:
+        return
+    report.scores += 1
+    games = int(setting(state, "games_per_match", 1))
+    if len(match.games) != games:
+        report.add(
+            SCORES,
+            f"Match {match.code} has {len(match.games)} games; each match has {games}.",
+            round=number,
+            match=match.code,
+        )
+    for game in match.games:
+        scores = game.scores
+        if len(scores) != 2 or any(s is None or s < 0 for s in scores):
+            report.add(
+                SCORES,
+                f"Game {game.number} of {match.code} needs two scores of 0 or more.",
+                round=number,
+                match=match.code,
+                scores=list(scores),
+            )
+        elif game.ending is GameEnding.BYE:
+            report.add(
+                SCORES,
+                f"Game {game.number} of {match.code} is between two players and "
+                "cannot end as a bye.",
+                round=number,
+                match=match.code,
+            )
+
+
+class _Tally:
+    def __init__(self) -> None:
+        self.points: dict[str, Fraction] = defaultdict(Fraction)
+        self.wins: dict[str, int] = defaultdict(int)
+        self.diff: dict[str, Fraction] = defaultdict(Fraction)
+        self.score_for: dict[str, Fraction] = defaultdict(Fraction)
+        self.against: dict[tuple[str, str], Fraction] = defaultdict(Fraction)
+        self.results: dict[str, list[tuple[str, Fraction]]] = defaultdict(list)
+
+
+def _tally(state: EventState, rounds: list[Any]) -> _Tally:
+    value = {
+        r: Fraction(setting(state, f"{r}_points", d)).limit_denominator(1000)
+        for r, d in (("win", 1.0), ("draw", 0.5), ("loss", 0.0), ("bye", 0.0))
+    }
+    tally = _Tally()
+    for rnd in rounds:
+        for match in rnd.matches:
+            players = ids(match)
+            if match.is_bye and players:
+                tally.points[players[0]] += value["bye"]
+                continue
+            if len(players) != 2 or not match.games:
+                continue
+            a, b = players
+            for game in match.games:
+                sa, sb = game.scores
+                if sa is None or sb is None:
+                    continue
+                for me, other, mine, theirs in ((a, b, sa, sb), (b, a, sb, sa)):
+                    result = "win" if mine > theirs else "loss" if mine < theirs else "draw"
+                    tally.points[me] += value[result]
+                    tally.against[(me, other)] += value[result]
+                    tally.wins[me] += result == "win"
+                    tally.diff[me] += Fraction(mine) - Fraction(theirs)
+                    tally.score_for[me] += Fraction(mine)
+                    share = {"win": Fraction(1), "draw": Fraction(1, 2), "loss": Fraction(0)}
+                    tally.results[me].append((other, share[result]))
+    return tally
+
+
+def _check_standings(
+    state: EventState, report: Report, standings: Standings, rounds: list[Any]
+) -> None:
+    tally = _tally(state, rounds)
+    table = standings.tables[0]
+    keys = [
+        "points",
+        *setting(
+            state, "tiebreaks", ["head_to_head", "sonneborn_berger", "wins", "score_difference"]
+        ),
+    ]
+    everyone = [row.entrant for row in table.rows]
+
+    def value(key: str, entrant: str, among: list[str]) -> Fraction:
+        if key == "points":
+            return tally.points[entrant]
+        if key == "head_to_head":
+            return sum((tally.against[(entrant, o)] for o in among if o != entrant), Fraction())
+        if key == "sonneborn_berger":
+            return sum((tally.points[o] * r for o, r in tally.results[entrant]), Fraction())
+        if key == "wins":
+            return Fraction(tally.wins[entrant])
+        if key == "score_difference":
+            return tally.diff[entrant]
+        return tally.score_for[entrant]
+
+    # each value is taken among those equal on every earlier key, as the chain applies it
+    full: dict[str, tuple[Fraction, ...]] = {}
+    for entrant in everyone:
+        values: list[Fraction] = []
+        for index, key in enumerate(keys):
+            among = [
+                o
+                for o in everyone
+                if all(
+                    value(k, o, everyone) == value(k, entrant, everyone)
+                    for k in keys[:index]
+                    if k != "head_to_head"
+                )
+            ]
+            values.append(value(key, entrant, among))
+        full[entrant] = tuple(values)
+    for row in table.rows:
+        report.rows += 1
+        for index, key in enumerate(keys):
+            shown = row.values.get(key)
+            if shown is None and key == "head_to_head":
+                continue
+            if not same(shown, full[row.entrant][index]):
+                report.add(
+                    STANDINGS,
+                    f"{row.entrant}'s {key} is {shown}; the record gives "
+                    f"{float(full[row.entrant][index]):g}.",
+                    entrant=row.entrant,
+                    column=key,
+                    shown=shown,
+                    expected=float(full[row.entrant][index]),
+                )
+    for above, below in itertools.pairwise(table.rows):
+        a, b = full[above.entrant], full[below.entrant]
+        if b > a or (a == b) != (above.rank == below.rank):
+            report.add(
+                STANDINGS,
+                f"{above.entrant} (rank {above.rank}) and {below.entrant} "
+                f"(rank {below.rank}) are not in the order their points and tiebreaks "
+                "give.",
+                entrant=below.entrant,
+            )
