@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run install migrate demo test lint format typecheck bench lock clean
+.PHONY: run install migrate demo test test-deep lint format typecheck bench lock clean
 
 $(VENV)/.installed: requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,10 @@ typecheck: install
 
 test: lint typecheck
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# The stateful service-layer tests at full depth (500 examples of 50 steps).
+test-deep: install
+	HYPOTHESIS_PROFILE=deep $(PY) -m pytest tests/tournaments/test_stateful.py $(PYTEST_ARGS)
 
 format: install
 	$(VENV)/bin/ruff check --fix .

@@ -15,6 +15,7 @@ urlpatterns = [
         manage_event.publish_standings,
         name="manage_standings_publish",
     ),
+    path("e/<slug:slug>/manage/check/", manage_event.conformance_verdict, name="manage_check"),
     path("e/<slug:slug>/manage/entrants/", manage_entrants.entrant_list, name="manage_entrants"),
     path(
         "e/<slug:slug>/manage/entrants/import/",

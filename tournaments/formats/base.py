@@ -27,7 +27,10 @@ class FormatUI:
     score_label: Any = _("Score")  # noqa: RUF009 - a lazy string, evaluated per request
     endings: tuple[str, ...] = ("normal",)
     details: tuple[DetailField, ...] = field(default_factory=tuple)
-    result_template: str = "tournaments/manage/results.html#result-row"
+    # The inputs of one match's result row on the director's results screen; it gets
+    # ``row`` (match, participants, games with their stored or typed values, errors) and
+    # ``ui``. A format with other inputs (submissions, result codes) gives its own.
+    inputs_template: str = "tournaments/manage/_result_inputs.html"
 
     def games_for(self, settings: Mapping[str, Any]) -> int:
         return self.games
@@ -105,9 +108,16 @@ class FormatUI:
                         for seat in range(seats)
                     ],
                     "ending": game.ending if game else "normal",
-                    "details": {
-                        d.name: (game.details.get(d.name, "") if game else "") for d in self.details
-                    },
+                    "details": [
+                        {
+                            "name": f"g{number}-{d.name}",
+                            "label": d.label,
+                            "value": str(game.details.get(d.name, "")) if game else "",
+                            "choices": d.choices,
+                            "seat_choice": d.seat_choice,
+                        }
+                        for d in self.details
+                    ],
                 }
             )
         return rows

@@ -1,13 +1,19 @@
-"""Format key -> FormatUI. A format without an entry gets the generic one."""
+"""Format key -> FormatUI. A format without an entry gets the generic one.
+
+Each format's web side is a module tournaments/formats/<key>.py that calls ``register``
+and may define ``urlpatterns`` (its own screens, e.g. a referee API or a bracket page);
+tournaments/urls_formats.py collects those.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import importlib
+from types import ModuleType
 from typing import Any
 
-from django.utils.translation import gettext_lazy as _
+from tournaments.formats.base import FormatUI
 
-from tournaments.formats.base import DetailField, FormatUI
+FORMAT_MODULES = ("round_robin", "woc", "freestyle", "gokodom", "bot_contest", "wpf_playoffs")
 
 _UIS: dict[str, FormatUI] = {}
 
@@ -16,27 +22,11 @@ def register(key: str, ui: FormatUI) -> None:
     _UIS[key] = ui
 
 
+def modules() -> list[ModuleType]:
+    return [importlib.import_module(f"tournaments.formats.{name}") for name in FORMAT_MODULES]
+
+
 def ui_for(event: Any) -> FormatUI:
+    if not _UIS:
+        modules()
     return _UIS.get(event.format, FormatUI())
-
-
-class RoundRobinUI(FormatUI):
-    def games_for(self, settings: Mapping[str, Any]) -> int:
-        return int(settings.get("games_per_match", 1))
-
-
-register("round_robin", RoundRobinUI(games=1))
-register(
-    "woc",
-    FormatUI(
-        games=1,
-        score_label=_("Discs"),
-        endings=("normal", "resignation", "time_default", "forfeit"),
-        details=(
-            DetailField(
-                "defaulter", _("Who resigned, lost on time or did not play"), seat_choice=True
-            ),
-        ),
-    ),
-)
-register("freestyle", FormatUI(games=3, score_label=_("Game points")))

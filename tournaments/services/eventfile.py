@@ -498,18 +498,8 @@ def _validate_round(
         if group is not None and group not in group_keys:
             check.add(f"{place}.matches[{m}].group", f"names the group '{group}', not in groups.")
     _unique(check, [m["code"] for m in item["matches"]], f"{place}.matches", "code")
-    seen: dict[int, str] = {}
-    for m, match in enumerate(item["matches"]):
-        for p in match["participants"]:
-            number = p["entrant"]
-            if number is None:
-                continue
-            if number in seen:
-                check.add(
-                    f"{place}.matches[{m}]",
-                    f"entrant {number} plays twice in this round (also in {seen[number]}).",
-                )
-            seen[number] = match["code"]
+    # Whether an entrant may play several matches in one round is the format's business
+    # (a Freestyle group round, a contest's gauntlet): the engine's checks decide it.
     return item
 
 

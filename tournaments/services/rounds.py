@@ -11,7 +11,16 @@ from django.utils import timezone
 
 from rules.contract import Finished, NeedsDecision, Problem, RoundPlan
 from rules.draws import DrawNeeded, InvalidDraw
-from tournaments.models import Entrant, Event, Group, GroupMember, Match, MatchParticipant, Round
+from tournaments.models import (
+    Entrant,
+    Event,
+    Group,
+    GroupMember,
+    Match,
+    MatchParticipant,
+    Round,
+    Stage,
+)
 from tournaments.services import audit, draws, standings
 from tournaments.services.errors import ServiceError
 from tournaments.services.state import jsonable, load_event_state
@@ -72,8 +81,16 @@ def draft_next_round(event: Event, *, by: Any, now: datetime | None = None) -> D
 
 def store_plan(event: Event, plan: RoundPlan, *, by: Any, now: datetime) -> Round:
     entrants = {str(e.number): e for e in Entrant.objects.filter(event=event)}
+    stage = None
+    if plan.stage:
+        stage = Stage.objects.filter(event=event, key=plan.stage).first()
+        if stage is None:
+            order = Stage.objects.filter(event=event).count()
+            name = plan.stage.replace("_", " ").replace("-", " ").capitalize()
+            stage = Stage.objects.create(event=event, key=plan.stage, name=name, order=order)
     rnd = Round.objects.create(
         event=event,
+        stage=stage,
         number=plan.number,
         label=plan.label,
         status=Round.Status.DRAFT,

@@ -119,3 +119,16 @@ def publish_standings(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         messages.info(request, "The published standings were already current.")
     return redirect(reverse("tournaments:manage_standings", args=[event.slug]))
+
+
+@login_required
+def conformance_verdict(request: HttpRequest, slug: str) -> HttpResponse:
+    """The rules checker's verdict on the record (loaded into the dashboard by HTMX)."""
+    from tournaments.services import conformance
+
+    event = event_for_director(request.user, slug)
+    verdict = conformance.check_event(event)
+    template = "tournaments/manage/check.html"
+    if getattr(request, "htmx", False):
+        template += "#verdict"
+    return render(request, template, {"event": event, "verdict": verdict})

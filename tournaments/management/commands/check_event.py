@@ -1,0 +1,59 @@
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from rules import registry
+from tournaments.management.commands._common import get_event, service_error
+from tournaments.services import conformance
+from tournaments.services.errors import ServiceError
+from tournaments.services.eventfile import _state_from, validate
+
+
+class Command(BaseCommand):
+    help = (
+        "Check an event's record against its format's rules: every pairing, bye, seat, "
+        "group, bracket slot, score and standings row. Exit status 1 when anything breaks a rule."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug", nargs="?", help="An event in the database.")
+        parser.add_argument("--file", help="An event file (JSON) instead of a stored event.")
+
+    def handle(self, slug=None, file=None, **options):
+        if bool(slug) == bool(file):
+            raise CommandError("Give either an event's slug or --file FILE.")
+        if file:
+            try:
+                with open(file, encoding="utf-8") as handle:
+                    data = json.load(handle)
+            except (OSError, json.JSONDecodeError) as error:
+                raise CommandError(f"Cannot read {file}: {error}") from None
+            if isinstance(data, dict) and isinstance(data.get("event"), dict):
+                # checking a file must not clash with an event stored under its slug
+                data["event"]["slug"] = "checked-file"
+            try:
+                state = _state_from(validate(data, slug="checked-file-not-stored"))
+            except ServiceError as error:
+                raise service_error(error) from None
+            verdict = conformance.check_state(state, registry.get(state.format))
+        else:
+            verdict = conformance.check_event(get_event(slug))
+        self.stdout.write(verdict.summary())
+        for v in verdict.violations:
+            where = ", ".join(
+                part
+                for part in (
+                    f"round {v.where.round}" if v.where.round else "",
+                    f"match {v.where.match}" if v.where.match else "",
+                    f"entrant {v.where.entrant}" if v.where.entrant else "",
+                )
+                if part
+            )
+            self.stdout.write(f"  - {where}: {v.text} [{v.rule}]")
+        for o in verdict.overrides:
+            self.stdout.write(
+                f"  * override in {o['round']} {o['match']} by {o['by'] or 'a director'}: "
+                f"{o['reason']}"
+            )
+        if verdict.violations:
+            raise SystemExit(1)
