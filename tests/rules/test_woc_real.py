@@ -91,7 +91,8 @@ def woc_state(name: str) -> tuple[EventState, dict[str, Any]]:
             )
         )
     field = [e.id for e in entrants]
-    return _state(entrants, _rounds(games), {"c": data["config_as_played"]["C"]}, field), data
+    settings = {"c": data["config_as_played"]["C"], "final_stages": False}
+    return _state(entrants, _rounds(games), settings, field), data
 
 
 def ftd_state(name: str, c: float) -> tuple[EventState, dict[str, Any]]:

@@ -74,7 +74,7 @@ def brightwell(entrant: str, tally: Tally, withdrawn: set[str], c: Fraction) -> 
         else:
             discs += game.own
             opponents_points += tally.records[game.opponent].points
-    unplayed = len(set(tally.rounds) - record.rounds)
+    unplayed = len(set(tally.rounds) - record.rounds - tally.paired.get(entrant, set()))
     return Brightwell(
         discs=discs,
         opponents_points=opponents_points,

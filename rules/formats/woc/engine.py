@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from fractions import Fraction
+from typing import Any, TypeAlias
 
 from rules.contract import (
     Column,
@@ -28,9 +29,20 @@ from rules.contract import (
     StandingsTable,
 )
 from rules.engine_base import SettingsMixin
-from rules.formats.woc import brightwell, history, swiss, system
+from rules.formats.woc import brightwell, finals, history, lists, stages, swiss, system
 from rules.formats.woc.scoring import score_game
-from rules.tiebreaks import show_number
+from rules.tiebreaks import Ranking, show_number
+
+# What the provisional list is computed from: settings, tally, each BQ, the ranking, the
+# withdrawn, and C.
+Computed: TypeAlias = tuple[
+    dict[str, Any],
+    history.Tally,
+    dict[str, brightwell.Brightwell],
+    Ranking,
+    set[str],
+    Fraction,
+]
 
 
 class WocEngine(SettingsMixin):
@@ -49,6 +61,11 @@ class WocEngine(SettingsMixin):
             "bye_points", 1.0, "Points for a bye (a round against the dummy BYE).", (0, 0.5, 1)
         ),
         Setting("bye_discs", 32, "Discs counted in the disc count for a bye."),
+        Setting(
+            "final_stages",
+            True,
+            "Play the playoffs, semi-finals and finals after the qualifying rounds (II.3, III).",
+        ),
     )
 
     def validate_settings(self, settings: Mapping[str, Any]) -> list[Problem]:
@@ -74,6 +91,11 @@ class WocEngine(SettingsMixin):
         done = [r for r in state.rounds if history.qualifying(r.stage)]
         number = len(done) + 1
         if number > plan.rounds:
+            if settings["final_stages"] and self._qualifying_complete(state, settings):
+                names = state.entrants_by_id
+                return stages.plan_next(
+                    self.progress(state), len(state.rounds) + 1, lambda e: names[e].name
+                )
             return Finished(
                 Reason(
                     "woc.finished",
@@ -205,6 +227,8 @@ class WocEngine(SettingsMixin):
     # -- scoring -------------------------------------------------------------------------
 
     def score_match(self, state: EventState, match: MatchState) -> MatchScore:
+        if "kind" in match.details or self._final_round(state, match.round_number):
+            return finals.score_final_match(match)
         settings = self.resolved(state)
         if match.is_bye:
             points = brightwell.as_fraction(settings["bye_points"])
@@ -243,6 +267,9 @@ class WocEngine(SettingsMixin):
 
     # -- standings -----------------------------------------------------------------------
 
+    def _final_round(self, state: EventState, number: int) -> bool:
+        return any(r.number == number and not history.qualifying(r.stage) for r in state.rounds)
+
     def _tally(self, state: EventState, settings: Mapping[str, Any]) -> history.Tally:
         return history.collect(
             state,
@@ -251,7 +278,7 @@ class WocEngine(SettingsMixin):
             int(settings["bye_discs"]),
         )
 
-    def standings(self, state: EventState) -> Standings:
+    def _provisional(self, state: EventState) -> Computed:
         settings = self.resolved(state)
         tally = self._tally(state, settings)
         ids = self._listed(state, tally)
@@ -260,6 +287,20 @@ class WocEngine(SettingsMixin):
         values = {e: brightwell.brightwell(e, tally, withdrawn, c) for e in ids}
         names = {e.id: e.name for e in state.entrants}
         ranking = brightwell.provisional(ids, tally, values, state.draws, names)
+        return settings, tally, values, ranking, withdrawn, c
+
+    def progress(self, state: EventState, computed: Computed | None = None) -> stages.Progress:
+        """The final stages as the recorded matches leave them (II.3.2 onwards)."""
+        settings, tally, _, ranking, withdrawn, _ = computed or self._provisional(state)
+        unresolved = [tier for tier in ranking.tiers if len(tier) > 1]
+        enabled = bool(settings["final_stages"]) and self._qualifying_complete(state, settings)
+        points = {e: tally.records[e].points for e in ranking.order}
+        return stages.progress(state, ranking.order, points, withdrawn, unresolved, enabled)
+
+    def standings(self, state: EventState) -> Standings:
+        computed = self._provisional(state)
+        settings, tally, values, ranking, withdrawn, c = computed
+        names = {e.id: e.name for e in state.entrants}
         ranks = ranking.ranks()
         rows = []
         for entrant in ranking.order:
@@ -308,7 +349,39 @@ class WocEngine(SettingsMixin):
             rows=tuple(rows),
             decided=ranking.decided,
         )
-        return Standings(tables=(table,), pending=tuple(pending), final=complete)
+        if not complete:
+            return Standings(tables=(table,), pending=tuple(pending), final=False)
+        if not settings["final_stages"]:
+            return Standings(tables=(table,), pending=tuple(pending), final=True)
+        return self._final_tables(state, table, tally, tuple(pending), computed)
+
+    def _final_tables(
+        self,
+        state: EventState,
+        provisional: StandingsTable,
+        tally: history.Tally,
+        pending: tuple[NeedsDecision, ...],
+        computed: Computed | None,
+    ) -> Standings:
+        prog = self.progress(state, computed)
+        points = prog.points
+        tables: list[StandingsTable] = [provisional]
+        ifrl = lists.ifrl_rows(prog)
+        if ifrl is not None:
+            tables.append(lists.table("ifrl", "Individual final ranking list", ifrl, points))
+        final = lists.final_rows(prog)
+        entrants = state.entrants_by_id
+        women, note = lists.women_rows(prog, entrants)
+        if women is not None:
+            tables.append(lists.table("women", "Women's final ranking list", women, points, note))
+        rank = {e: r for e, r, _ in (ifrl or [])}
+        team_rows, notes = lists.team_rows(state.entrants, tally, rank)
+        if team_rows:
+            tables.append(lists.team_table(team_rows, notes))
+        over = final is not None or prog.ifrl is None
+        if final is not None:
+            tables.insert(0, lists.table("final", "Final ranking", final, points))
+        return Standings(tables=tuple(tables), pending=pending, final=over)
 
     def _listed(self, state: EventState, tally: history.Tally) -> list[str]:
         """The field, plus anyone with a game (an imported record may hold late entrants)."""

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from rules.contract import EventState, MatchScore, MatchState, RoundStatus
 
-FINAL_STAGES = ("playoff", "semi_final", "final")
+FINAL_STAGES = ("playoff", "semi_final", "final", "other")
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,9 @@ class Record:
 class Tally:
     records: dict[str, Record]
     rounds: list[int]  # qualifying rounds that count (published or completed)
+    # rounds in which each entrant was paired, played or not yet entered: a game still
+    # waiting for its result is not an unplayed round (Appendix A 3)
+    paired: dict[str, set[int]] = field(default_factory=dict)
 
     def record(self, entrant: str) -> Record:
         return self.records.setdefault(entrant, Record())
@@ -76,6 +79,9 @@ def collect(
         tally.rounds.append(rnd.number)
         before = {e: r.points for e, r in tally.records.items()}
         for match in rnd.matches:
+            for entrant in match.entrant_ids:
+                if entrant is not None:
+                    tally.paired.setdefault(entrant, set()).add(rnd.number)
             _add(tally, rnd.number, match, score, before, bye_points, bye_discs)
     return tally
 

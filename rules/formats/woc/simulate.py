@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.contract import (
+    DrawRecord,
     EntrantState,
     EventState,
     Finished,
@@ -18,11 +19,13 @@ from rules.contract import (
     GameState,
     MatchState,
     NeedsDecision,
+    Participant,
     RoundState,
     RoundStatus,
 )
 from rules.draws import DrawSource
 from rules.formats.woc.engine import WocEngine
+from rules.formats.woc.finals import score_final_match
 
 COUNTRIES = ("JPN", "FRA", "USA", "GBR", "NED", "THA", "CHN", "ITA", "GER", "AUS", "BEL")
 
@@ -67,16 +70,27 @@ def play(
     *,
     engine: WocEngine | None = None,
     limit: int = 60,
+    finals: bool = False,
 ) -> EventState:
-    """Pair and play rounds until the engine says the event is finished."""
+    """Pair and play rounds until the engine says the event is finished. Without ``finals``
+    the event is set to stop after the qualifying rounds (setting ``final_stages``)."""
     engine = engine or WocEngine()
     seed = str(rng.getrandbits(64))
-    state = EventState("woc", dict(settings or {}), tuple(entrants))
+    chosen = dict(settings or {})
+    if not finals:
+        chosen.setdefault("final_stages", False)
+    state = EventState("woc", chosen, tuple(entrants))
     for _ in range(limit):
         source = DrawSource(seed, state.draws)
         outcome = engine.next_round(state, source)
         if isinstance(outcome, Finished):
             return state
+        if isinstance(outcome, NeedsDecision) and outcome.code == "woc.lot":
+            lot = DrawRecord(outcome.key, source.shuffle(outcome.key, list(outcome.options)))
+            state = EventState(
+                state.format, state.settings, state.entrants, state.rounds, (*state.draws, lot)
+            )
+            continue
         if isinstance(outcome, NeedsDecision):
             raise RuntimeError(outcome.text)
         matches = tuple(
@@ -84,9 +98,9 @@ def play(
                 code=m.code,
                 round_number=outcome.number,
                 participants=m.participants,
-                games=() if m.is_bye else (random_game(rng),),
+                games=() if m.is_bye else _games(m.details, rng),
                 table=m.table,
-                details=m.details,
+                details=_choice(m.details, rng),
             )
             for m in outcome.matches
         )
@@ -106,3 +120,37 @@ def play(
             (*state.draws, *source.new),
         )
     raise RuntimeError(f"the event did not finish within {limit} rounds")
+
+
+def _choice(details: Mapping[str, Any], rng: random.Random) -> Mapping[str, Any]:
+    if details.get("best_of") == 1:
+        return {**details, "choice": rng.choice(("colour", "draw_win"))}
+    return details
+
+
+def _games(details: Mapping[str, Any], rng: random.Random) -> tuple[GameState, ...]:
+    """One game in a qualifying round; after the Swiss, games with ``first`` (the seat with
+    Black): one for a single game, two or three for a best of three (III.1)."""
+    kind = details.get("kind")
+    if kind is None:
+        return (random_game(rng),)
+    black = rng.randint(0, 1)
+    games = []
+    for number in range(1, details.get("best_of", 1) + 1):
+        game = random_game(rng)
+        scores = game.scores if black == 0 else (game.scores[1], game.scores[0])
+        games.append(
+            GameState(number, scores, first=black, ending=game.ending, details=game.details)
+        )
+        probe = MatchState(
+            "probe",
+            0,
+            (Participant("a"), Participant("b")),
+            tuple(games),
+            details={**details, "choice": "colour"},
+        )
+        result = score_final_match(probe)
+        if result.complete or number == 3:
+            break
+        black = 1 - black if number == 1 else rng.randint(0, 1)
+    return tuple(games)

@@ -1,8 +1,10 @@
 import json
+from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.management.commands._common import service_error
+from tournaments.services import ftd, wof
 from tournaments.services.errors import ServiceError
 from tournaments.services.eventfile import import_event
 
@@ -16,8 +18,18 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("file")
         parser.add_argument("--slug", help="Import under this slug instead of the file's.")
+        parser.add_argument(
+            "--from",
+            dest="source",
+            choices=("event", "wof", "ftd"),
+            default="event",
+            help="event: an Arbiter event file; wof: a WOF rating file (.ELO); ftd: a "
+            "FlipTheDisc JSON export.",
+        )
 
-    def handle(self, file, slug=None, **options):
+    def handle(self, file, slug=None, source="event", **options):
+        if source != "event":
+            return import_other(self, file, source, slug)
         try:
             with open(file, encoding="utf-8") as handle:
                 data = json.load(handle)
@@ -35,3 +47,38 @@ class Command(BaseCommand):
             f"Imported '{event.slug}': {event.entrants.count()} entrants, "
             f"{event.rounds.count()} rounds."
         )
+
+
+def import_other(command, file: str, source: str, slug: str | None) -> None:
+    path = Path(file)
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as error:
+        raise CommandError(f"Cannot read {file}: {error.strerror}.") from None
+    slug = slug or path.stem.lower().replace("_", "-").replace(" ", "-")[:80]
+    try:
+        if source == "wof":
+            data, added, proposal = wof.propose(text, slug=slug)
+            if added:
+                command.stdout.write("Proposed labels of the games after the Swiss:")
+                names = {str(e["number"]): e["name"] for e in data["entrants"]}
+                for game, label in zip(added, proposal.labels, strict=True):
+                    command.stdout.write(
+                        f"  {names[game[0]]} ({game[2]:02d})-({game[3]:02d}) {names[game[1]]}: "
+                        f"{label.kind} {label.match} game {label.game}"
+                    )
+                if proposal.note:
+                    command.stdout.write(f"  {proposal.note}")
+            event = wof.import_wof(text, by=None, slug=slug)
+        else:
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as error:
+                raise CommandError(f"{file} is not valid JSON: line {error.lineno}.") from None
+            event = ftd.import_ftd(data, by=None, slug=slug)
+    except ServiceError as error:
+        raise service_error(error) from None
+    command.stdout.write(
+        f"Imported '{event.slug}': {event.entrants.count()} entrants, "
+        f"{event.rounds.count()} rounds."
+    )

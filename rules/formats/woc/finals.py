@@ -1,0 +1,311 @@
+"""Scoring the matches after the Swiss (woc II.3.2, II.5.2, III, IV.9).
+
+A final-stage match names its kind in ``details["kind"]``; seat 0 is always the better
+ranked player (IFRL or WFRL), who has the choices the rules give. Colours change from game
+to game, so every game records in ``first`` the seat that played Black; its ``scores`` are
+in seat order (seat 0 first), and a game's own details (defaulter, penalty) speak of colours
+as in the qualifying rounds.
+
+- one-game matches (playoffs, third place, women's playoffs and final): IV.9 - seat 0 takes
+  ``details["choice"]`` = ``"colour"`` (he chose the colour: a draw goes to his opponent) or
+  ``"draw_win"`` (his opponent chose the colour: a draw goes to him).
+- best-of-three matches (semi-finals, final): III.1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from rules.contract import GameState, MatchScore, MatchState, Problem, Reason
+from rules.formats.woc.scoring import score_game
+
+KIND_STAGE = {
+    "playoff": "playoff",
+    "semi_final": "semi_final",
+    "women_playoff": "semi_final",
+    "final": "final",
+    "third_place": "final",
+    "women_final": "final",
+    "other": "other",
+}
+KIND_LABEL = {
+    "playoff": "Playoff",
+    "semi_final": "Semi-final",
+    "women_playoff": "Women's playoff",
+    "final": "Final",
+    "third_place": "Third place",
+    "women_final": "Women's final",
+    "other": "Other game",
+}
+# IV.1: minutes per player for each kind of game.
+MINUTES = {
+    "playoff": 30,
+    "women_playoff": 30,
+    "semi_final": 35,
+    "third_place": 35,
+    "final": 40,
+    "women_final": 40,
+    "other": 30,
+}
+BEST_OF = {"semi_final": 3, "final": 3}
+CHOICES = ("colour", "draw_win")
+
+
+@dataclass(frozen=True)
+class Played:
+    """One game of a final-stage match, in seat terms."""
+
+    number: int
+    black: int  # the seat that played Black
+    scores: tuple[int, int]  # seat order
+    winner: int | None  # seat, None for a draw
+    reasons: tuple[Reason, ...]
+
+
+def kind_of(match: MatchState) -> str:
+    return str(match.details.get("kind", ""))
+
+
+def score_final_match(match: MatchState) -> MatchScore:
+    kind = kind_of(match)
+    if kind not in KIND_STAGE:
+        return _refused(
+            "woc.final.kind",
+            "details.kind",
+            f"Match {match.code}: unknown kind of game after the Swiss ({kind!r}).",
+        )
+    if len(match.participants) != 2 or any(p.entrant is None for p in match.participants):
+        return _refused("woc.match.players", "participants", "A game has two players.")
+    played, problems = _games(match)
+    if problems:
+        return MatchScore(points=(0, 0), complete=False, problems=tuple(problems))
+    if BEST_OF.get(kind, 1) == 3:
+        return _best_of_three(match, played)
+    return _one_game(match, played, kind)
+
+
+def _games(match: MatchState) -> tuple[list[Played], list[Problem]]:
+    played: list[Played] = []
+    for index, game in enumerate(sorted(match.games, key=lambda g: g.number)):
+        place = f"games[{index}]"
+        if game.first not in (0, 1):
+            return [], [
+                Problem(
+                    "woc.final.black",
+                    f"{place}.first",
+                    f"Game {game.number}: say which player had Black.",
+                )
+            ]
+        black = int(game.first)
+        scores = tuple(game.scores)
+        in_colour = scores if black == 0 else (scores[1], scores[0]) if len(scores) == 2 else scores
+        result, problems = score_game(
+            GameState(game.number, tuple(in_colour), ending=game.ending, details=game.details),
+            place,
+        )
+        if result is None:
+            return [], problems
+        official = result.scores if black == 0 else (result.scores[1], result.scores[0])
+        winner = (
+            None if result.winner is None else (result.winner if black == 0 else 1 - result.winner)
+        )
+        played.append(Played(game.number, black, official, winner, result.reasons))
+    return played, []
+
+
+def _one_game(match: MatchState, played: list[Played], kind: str) -> MatchScore:
+    label = KIND_LABEL[kind]
+    if not played:
+        return MatchScore(points=(0, 0), complete=False)
+    if len(played) > 1:
+        return _refused(
+            "woc.final.one_game",
+            "games",
+            f"A {label.lower()} is one game; {len(played)} were entered.",
+        )
+    game = played[0]
+    reasons = list(game.reasons)
+    winner = game.winner
+    choice = match.details.get("choice")
+    if choice is not None and choice not in CHOICES:
+        return _refused(
+            "woc.choice.value",
+            "details.choice",
+            f"The better-ranked player's choice is 'colour' or 'draw_win'; got {choice!r}.",
+        )
+    if winner is None and kind == "other":
+        return MatchScore(
+            points=(Fraction(1, 2), Fraction(1, 2)),
+            summary="32-32",
+            reasons=tuple(reasons),
+            game_scores=(game.scores,),
+            details={"kind": kind, "black": [game.black]},
+        )
+    if winner is None:
+        if choice is None:
+            return _refused(
+                "woc.choice.missing",
+                "details.choice",
+                f"The {label.lower()} was drawn: record whether the better-ranked player chose "
+                "the colour (a draw goes to the opponent) or the draw win (IV.9).",
+            )
+        winner = 1 if choice == "colour" else 0
+        reasons.append(
+            Reason(
+                "woc.choice.draw",
+                "A draw: the better-ranked player "
+                + (
+                    "chose the colour, so the draw goes to the opponent."
+                    if choice == "colour"
+                    else "let the opponent choose the colour and wins the draw."
+                ),
+                "woc IV.9(a)" if choice == "colour" else "woc IV.9(b)",
+            )
+        )
+    points = (1, 0) if winner == 0 else (0, 1)
+    return MatchScore(
+        points=points,
+        winner=winner,
+        summary=f"{game.scores[0]}-{game.scores[1]}",
+        reasons=tuple(reasons),
+        game_scores=(game.scores,),
+        details={"kind": kind, "black": [game.black], "choice": choice},
+    )
+
+
+def _best_of_three(match: MatchState, played: list[Played]) -> MatchScore:
+    kind = kind_of(match)
+    if len(played) > 3:
+        return _refused("woc.final.games", "games", "A best-of-three match has at most 3 games.")
+    if len(played) >= 2 and played[1].black == played[0].black:
+        return _refused(
+            "woc.final.colours",
+            "games[1].first",
+            "Colours are reversed for the second game (III.1).",
+        )
+    points = [Fraction(0), Fraction(0)]
+    discs = [0, 0]
+    reasons: list[Reason] = []
+    for game in played:
+        for seat in (0, 1):
+            discs[seat] += game.scores[seat]
+        if game.winner is None:
+            points[0] += Fraction(1, 2)
+            points[1] += Fraction(1, 2)
+        else:
+            points[game.winner] += 1
+        reasons.extend(game.reasons)
+    details: dict[str, Any] = {
+        "kind": kind,
+        "black": [g.black for g in played],
+        "discs": list(discs),
+        "game_points": [_plain(p) for p in points],
+    }
+    summary = f"{_show(points[0])}-{_show(points[1])}"
+    game_scores = tuple(g.scores for g in played)
+    two_wins = (
+        len(played) >= 2 and played[0].winner is not None and (played[0].winner == played[1].winner)
+    )
+    if two_wins and len(played) == 3:
+        return _refused(
+            "woc.final.no_third",
+            "games[2]",
+            "A player who wins the first two games wins the match; no third game is played "
+            "(III.1).",
+        )
+    if len(played) < 2 or (len(played) == 2 and not two_wins):
+        if len(played) == 2:
+            chooser = 0 if discs[0] >= discs[1] else 1
+            why = (
+                "more discs in games 1 and 2"
+                if discs[0] != discs[1]
+                else "equal discs in games 1 and 2: the higher-ranked player in the IFRL"
+            )
+            details["game3_choice"] = chooser
+            reasons.append(
+                Reason(
+                    "woc.final.game3_choice",
+                    f"Game 3: seat {chooser + 1} chooses the colour ({why}).",
+                    "woc III.1",
+                    {"seat": chooser},
+                )
+            )
+        return MatchScore(
+            points=(_plain(points[0]), _plain(points[1])),
+            complete=False,
+            summary=summary,
+            reasons=tuple(reasons),
+            game_scores=game_scores,
+            details=details,
+        )
+    if two_wins:
+        winner = played[0].winner
+        reasons.append(
+            Reason(
+                "woc.final.two_wins",
+                "Won the first and second games: the match is won, no third game.",
+                "woc III.1",
+            )
+        )
+    elif points[0] != points[1]:
+        winner = 0 if points[0] > points[1] else 1
+        reasons.append(Reason("woc.final.points", f"Won {summary} on points.", "woc III.1"))
+    elif discs[0] != discs[1]:
+        winner = 0 if discs[0] > discs[1] else 1
+        reasons.append(
+            Reason(
+                "woc.final.discs",
+                f"Equal on points; won on total discs {discs[winner]}-{discs[1 - winner]}.",
+                "woc III.1",
+            )
+        )
+    else:
+        winner = 0
+        reasons.append(
+            Reason(
+                "woc.final.rank",
+                "Equal on points and discs: the higher-ranked player in the IFRL wins.",
+                "woc III.1",
+            )
+        )
+    return MatchScore(
+        points=(_plain(points[0]), _plain(points[1])),
+        winner=winner,
+        summary=summary,
+        reasons=tuple(reasons),
+        game_scores=game_scores,
+        details=details,
+    )
+
+
+def loser_of(score: MatchScore) -> int | None:
+    return None if score.winner is None else 1 - score.winner
+
+
+def _plain(value: Fraction) -> int | float:
+    return value.numerator if value.denominator == 1 else float(value)
+
+
+def _show(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+
+
+def _refused(code: str, field: str, text: str) -> MatchScore:
+    return MatchScore(points=(0, 0), complete=False, problems=(Problem(code, field, text),))
+
+
+def match_details(
+    kind: str, ranks: tuple[int, int], extra: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    details: dict[str, Any] = {
+        "kind": kind,
+        "ranks": list(ranks),
+        "minutes": MINUTES[kind],
+        "best_of": BEST_OF.get(kind, 1),
+    }
+    if extra:
+        details.update(extra)
+    return details

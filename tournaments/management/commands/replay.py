@@ -1,0 +1,220 @@
+"""Replay a published Othello event and compare our result with the published one.
+
+Reads a WOF rating file (.ELO), a WOC record of ../shared/data/real/ (woc_*.json) or a
+FlipTheDisc export (JSON with ``published_standings`` rows carrying ``mbq``). Computes
+purely, without saving anything: the same event file the import would save is turned into
+engine state, the games after the Swiss get the labels the woc rules propose, and the
+standings and final stages are computed. Players equal on points, BQ and discs are ordered
+as published (the record's lot). Every difference is marked; those that are known deviations
+of the record (docs/formats/woc.md) are named with their reason.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from rules.contract import DrawMethod, DrawRecord, EventState
+from rules.formats.woc import ENGINE, record, wof
+from rules.formats.woc.brightwell import lot_key
+from rules.tiebreaks import show_number
+from tournaments.services import ftd as ftd_service
+from tournaments.services import wof as wof_service
+from tournaments.services.errors import ServiceError
+
+# (file stem, published player id, what) -> why the record differs from woc.txt
+KNOWN_DEVIATIONS = {
+    ("ftd_israeli_championship_2026", "20766", "mbq"): (
+        "the player withdrew after round 4; FlipTheDisc's value for a withdrawn player's own "
+        "Brightwell follows a rule woc.txt does not give (Appendix A 3 defines only what "
+        "his opponents count)"
+    ),
+}
+
+
+def show(value: Any) -> str:
+    return show_number(Fraction(str(value)))
+
+
+def nearest(value: Any) -> int:
+    return math.floor(Fraction(value).limit_denominator(10_000) + Fraction(1, 2))
+
+
+def wof_from_record(data: dict[str, Any]) -> wof.WofFile:
+    """A WOC record of ../shared/data/real/ as the WOF file it came from."""
+    entrants = {e["id"]: e for e in data["entrants"]}
+    players = [
+        wof.WofPlayer(
+            row["id"],
+            entrants[row["id"]]["surname"],
+            entrants[row["id"]]["first_name"],
+            entrants[row["id"]]["country"],
+            Fraction(str(row["score"])),
+            row["disc_count"],
+            entrants[row["id"]].get("rating_in_file"),
+        )
+        for row in data["published_standings"]["rows"]
+    ]
+    return wof.WofFile(
+        header=dict(data.get("source", {}).get("file_header", {})),
+        players=players,
+        rounds=[[wof.WofGame(*g) for g in rnd["games"]] for rnd in data["rounds"]],
+        added=[wof.WofGame(*g) for g in data["added_results"]["games_in_file_order"]],
+    )
+
+
+def with_published_lots(state: EventState, published: list[str]) -> EventState:
+    """Exact ties (points, BQ, discs) take the published order as the recorded lot."""
+    ranking_rows = ENGINE.standings(state).table("overall").rows
+    draws = list(state.draws)
+    groups: dict[tuple, list[str]] = {}
+    for row in ranking_rows:
+        key = (row.values["points"], row.values["bq"], row.values["discs"])
+        groups.setdefault(key, []).append(row.entrant)
+    position = {e: i for i, e in enumerate(published)}
+    for tied in groups.values():
+        if len(tied) > 1:
+            order = sorted(tied, key=lambda e: position.get(e, 10**9))
+            draws.append(DrawRecord(lot_key(tied), order, DrawMethod.RECORD, "published order"))
+    return EventState(state.format, state.settings, state.entrants, state.rounds, tuple(draws))
+
+
+class Command(BaseCommand):
+    help = (
+        "Replay a published event (WOF .ELO, WOC record or FlipTheDisc JSON) and print our "
+        "result beside the published one, row by row."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file")
+
+    def handle(self, file, **options):
+        path = Path(file)
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError as error:
+            raise CommandError(f"Cannot read {file}: {error.strerror}.") from None
+        self.unexplained = 0
+        self.known = 0
+        try:
+            if path.suffix.lower() == ".json":
+                data = json.loads(text)
+                if "added_results" in data:
+                    self.replay_wof(path.stem, wof_from_record(data), data)
+                else:
+                    self.replay_ftd(path.stem, data)
+            else:
+                self.replay_wof(path.stem, wof_service.read(text), None)
+        except ServiceError as error:
+            raise CommandError("\n".join(p.text for p in error.problems)) from None
+        except json.JSONDecodeError as error:
+            raise CommandError(f"{file} is not valid JSON: line {error.lineno}.") from None
+        if self.known:
+            self.stdout.write(f"{self.known} known deviations of the record (docs/formats/woc.md)")
+        self.stdout.write(f"{self.unexplained} unexplained differences")
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def differ(self, stem: str, published_id: str, what: str) -> str:
+        reason = KNOWN_DEVIATIONS.get((stem, published_id, what))
+        if reason:
+            self.known += 1
+            return f"  known deviation ({what}): {reason}"
+        self.unexplained += 1
+        return f"  <-- DIFFERS ({what})"
+
+    def compare(self, stem, state, published, keys, names, extra=None):
+        """published: [(id, score, discs or None, mbq or None)] in published order."""
+        state = with_published_lots(state, [keys[p[0]] for p in published if p[0] in keys])
+        standings = ENGINE.standings(state)
+        rows = list(standings.table("overall").rows)
+        back = {v: k for k, v in keys.items()}
+        self.stdout.write(
+            f"{'#':>3} | {'published':<34} {'pts':>5} {'discs':>5} {'BQ':>5} | "
+            f"{'ours':<34} {'pts':>5} {'discs':>5} {'BQ':>7}"
+        )
+        for index, (pid, score, discs, mbq) in enumerate(published):
+            ours = rows[index] if index < len(rows) else None
+            oid = back.get(ours.entrant, "?") if ours else "-"
+            line = (
+                f"{index + 1:>3} | {pid:>7} {names.get(pid, '')[:26]:<26} {show(score):>5} "
+                f"{'' if discs is None else discs:>5} {'' if mbq is None else mbq:>5} | "
+            )
+            marks = []
+            if ours is not None:
+                v = ours.values
+                name = names.get(oid, "")[:26]
+                line += (
+                    f"{oid:>7} {name:<26} {show(v['points']):>5} {v['discs']:>5} "
+                    f"{float(v['bq']):>7.1f}"
+                )
+                if oid != pid:
+                    marks.append(self.differ(stem, pid, "order"))
+            mine = next((r for r in rows if r.entrant == keys.get(pid)), None)
+            if mine is None:
+                marks.append(self.differ(stem, pid, "missing"))
+            else:
+                if Fraction(str(mine.values["points"])) != Fraction(str(score)):
+                    marks.append(self.differ(stem, pid, "points"))
+                if discs is not None and mine.values["discs"] != discs:
+                    marks.append(self.differ(stem, pid, "discs"))
+                if mbq is not None and nearest(mine.values["bq"]) != mbq:
+                    marks.append(self.differ(stem, pid, "mbq"))
+            self.stdout.write(line + "".join(marks))
+        return state
+
+    def replay_ftd(self, stem: str, data: dict[str, Any]) -> None:
+        file = ftd_service.ftd_event_file(data, slug=stem)
+        state = wof_service.state_of(file)
+        keys = {str(e["id"]): str(i) for i, e in enumerate(data["entrants"], start=1)}
+        names = {
+            str(e["id"]): f"{e.get('surname', '')} {e.get('name', '')}" for e in data["entrants"]
+        }
+        c = file["event"]["settings"]["c"]
+        self.stdout.write(f"{stem}: FlipTheDisc, {len(keys)} players, C = {c}")
+        published = [
+            (str(r["player_id"]), r["score"], None, r["mbq"])
+            for r in data["published_standings"]["rows"]
+        ]
+        self.compare(stem, state, published, keys, names)
+
+    def replay_wof(self, stem: str, parsed: wof.WofFile, data: dict[str, Any] | None) -> None:
+        file, added = wof_service.from_wof(parsed, slug=stem)
+        state = wof_service.state_of(file)
+        keys = {str(p.id): str(i) for i, p in enumerate(parsed.players, start=1)}
+        names = {str(p.id): f"{p.surname} {p.first_name}" for p in parsed.players}
+        self.stdout.write(f"{stem}: WOF file, {len(keys)} players, {len(parsed.rounds)} rounds")
+        published = [(str(p.id), p.score, p.discs, None) for p in parsed.players]
+        state = self.compare(stem, state, published, keys, names)
+        proposal = record.propose(state, added, ENGINE)
+        back = {v: k for k, v in keys.items()}
+        self.stdout.write("Games after the Swiss (proposed labels):")
+        for game, label in zip(added, proposal.labels, strict=True):
+            b, w = back[game[0]], back[game[1]]
+            self.stdout.write(
+                f"  {names[b][:20]:<20} ({game[2]:02d})-({game[3]:02d}) {names[w][:20]:<20} "
+                f"{label.kind} {label.match} game {label.game}"
+            )
+        if proposal.note:
+            self.stdout.write(f"  {proposal.note}" + self.differ(stem, "", "final stages"))
+        standings = ENGINE.standings(proposal.state)
+        if standings.tables[0].key == "final":
+            self.stdout.write("Final ranking:")
+            for row in standings.tables[0].rows[:5]:
+                who = back[row.entrant]
+                self.stdout.write(f"  {row.rank}. {names[who]} ({row.status or 'ifrl'})")
+            champion = names[back[standings.tables[0].rows[0].entrant]]
+            for fact in ((data or {}).get("other_published_results") or {}).get("facts", []):
+                if "champion" in fact:
+                    ok = champion.split()[0].upper() in fact.upper()
+                    mark = "" if ok else self.differ(stem, "", "champion")
+                    self.stdout.write(f"  published: {fact}{mark}")
+        elif added:
+            self.stdout.write(
+                "  the final stages are not complete" + self.differ(stem, "", "final")
+            )
