@@ -69,6 +69,27 @@ def round_robin_demo(*, director: Any, rng: random.Random) -> Event:
     return event
 
 
+def simulated_demo(format_key: str, entrants: int, stop_after: int, name: str, seed: int = 7):
+    """A format's demo: its own simulation, cut during round ``stop_after``, imported."""
+
+    def build(*, director: Any, rng: random.Random) -> Event:
+        from tournaments import simulation
+        from tournaments.services.eventfile import import_event
+
+        state = simulation.cut(simulation.simulate(format_key, entrants, seed), stop_after)
+        slug = f"demo-{format_key.replace('_', '-')}"
+        event = import_event(simulation.to_event_file(state, slug=slug, name=name), by=director)
+        standings.refresh(event.pk, Event.objects.get(pk=event.pk).results_version)
+        return event
+
+    return build
+
+
 DEMO_BUILDERS: dict[str, Callable[..., Event]] = {
     "demo-round-robin": round_robin_demo,
+    "demo-freestyle": simulated_demo("freestyle", 28, 2, "Demo Freestyle (groups, semis, final)"),
+    "demo-woc": simulated_demo("woc", 20, 7, "Demo World Othello Championship (modified Swiss)"),
+    "demo-gokodom": simulated_demo("gokodom", 24, 3, "Demo GokoDom league (Swiss, then top 8)"),
+    "demo-bot-contest": simulated_demo("bot_contest", 12, 4, "Demo programming contest finals"),
+    "demo-wpf-playoffs": simulated_demo("wpf_playoffs", 16, 5, "Demo WPF Grand Prix playoffs"),
 }

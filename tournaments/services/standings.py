@@ -96,6 +96,8 @@ def store_snapshot(
             )
             for table in standings.tables
             for position, row in enumerate(table.rows, start=1)
+            # virtual players (a WPF bye filler) are rows of the engine, not entrants
+            if row.entrant in entrants
         )
     return snapshot
 

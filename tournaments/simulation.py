@@ -1,0 +1,249 @@
+"""Whole events played with random legal results, for `simulate_event` and the demo.
+
+Each format's pure simulation (rules/formats/<key>/simulate.py) plays an event as engine
+state; this module turns that state into an event file, so the database receives it
+through the same checked import as any recorded event (tournaments/services/eventfile.py),
+and the engine pairs on from wherever the record stops.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from rules.contract import EntrantState, EventState, RoundStatus
+
+Simulator = Callable[[int, random.Random], EventState]
+
+
+def _round_robin(entrants: int, rng: random.Random) -> EventState:
+    from rules.contract import GameState, MatchState, RoundPlan, RoundState
+    from rules.draws import DrawSource
+    from rules.formats.round_robin import ENGINE
+
+    people = tuple(
+        EntrantState(str(i), f"Player {i}", rating=2200 - 10 * i) for i in range(1, entrants + 1)
+    )
+    state = EventState("round_robin", {}, people)
+    seed = str(rng.getrandbits(32))
+    while True:
+        source = DrawSource(seed, state.draws)
+        plan = ENGINE.next_round(state, source)
+        if not isinstance(plan, RoundPlan):
+            return state
+        matches = tuple(
+            MatchState(
+                m.code,
+                plan.number,
+                m.participants,
+                () if m.is_bye else (GameState(1, (rng.randint(0, 2), rng.randint(0, 2))),),
+                table=m.table,
+            )
+            for m in plan.matches
+        )
+        rnd = RoundState(
+            plan.number, plan.label, RoundStatus.COMPLETED, matches, details=plan.details
+        )
+        state = EventState(
+            state.format,
+            state.settings,
+            state.entrants,
+            (*state.rounds, rnd),
+            (*state.draws, *source.new),
+        )
+
+
+def _freestyle(entrants: int, rng: random.Random) -> EventState:
+    from rules.formats.freestyle.simulate import simulate_event
+
+    return simulate_event(rng, entrants)
+
+
+def _bot_contest(entrants: int, rng: random.Random) -> EventState:
+    from rules.formats.bot_contest.simulate import simulate
+
+    return simulate(entrants, rng)[0]
+
+
+def _wpf_playoffs(entrants: int, rng: random.Random) -> EventState:
+    from rules.formats.wpf_playoffs.simulate import entrants as make
+    from rules.formats.wpf_playoffs.simulate import simulate
+
+    return simulate(rng, make(entrants, rng))
+
+
+def _gokodom(entrants: int, rng: random.Random) -> EventState:
+    from rules.formats.gokodom.simulate import simulate
+
+    return simulate(entrants, rng).state
+
+
+def _woc(entrants: int, rng: random.Random) -> EventState:
+    from rules.formats.woc.simulate import field, play
+
+    return play(field(entrants, rng), rng)
+
+
+SIMULATORS: dict[str, Simulator] = {
+    "round_robin": _round_robin,
+    "freestyle": _freestyle,
+    "bot_contest": _bot_contest,
+    "wpf_playoffs": _wpf_playoffs,
+    "gokodom": _gokodom,
+    "woc": _woc,
+}
+
+
+def simulate(format_key: str, entrants: int, seed: int) -> EventState:
+    try:
+        simulator = SIMULATORS[format_key]
+    except KeyError:
+        raise ValueError(
+            f"No simulation for '{format_key}'; one of {', '.join(SIMULATORS)}."
+        ) from None
+    return simulator(entrants, random.Random(seed))
+
+
+def cut(state: EventState, rounds: int, *, unfinished_share: float = 0.5) -> EventState:
+    """The event as it stood during round ``rounds``: later rounds gone, that round
+    published with only the first part of its results in."""
+    kept = list(state.rounds[:rounds])
+    if kept:
+        last = kept[-1]
+        played = [m for m in last.matches if not m.is_bye]
+        keep = int(len(played) * unfinished_share)
+        dropped = {m.code for m in played[keep:]}
+        kept[-1] = replace(
+            last,
+            status=RoundStatus.PUBLISHED,
+            matches=tuple(replace(m, games=()) if m.code in dropped else m for m in last.matches),
+        )
+    return replace(state, rounds=tuple(kept))
+
+
+def to_event_file(state: EventState, *, slug: str, name: str, public: bool = True) -> dict:
+    """Engine state as an event file; entrant ids become registration numbers."""
+    ids = [e.id for e in state.entrants]
+    if all(i.isdigit() for i in ids) and len(set(map(int, ids))) == len(ids):
+        mapping = {i: i for i in ids}
+    else:
+        mapping = {old: str(n) for n, old in enumerate(ids, start=1)}
+
+    def ref(value: Any) -> Any:
+        if isinstance(value, str) and value in mapping:
+            return mapping[value]
+        if isinstance(value, list | tuple):
+            return [ref(v) for v in value]
+        if isinstance(value, dict) or hasattr(value, "items"):
+            return {str(k): ref(v) for k, v in value.items()}
+        return value
+
+    def number(entrant_id: str | None) -> int | None:
+        return None if entrant_id is None else int(mapping[entrant_id])
+
+    teams = sorted({e.team for e in state.entrants if e.team})
+    stages = list(dict.fromkeys(r.stage for r in state.rounds if r.stage))
+    return _plain(
+        {
+            "arbiter_event_file": 1,
+            "event": {
+                "slug": slug,
+                "name": name,
+                "format": state.format,
+                "settings": dict(state.settings),
+                "status": "running" if state.rounds else "registration",
+                "public": public,
+            },
+            "teams": [{"name": t} for t in teams],
+            "stages": [
+                {"key": key, "name": key.replace("_", " ").capitalize(), "order": order}
+                for order, key in enumerate(stages)
+            ],
+            "entrants": [
+                {
+                    "number": number(e.id),
+                    "name": e.name,
+                    "rating": e.rating,
+                    "seed": e.seed,
+                    "country": e.country[:3],
+                    "gender": e.gender,
+                    "team": e.team,
+                    "flags": ref(dict(e.flags)),
+                    "status": str(e.status),
+                    "withdrawn_after_round": e.withdrawn_after_round,
+                }
+                for e in state.entrants
+            ],
+            "rounds": [
+                {
+                    "number": r.number,
+                    "label": r.label,
+                    "status": str(r.status),
+                    "stage": r.stage or None,
+                    "details": ref(dict(r.details)),
+                    "groups": [
+                        {
+                            "key": g.key,
+                            "label": g.label,
+                            "entrants": [number(x) for x in g.entrants],
+                        }
+                        for g in r.groups
+                    ],
+                    "matches": [
+                        {
+                            "code": m.code,
+                            "group": m.group or None,
+                            "bracket": m.bracket,
+                            "table": m.table,
+                            "details": ref(dict(m.details)),
+                            "participants": [
+                                {
+                                    "entrant": number(p.entrant),
+                                    "role": p.role,
+                                    "details": ref(dict(p.details)),
+                                }
+                                for p in m.participants
+                            ],
+                            "games": [
+                                {
+                                    "number": g.number,
+                                    "scores": list(g.scores),
+                                    "first": g.first,
+                                    "ending": str(g.ending),
+                                    "details": ref(dict(g.details)),
+                                }
+                                for g in m.games
+                            ],
+                        }
+                        for m in r.matches
+                    ],
+                }
+                for r in state.rounds
+            ],
+            "draws": [
+                {
+                    "key": d.key,
+                    "purpose": d.purpose,
+                    "method": str(d.method),
+                    "value": ref(d.value),
+                    "details": ref(dict(d.details)),
+                }
+                for d in state.draws
+            ],
+        }
+    )
+
+
+def _plain(value: Any) -> Any:
+    """Fractions and tuples inside details as JSON values."""
+    from fractions import Fraction
+
+    if isinstance(value, Fraction):
+        return value.numerator if value.denominator == 1 else float(value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
