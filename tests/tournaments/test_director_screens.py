@@ -106,6 +106,9 @@ def test_round_from_draft_to_close_with_an_invalid_score_and_a_conflict(signed_i
     )
     assert swap.status_code == 302
     assert Match.objects.filter(round=rnd, overridden=True).count() == 2
+    # the rules checker says at once which rule the change breaks
+    after = signed_in.get(reverse("tournaments:manage_round", args=["flow", 1])).content.decode()
+    assert "Berger" in after
     assert AuditEntry.objects.filter(action="round.pairing_overridden").exists()
     no_reason = signed_in.post(
         reverse("tournaments:manage_swap", args=["flow", 1]), {"first": 1, "second": 3}

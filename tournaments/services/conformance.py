@@ -85,3 +85,20 @@ def check_event(event: Event) -> Verdict:
         overrides,
         verdict.available,
     )
+
+
+def check_draft(event: Event, number: int) -> list[checkers.Violation]:
+    """What the rules say about a draft round as if it were published: shown to the
+    director after a manual change, before anyone sees the round."""
+    from dataclasses import replace
+
+    state = load_event_state(event)
+    if state.format not in checkers.CHECKERS:
+        return []
+    rounds = tuple(
+        replace(r, status=RoundStatus.PUBLISHED) if r.number == number else r
+        for r in state.rounds
+        if r.status is not RoundStatus.DRAFT or r.number == number
+    )
+    report = checkers.audit(replace(state, rounds=rounds))
+    return [v for v in report.violations if v.where.round in (None, number)]

@@ -14,7 +14,7 @@ from tournaments import selectors
 from tournaments.formats import ui_for
 from tournaments.forms import DrawForm, SwapForm
 from tournaments.models import Match, Round
-from tournaments.services import draws, results, rounds
+from tournaments.services import conformance, draws, results, rounds
 from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
 
 PAGE = "tournaments/manage/round.html"
@@ -142,6 +142,8 @@ def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         else:
             for warning in warnings:
                 messages.warning(request, warning)
+            for violation in conformance.check_draft(event, number):
+                messages.warning(request, f"{violation.text} ({violation.rule})")
             messages.success(request, "The pairing is changed and marked as your override.")
             return redirect("tournaments:manage_round", slug=slug, number=number)
     context = _round_context(event, _round(event, number), swap_form=form)
