@@ -191,7 +191,11 @@ def update(
     now = now or timezone.now()
     fields = ("name", "rating", "seed", "country", "gender")
     with transaction.atomic():
-        locked = Entrant.objects.select_for_update().select_related("team").get(pk=entrant.pk)
+        locked = (
+            Entrant.objects.select_for_update(of=("self",))
+            .select_related("team")
+            .get(pk=entrant.pk)
+        )
         before = {f: getattr(locked, f) for f in fields} | {
             "team": locked.team.name if locked.team else "",
             "flags": locked.flags,

@@ -241,7 +241,7 @@ def swap(
         seats = list(
             MatchParticipant.objects.filter(match__round=rnd, entrant__number__in=[first, second])
             .select_related("entrant", "match")
-            .select_for_update()
+            .select_for_update(of=("self",))
         )
         by_number = {p.entrant.number: p for p in seats}
         missing = [n for n in (first, second) if n not in by_number]
