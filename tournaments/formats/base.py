@@ -35,6 +35,53 @@ class FormatUI:
     def games_for(self, settings: Mapping[str, Any]) -> int:
         return self.games
 
+    def games_for_match(self, match: Any, settings: Mapping[str, Any]) -> int:
+        """Game rows shown for this match (a best of three shows three)."""
+        return self.games_for(settings)
+
+    def max_games(self, settings: Mapping[str, Any]) -> int:
+        """Game rows read from a form; at least as many as any match shows."""
+        return self.games_for(settings)
+
+    def first_label(self, match: Any) -> Any:
+        """When a match's seats do not fix who moved first (colours change from game to
+        game), the label of a per-game choice of that seat, stored in Game.first_seat."""
+        return None
+
+    def match_fields(self, match: Any) -> tuple[DetailField, ...]:
+        """Match-level choices typed with the result (stored in Match.details)."""
+        return ()
+
+    def parse_match_details(
+        self, data: Mapping[str, Any], match: Any
+    ) -> tuple[dict[str, Any], list[Problem]]:
+        """Values of ``match_fields`` from a POST (fields m-<name>); empty ones are left out."""
+        details: dict[str, Any] = {}
+        problems: list[Problem] = []
+        for detail in self.match_fields(match):
+            value = str(data.get(f"m-{detail.name}", "")).strip()
+            if value == "":
+                continue
+            allowed = {str(v) for v, _ in detail.choices}
+            if detail.choices and value not in allowed:
+                problems.append(
+                    Problem("form.choice", f"m-{detail.name}", f"{detail.label}: choose one.")
+                )
+                continue
+            details[detail.name] = value
+        return details, problems
+
+    def match_rows(self, match: Any) -> list[dict[str, Any]]:
+        return [
+            {
+                "name": f"m-{d.name}",
+                "label": d.label,
+                "value": str(match.details.get(d.name, "")),
+                "choices": d.choices,
+            }
+            for d in self.match_fields(match)
+        ]
+
     def parse(
         self, data: Mapping[str, Any], seats: int, settings: Mapping[str, Any]
     ) -> tuple[list[dict[str, Any]], list[Problem]]:
@@ -45,7 +92,7 @@ class FormatUI:
         """
         games: list[dict[str, Any]] = []
         problems: list[Problem] = []
-        for number in range(1, self.games_for(settings) + 1):
+        for number in range(1, self.max_games(settings) + 1):
             raw = [str(data.get(f"g{number}-s{seat}", "")).strip() for seat in range(seats)]
             if not any(raw):
                 continue
@@ -85,7 +132,17 @@ class FormatUI:
                     details[detail.name] = int(value) if value.isdigit() else value
                 else:
                     details[detail.name] = value
-            games.append({"number": number, "scores": scores, "ending": ending, "details": details})
+            first_text = str(data.get(f"g{number}-first", "")).strip()
+            first = int(first_text) if first_text.isdigit() else None
+            games.append(
+                {
+                    "number": number,
+                    "scores": scores,
+                    "first": first,
+                    "ending": ending,
+                    "details": details,
+                }
+            )
         return games, problems
 
     def rows(self, match: Any, settings: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -93,7 +150,7 @@ class FormatUI:
         stored = {g.number: g for g in match.games.all()}
         seats = len(match.participants.all())
         rows = []
-        for number in range(1, max(self.games_for(settings), len(stored)) + 1):
+        for number in range(1, max(self.games_for_match(match, settings), len(stored)) + 1):
             game = stored.get(number)
             rows.append(
                 {
@@ -108,6 +165,8 @@ class FormatUI:
                         for seat in range(seats)
                     ],
                     "ending": game.ending if game else "normal",
+                    "first_label": self.first_label(match),
+                    "first": "" if not game or game.first_seat is None else str(game.first_seat),
                     "details": [
                         {
                             "name": f"g{number}-{d.name}",
@@ -127,6 +186,26 @@ class FormatUI:
 
         labels = dict(Game.Ending.choices)
         return [(value, labels.get(value, value)) for value in self.endings]
+
+    # -- what the public pages may show (a format with hidden results narrows it) --------
+
+    def public_rounds(self, event: Any, rounds: Sequence[Any]) -> list[Any]:
+        """The published rounds visitors may see (pairings, results, entrant pages, the
+        version endpoint's round count). ``rounds`` are the event's non-draft rounds in
+        order; no query may depend on their number."""
+        return list(rounds)
+
+    def public_table(self, event: Any, key: str) -> bool:
+        """Whether visitors may see the standings table ``key`` of a snapshot."""
+        return True
+
+    def public_links(self, event: Any) -> list[tuple[Any, str]]:
+        """(label, url) of the format's own public pages, for the event's navigation."""
+        return []
+
+    def director_links(self, event: Any) -> list[tuple[Any, str]]:
+        """(label, url) of the format's own director screens, for the director's navigation."""
+        return []
 
 
 def _show(value: Any) -> str:

@@ -88,6 +88,7 @@ def record(
     by: Any,
     source: str = ResultChange.Source.WEB,
     reason: str = "",
+    match_details: Mapping[str, Any] | None = None,
     now: datetime | None = None,
 ) -> Outcome:
     """Save a match's games if nobody saved it since ``expected_version`` was read.
@@ -115,7 +116,9 @@ def record(
             for m in r.matches
             if m.code == locked.code
         )
-        candidate = replace(current, games=new_games)
+        # Choices made with the result (a colour or draw-win choice) are part of it.
+        details = {**current.details, **(match_details or {})}
+        candidate = replace(current, games=new_games, details=details)
         if new_games:
             score = event.engine.score_match(state, candidate)
             if not score.valid:
@@ -125,6 +128,9 @@ def record(
             score = MatchScore(points=(), complete=False, summary="")
             result = None
         before = {"games": games_json(locked), "result": locked.result}
+        if match_details:
+            before["details"] = {k: locked.details.get(k) for k in match_details}
+            locked.details = details
         locked.games.all().delete()
         Game.objects.bulk_create(
             Game(
@@ -139,14 +145,18 @@ def record(
         )
         locked.result = result
         locked.version = expected_version + 1
-        locked.save(update_fields=["result", "version"])
+        locked.save(update_fields=["result", "version", "details"])
         try:
             with transaction.atomic():
                 ResultChange.objects.create(
                     match=locked,
                     version=locked.version,
                     before=before,
-                    after={"games": games_json(locked), "result": result},
+                    after={
+                        "games": games_json(locked),
+                        "result": result,
+                        **({"details": dict(match_details)} if match_details else {}),
+                    },
                     changed_by=by if getattr(by, "is_authenticated", False) else None,
                     changed_at=now,
                     source=source,

@@ -58,7 +58,14 @@ def _row(ui, match: Match, settings, **extra) -> dict:
         for seat, score in enumerate(game["scores"]):
             entrant = participants[seat].entrant if seat < len(participants) else None
             score["label"] = entrant.name if entrant else ""
-    return {"match": match, "participants": participants, "games": games, "errors": {}, **extra}
+    return {
+        "match": match,
+        "participants": participants,
+        "games": games,
+        "choices": ui.match_rows(match),
+        "errors": {},
+        **extra,
+    }
 
 
 @login_required
@@ -167,6 +174,8 @@ def save_result(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     settings = _settings(event)
     seats = len(match.participants.all())
     games, problems = ui.parse(request.POST, seats, settings)
+    match_details, detail_problems = ui.parse_match_details(request.POST, match)
+    problems = [*problems, *detail_problems]
     status = 200
     extra: dict = {}
     try:
@@ -178,7 +187,13 @@ def save_result(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
         status = 422
     else:
         try:
-            results.record(match, games, expected_version=version, by=request.user)
+            results.record(
+                match,
+                games,
+                expected_version=version,
+                by=request.user,
+                match_details=match_details,
+            )
         except StaleResult as conflict:
             extra = {"conflict": conflict, "posted": request.POST}
             status = 409
