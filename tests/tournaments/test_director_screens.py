@@ -183,3 +183,22 @@ def test_director_of_another_event_cannot_reach_these_screens(client, director, 
         assert client.get(reverse(f"tournaments:{name}", args=args)).status_code == 404
     assert client.post(reverse("tournaments:manage_draft", args=["mine"])).status_code == 404
     assert not Round.objects.filter(event__slug="mine").exists()
+
+
+@pytest.mark.parametrize("players", [4, 40])
+def test_the_results_screen_runs_a_constant_number_of_queries(
+    client, director, django_assert_max_num_queries, players
+):
+    from tournaments.services import rounds as round_service
+
+    event = round_robin_event(director, players=players, slug=f"rq{players}")
+    outcome = round_service.draft_next_round(event, by=director)
+    round_service.publish_round(outcome.round, by=director)
+    client.force_login(director)
+    with django_assert_max_num_queries(14):
+        page = client.get(reverse("tournaments:manage_round", args=[event.slug, 1]))
+    assert page.status_code == 200
+    with django_assert_max_num_queries(12):
+        assert (
+            client.get(reverse("tournaments:manage_entrants", args=[event.slug])).status_code == 200
+        )

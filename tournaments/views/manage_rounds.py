@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.permissions import event_for_director
-from tournaments import selectors
 from tournaments.formats import ui_for
 from tournaments.forms import DrawForm, SwapForm
-from tournaments.models import Match, Round
+from tournaments.models import Game, Match, MatchParticipant, Round
 from tournaments.services import conformance, draws, results, rounds
 from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
 
@@ -21,7 +21,25 @@ PAGE = "tournaments/manage/round.html"
 
 
 def _round(event, number: int) -> Round:
-    rnd = selectors.round_with_matches(event, number, include_drafts=True)
+    """The round with its matches, seats, entrants and games in four queries."""
+    rnd = (
+        event.rounds.filter(number=number)
+        .prefetch_related(
+            Prefetch(
+                "matches",
+                queryset=Match.objects.order_by("order", "code").prefetch_related(
+                    Prefetch(
+                        "participants",
+                        queryset=MatchParticipant.objects.order_by("seat").select_related(
+                            "entrant"
+                        ),
+                    ),
+                    Prefetch("games", queryset=Game.objects.order_by("number")),
+                ),
+            )
+        )
+        .first()
+    )
     if rnd is None:
         raise Http404("No such round.")
     return rnd
