@@ -56,3 +56,13 @@ def test_the_director_sees_the_verdict(client, director):
     page = client.get(reverse("tournaments:manage_check", args=["seen"]), HTTP_HX_REQUEST="true")
     assert "All 1 round conform" in page.content.decode()
     assert MatchParticipant.objects.filter(match__round__event=event).exists()
+
+
+def test_check_event_reads_a_wof_rating_file(tmp_path, capsys):
+    """The WOC 2014 record as PAPP wrote it: its pairings checked against woc.txt."""
+    from tests.rules.test_woc_wof import elo_from_record
+
+    path = tmp_path / "woc2014.elo"
+    path.write_text(elo_from_record("woc_2014.json"))
+    call_command("check_event", "--file", str(path))
+    assert capsys.readouterr().out.startswith("All 13 rounds conform (416 pairings")

@@ -24,10 +24,19 @@ class Command(BaseCommand):
             raise CommandError("Give either an event's slug or --file FILE.")
         if file:
             try:
-                with open(file, encoding="utf-8") as handle:
-                    data = json.load(handle)
-            except (OSError, json.JSONDecodeError) as error:
-                raise CommandError(f"Cannot read {file}: {error}") from None
+                with open(file, encoding="utf-8", errors="replace") as handle:
+                    text = handle.read()
+            except OSError as error:
+                raise CommandError(f"Cannot read {file}: {error.strerror}.") from None
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as error:
+                if not text.lstrip().startswith("%"):
+                    raise CommandError(
+                        f"{file} is neither an event file (JSON: line {error.lineno}, "
+                        f"column {error.colno}: {error.msg}) nor a WOF rating file."
+                    ) from None
+                data = self._wof(text)
             if isinstance(data, dict) and isinstance(data.get("event"), dict):
                 # checking a file must not clash with an event stored under its slug
                 data["event"]["slug"] = "checked-file"
@@ -57,3 +66,14 @@ class Command(BaseCommand):
             )
         if verdict.violations:
             raise SystemExit(1)
+
+    def _wof(self, text):
+        """A WOF rating file (.ELO): its games as an event file, the games after the Swiss
+        labelled as the woc rules would schedule them."""
+        from tournaments.services import wof
+
+        try:
+            data, _added, _proposal = wof.propose(text, slug="checked-file")
+        except ServiceError as error:
+            raise service_error(error) from None
+        return data
