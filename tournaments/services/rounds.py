@@ -74,7 +74,9 @@ def draft_next_round(event: Event, *, by: Any, now: datetime | None = None) -> D
         if isinstance(plan, NeedsDecision):
             return DraftOutcome(decision=plan)
         rnd = store_plan(event, plan, by=by, now=now)
-        draws.store(event, [*source.new, *plan.draws], by=by, at=now, round=rnd)
+        # a draw an engine also lists in its plan is stored once (keys are unique)
+        made = {record.key: record for record in [*source.new, *plan.draws]}
+        draws.store(event, made.values(), by=by, at=now, round=rnd)
         audit.log(event, "round.drafted", actor=by, at=now, subject=rnd.label)
         return DraftOutcome(round=rnd)
 
