@@ -42,8 +42,12 @@ format: install
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
+# Benchmarks print tables and never fail a build (figures: docs/performance.md,
+# docs/conformance.md). BENCH_EVENTS sets the conformance events per format.
 bench: install
 	$(PY) -m bench
+	$(PY) -m bench.woc_pairing --quick
+	PYTHONPATH=. $(PY) bench/conformance.py $${BENCH_EVENTS:-50}
 
 # Regenerates requirements.lock from pyproject.toml (needs uv on the PATH).
 lock:

@@ -1,28 +1,75 @@
-"""Who may do what. Every view calls one of these; templates only mirror them."""
+"""Who may do what. Every view calls one of these; templates only mirror them.
+
+Roles (issue 3): an admin is a Django staff user; a director of an event has an
+EventDirector row for it (the creator gets one); a player is a user linked to an entrant
+(Entrant.user) through the entrant's claim code; anyone else is anonymous or a stranger.
+A private event is a 404 to strangers (its existence does not leak); a visible thing the
+user may not change is a 403.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
-from tournaments.models import Event, EventDirector
+from tournaments.models import Entrant, Event, EventDirector, Match, MatchParticipant, Round
+
+
+def _signed_in(user: Any) -> bool:
+    return bool(getattr(user, "is_authenticated", False))
 
 
 def is_director(user: Any, event: Event) -> bool:
-    if not getattr(user, "is_authenticated", False):
+    if not _signed_in(user):
         return False
     if user.is_staff:
         return True
     return EventDirector.objects.filter(event=event, user=user).exists()
 
 
+# The name the issue uses; one function decides.
+can_direct = is_director
+
+
 def can_view(user: Any, event: Event) -> bool:
     if event.public:
         return True
-    if not getattr(user, "is_authenticated", False):
+    if not _signed_in(user):
         return False
     return is_director(user, event) or event.entrants.filter(user=user).exists()
+
+
+def is_player_of(user: Any, entrant: Entrant) -> bool:
+    """The user claimed this entrant (a director is not the entrant's player)."""
+    return _signed_in(user) and entrant.user_id is not None and entrant.user_id == user.pk
+
+
+def entrant_of(user: Any, event: Event) -> Entrant | None:
+    """The entrant this user plays as in the event, if any."""
+    if not _signed_in(user):
+        return None
+    return event.entrants.filter(user=user).first()
+
+
+def can_report_for(user: Any, match: Match) -> bool:
+    """Directors may report any match of their event; a player only their own match, and
+    only while its round is published (not a draft nobody has seen, not a closed round)."""
+    event = match.round.event
+    if is_director(user, event):
+        return True
+    if not _signed_in(user) or match.round.status != Round.Status.PUBLISHED:
+        return False
+    return MatchParticipant.objects.filter(match=match, entrant__user=user).exists()
+
+
+def require(allowed: bool, *, hide: bool = False) -> None:
+    """Refuse unless allowed: a 404 when the thing must stay hidden (hide=True), else a 403."""
+    if not allowed:
+        if hide:
+            raise Http404("Not found.")
+        raise PermissionDenied
 
 
 def event_for_viewer(user: Any, slug: str) -> Event:
@@ -39,3 +86,24 @@ def event_for_director(user: Any, slug: str) -> Event:
     if event is None or not is_director(user, event):
         raise Http404("No such event.")
     return event
+
+
+def match_for_reporter(user: Any, slug: str, match_id: int) -> Match:
+    """A match of a visible event the user may report; 404 if hidden, 403 if not theirs."""
+    event = event_for_viewer(user, slug)
+    match = (
+        Match.objects.select_related("round__event")
+        .filter(pk=match_id, round__event=event)
+        .exclude(round__status=Round.Status.DRAFT)
+        .first()
+    )
+    if match is None and is_director(user, event):
+        match = (
+            Match.objects.select_related("round__event")
+            .filter(pk=match_id, round__event=event)
+            .first()
+        )
+    if match is None:
+        raise Http404("No such match.")
+    require(can_report_for(user, match))
+    return match

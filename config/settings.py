@@ -133,6 +133,8 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env_str("ARBITER_CACHE_PREFIX", "arbiter"),
+            # A Redis that is down must cost a page little: fail fast, serve uncached.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1},
         }
     }
 else:
@@ -146,8 +148,35 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # A killed worker's task comes back within seconds, not the default hour.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 60)}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 60),
+    # kombu looks for such tasks every interval x throttle seconds (default 10 x 10): scan
+    # every few seconds instead, so a task comes back soon after its timeout.
+    "unacked_restore_interval": env_int("CELERY_RESTORE_INTERVAL", 5),
+    "unacked_restore_throttle": 1,
+    # Sending a task tries the broker once more, then gives up: with Redis down a result is
+    # saved in a tenth of a second (the sweep sends the recompute later), not after the
+    # default six seconds of reconnecting inside the request.
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+}
 CELERY_TIMEZONE = TIME_ZONE
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "celery")
+# The database, not the broker, is the truth about pending work: this sweep re-enqueues the
+# recompute of any event whose standings lag its results (a lost task, a broker that was down).
+CELERY_BEAT_SCHEDULE = {
+    "sweep-standings": {
+        "task": "tournaments.tasks.sweep_standings",
+        "schedule": float(env_int("ARBITER_SWEEP_SECONDS", 60)),
+    },
+    "sweep-reports": {"task": "tournaments.tasks.sweep_reports", "schedule": 300.0},
+}
+# Seconds a standings recompute waits after a result, so that a burst makes one recompute.
+ARBITER_STANDINGS_DELAY = float(env_str("ARBITER_STANDINGS_DELAY", "1") or 1)
+# Public pages cached per event version for anonymous visitors (0 turns it off).
+ARBITER_PAGE_CACHE = env_bool("ARBITER_PAGE_CACHE", True)
+ARBITER_PAGE_CACHE_SECONDS = env_int("ARBITER_PAGE_CACHE_SECONDS", 600)
 
 EMAIL_BACKEND = env_str("DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DJANGO_DEFAULT_FROM_EMAIL", "arbiter@localhost")
@@ -172,8 +201,41 @@ LOGGING = {
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
         "celery": {"level": env_str("ARBITER_CELERY_LOG_LEVEL", "WARNING")},
+        "weasyprint": {"level": "WARNING"},
+        "fontTools": {"level": "WARNING"},
     },
 }
 
 # Seed for draws made by the application when an event has none of its own (tests, demo).
 ARBITER_DEMO_PASSWORD = env_str("ARBITER_DEMO_PASSWORD", "arbiter-demo")
+
+# The admin's sign-in shows the same clear lockout page as ours.
+AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
+
+# Content Security Policy (django-csp): scripts only from our own static files (htmx is
+# served from there, with inline indicator styles off); no inline handlers anywhere. Inline
+# style attributes are allowed: they cannot run code.
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+    "csp.middleware.CSPMiddleware",
+)
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "base-uri": ["'self'"],
+        "object-src": ["'none'"],
+    }
+}
+
+# GokoDom rounds close themselves at their deadline (tournaments/tasks_gokodom.py).
+CELERY_IMPORTS = ("tournaments.tasks_gokodom",)
+CELERY_BEAT_SCHEDULE["gokodom-deadlines"] = {
+    "task": "tournaments.tasks_gokodom.close_due_rounds",
+    "schedule": float(env_int("ARBITER_DEADLINE_SWEEP_SECONDS", 300)),
+}

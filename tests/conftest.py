@@ -29,3 +29,12 @@ def director(django_user_model):
 @pytest.fixture
 def admin_user(django_user_model):
     return django_user_model.objects.create_superuser("root", "root@example.org", "pw-admin-1")
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(request):
+    # Real hashing costs about 0.3 s per user; tests create hundreds.
+    if not request.config.pluginmanager.has_plugin("django"):
+        return
+    settings = request.getfixturevalue("settings")
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

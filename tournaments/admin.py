@@ -211,3 +211,33 @@ class StandingsSnapshotAdmin(admin.ModelAdmin):
     list_select_related = ("event",)
     readonly_fields = ("tables", "pending")
     inlines = [StandingsRowInline]
+
+
+@admin.register(models.Report)
+class ReportAdmin(admin.ModelAdmin):
+    list_display = ("event", "kind", "round_number", "results_version", "status", "requested_at")
+    list_filter = ("kind", "status")
+    list_select_related = ("event",)
+    readonly_fields = ("progress", "message", "finished_at")
+
+
+@admin.register(models.RefereeToken)
+class RefereeTokenAdmin(admin.ModelAdmin):
+    """Only the token's hash is stored; the token itself was shown once to the director."""
+
+    list_display = ("event", "hint", "created_by", "created_at", "revoked_at", "last_used_at")
+    list_filter = ("event",)
+    list_select_related = ("event", "created_by")
+    readonly_fields = ("token_hash", "hint", "created_at", "last_used_at")
+
+
+@admin.register(models.RefereeGame)
+class RefereeGameAdmin(admin.ModelAdmin):
+    list_display = ("game_id", "event", "match", "game_number", "received_at")
+    list_filter = ("event",)
+    search_fields = ("game_id",)
+    list_select_related = ("event", "match__round")
+    readonly_fields = ("event", "game_id", "match", "game_number", "payload", "received_at")
+
+    def has_add_permission(self, request):
+        return False  # posted by the referee program, never typed

@@ -220,3 +220,16 @@ class SwapForm(forms.Form):
 class DrawForm(forms.Form):
     key = forms.CharField(widget=forms.HiddenInput, max_length=120)
     value = forms.IntegerField(label=_("Number drawn"))
+    low = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    high = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        value, low, high = data.get("value"), data.get("low"), data.get("high")
+        if value is not None and low is not None and high is not None and not low <= value <= high:
+            # a draw is never redone: an impossible value must not be stored
+            self.add_error(
+                "value",
+                _("The draw is a number from %(low)s to %(high)s.") % {"low": low, "high": high},
+            )
+        return data

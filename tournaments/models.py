@@ -498,3 +498,103 @@ class StandingsRow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rank}. {self.entrant}"
+
+
+def report_path(report: Report, filename: str) -> str:
+    return f"reports/{report.event_id}/{report.pk or 'new'}-{filename}"
+
+
+class Report(models.Model):
+    """A printable or exportable file built by a task (tournaments/services/reports.py)."""
+
+    class Kind(models.TextChoices):
+        PAIRINGS_BY_TABLE = "pairings_table", _("Pairings sheet, by table")
+        PAIRINGS_BY_NAME = "pairings_name", _("Pairings sheet, alphabetical")
+        RESULT_SLIPS = "result_slips", _("Result slips")
+        STANDINGS_PDF = "standings_pdf", _("Standings (PDF)")
+        CROSSTABLE_PDF = "crosstable_pdf", _("Crosstable (PDF)")
+        ENTRANTS_CSV = "entrants_csv", _("Entrants (CSV)")
+        RESULTS_CSV = "results_csv", _("Results (CSV)")
+        STANDINGS_CSV = "standings_csv", _("Standings (CSV)")
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Waiting")
+        RUNNING = "running", _("Building")
+        DONE = "done", _("Ready")
+        FAILED = "failed", _("Failed")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="reports")
+    kind = models.CharField(max_length=30, choices=Kind.choices)
+    # The round of a pairings sheet or result slips; null for the whole event.
+    round_number = models.PositiveIntegerField(null=True, blank=True)
+    # The event's results version the report was asked for: one build per version.
+    results_version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0, help_text=_("Percent built."))
+    message = models.CharField(max_length=300, blank=True)
+    file = models.FileField(upload_to=report_path, blank=True)
+    requested_by = models.ForeignKey(
+        conf.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    requested_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-requested_at", "-id"]
+        indexes = [models.Index(fields=["event", "kind", "results_version"])]
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.get_kind_display()}"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.FAILED)
+
+
+class RefereeToken(models.Model):
+    """A bot contest's referee program posts games with this token (issue 9).
+
+    Only a SHA-256 hash is stored: the token itself is shown once, when it is made.
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="referee_tokens")
+    token_hash = models.CharField(max_length=64, unique=True)
+    # The token's last characters, so the director can tell tokens apart.
+    hint = models.CharField(max_length=8)
+    created_by = models.ForeignKey(
+        conf.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.event}: referee token …{self.hint}"
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None
+
+
+class RefereeGame(models.Model):
+    """One game a referee program posted, by its game id: a retried post finds it here and
+    counts nothing twice, even after the director edited the match by hand."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="referee_games")
+    game_id = models.CharField(max_length=100)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="referee_games")
+    game_number = models.PositiveSmallIntegerField()
+    payload = models.JSONField(default=dict)
+    received_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["event", "received_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "game_id"], name="referee_game_id_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event}: game {self.game_id}"

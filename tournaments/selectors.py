@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any
+
 from django.db.models import Count, Prefetch, Q, QuerySet
 
+from tournaments.formats import ui_for
 from tournaments.models import (
+    Entrant,
     Event,
     Match,
     MatchParticipant,
@@ -13,18 +18,35 @@ from tournaments.models import (
     StandingsSnapshot,
 )
 
+# A table this small sits beside its neighbours on a wide screen (group tables); a bigger
+# one gets the full width.
+COMPACT_ROWS = 16
+COMPACT_COLUMNS = 6
+
 
 def visible_events(user) -> QuerySet[Event]:
     events = Event.objects.annotate(entrant_count=Count("entrants", distinct=True))
     if getattr(user, "is_staff", False):
         return events
     if getattr(user, "is_authenticated", False):
-        return events.filter(Q(public=True) | Q(directors=user)).distinct()
+        return events.filter(Q(public=True) | Q(directors=user) | Q(entrants__user=user)).distinct()
     return events.filter(public=True)
 
 
 def public_rounds(event: Event) -> list[Round]:
-    return list(event.rounds.exclude(status=Round.Status.DRAFT).order_by("number"))
+    """The rounds visitors may see: published ones, narrowed by the format when it hides
+    some for a while (FormatUI.public_rounds). One query."""
+    published = list(event.rounds.exclude(status=Round.Status.DRAFT).order_by("number"))
+    return ui_for(event).public_rounds(event, published)
+
+
+def _matches_prefetch(queryset: QuerySet[Match]) -> QuerySet[Match]:
+    return queryset.select_related("group").prefetch_related(
+        Prefetch(
+            "participants",
+            queryset=MatchParticipant.objects.order_by("seat").select_related("entrant"),
+        )
+    )
 
 
 def round_with_matches(event: Event, number: int, *, include_drafts: bool = False) -> Round | None:
@@ -32,27 +54,47 @@ def round_with_matches(event: Event, number: int, *, include_drafts: bool = Fals
     if not include_drafts:
         rounds = rounds.exclude(status=Round.Status.DRAFT)
     return rounds.prefetch_related(
-        Prefetch(
-            "matches",
-            queryset=Match.objects.order_by("order", "code")
-            .select_related("group")
-            .prefetch_related(
-                Prefetch(
-                    "participants",
-                    queryset=MatchParticipant.objects.order_by("seat").select_related("entrant"),
-                )
-            ),
-        )
+        Prefetch("matches", queryset=_matches_prefetch(Match.objects.order_by("order", "code")))
     ).first()
+
+
+@dataclass
+class MatchSection:
+    """Matches shown under one heading: a group, a bracket, or the whole round."""
+
+    title: str
+    matches: list[Match] = field(default_factory=list)
+
+
+def find_matches(matches: list[Match], query: str) -> list[Match]:
+    """ "Find my name": matches with an entrant whose name contains the words typed, or whose
+    registration or table number is the number typed. Works on prefetched rows, no query."""
+    query = query.strip().casefold()
+    if not query:
+        return matches
+    found = []
+    for match in matches:
+        people = [p.entrant for p in match.participants.all() if p.entrant is not None]
+        # the entrants whose name or number matched, for the page to highlight
+        match.hits = {e.pk for e in people if query in e.name.casefold() or str(e.number) == query}
+        if match.hits or (query.isdigit() and str(match.table) == query):
+            found.append(match)
+    return found
+
+
+def match_sections(matches: list[Match]) -> list[MatchSection]:
+    """Split a round's matches by group or bracket, in their order; one untitled section
+    when the format has neither."""
+    sections: dict[str, MatchSection] = {}
+    for match in matches:
+        title = match.group.label if match.group else match.bracket
+        sections.setdefault(title, MatchSection(title)).matches.append(match)
+    return list(sections.values())
 
 
 def published_standings(event: Event) -> tuple[StandingsSnapshot | None, list[dict]]:
     """The newest published snapshot and its tables, each with its rows."""
-    snapshot = (
-        StandingsSnapshot.objects.filter(event=event, published=True)
-        .order_by("-results_version")
-        .first()
-    )
+    snapshot = latest_snapshot(event)
     if snapshot is None:
         return None, []
     rows = (
@@ -63,28 +105,139 @@ def published_standings(event: Event) -> tuple[StandingsSnapshot | None, list[di
     by_table: dict[str, list[StandingsRow]] = {}
     for row in rows:
         by_table.setdefault(row.table_key, []).append(row)
-    tables = []
-    for table in snapshot.tables:
-        names = {str(r.entrant.number): r.entrant.name for r in by_table.get(table["key"], [])}
-        columns = table["columns"]
-        tables.append(
+    shown = public_tables(event, snapshot)
+    return snapshot, [_table(table, by_table.get(table["key"], [])) for table in shown]
+
+
+def public_tables(event: Event, snapshot: StandingsSnapshot) -> list[dict[str, Any]]:
+    """The snapshot's tables visitors may see (FormatUI.public_table)."""
+    ui = ui_for(event)
+    return [table for table in snapshot.tables if ui.public_table(event, table["key"])]
+
+
+def _table(table: dict[str, Any], rows: list[StandingsRow]) -> dict[str, Any]:
+    names = {str(r.entrant.number): r.entrant.name for r in rows}
+    columns = table["columns"]
+    labels = {c["key"]: c["label"] for c in columns}
+    helps = {c["key"]: c.get("help", "") for c in columns}
+    return {
+        **table,
+        "compact": len(rows) <= COMPACT_ROWS and len(columns) <= COMPACT_COLUMNS,
+        "rows": [
+            {"row": row, "cells": [row.values.get(c["key"]) for c in columns]} for row in rows
+        ],
+        "decided_text": [
             {
-                **table,
-                "rows": [
-                    {
-                        "row": row,
-                        "cells": [row.values.get(c["key"]) for c in columns],
-                    }
-                    for row in by_table.get(table["key"], [])
-                ],
-                "decided_text": [
-                    {
-                        "ahead": names.get(d["ahead"], d["ahead"]),
-                        "behind": names.get(d["behind"], d["behind"]),
-                        "detail": d["detail"],
-                    }
-                    for d in table["decided"]
-                ],
+                "ahead": names.get(d["ahead"], d["ahead"]),
+                "behind": names.get(d["behind"], d["behind"]),
+                "step": _step_label(d, labels, helps),
+                "detail": d["detail"],
+            }
+            for d in table.get("decided", [])
+        ],
+        "notes": table.get("notes", []),
+    }
+
+
+def _step_label(decided: dict, labels: dict[str, str], helps: dict[str, str]) -> str:
+    """The column that split a tie, by its label ("BQ"), or the step's own name; nothing
+    when the engine's detail already starts with that name."""
+    step = decided.get("step", "")
+    label = labels.get(step, step.replace("_", " "))
+    detail = decided.get("detail", "")
+    if any(name and detail.startswith(name) for name in (label, helps.get(step, ""))):
+        return ""
+    return label
+
+
+def top_of(tables: list[dict], rows: int) -> list[dict]:
+    return [{**table, "rows": table["rows"][:rows]} for table in tables]
+
+
+def standings_sections(tables: list[dict]) -> list[dict]:
+    """Consecutive compact tables (groups) share a grid; others stand alone."""
+    sections: list[dict] = []
+    for table in tables:
+        # "round-2/group-T": each round's groups make their own grid
+        family = table["key"].split("/")[0] if "/" in table["key"] else ""
+        same_family = sections and sections[-1]["family"] == family
+        if table["compact"] and sections and sections[-1]["grid"] and same_family:
+            sections[-1]["tables"].append(table)
+        else:
+            sections.append({"grid": table["compact"], "tables": [table], "family": family})
+    for section in sections:
+        section["grid"] = section["grid"] and len(section["tables"]) > 1
+    return sections
+
+
+def entrant_page(
+    event: Event, number: int, rounds: list[Round]
+) -> tuple[Entrant, list[dict]] | None:
+    """An entrant and their matches in the given (public) rounds, oldest first, each seen
+    from their seat: opponents, role, points and outcome. Three queries."""
+    entrant = event.entrants.select_related("team").filter(number=number).first()
+    if entrant is None:
+        return None
+    matches = _matches_prefetch(
+        Match.objects.filter(
+            round__in=[r.pk for r in rounds], participants__entrant=entrant
+        ).order_by("round__number", "order", "code")
+    )
+    by_pk = {r.pk: r for r in rounds}
+    items = []
+    for match in matches:
+        seats = list(match.participants.all())
+        mine = next(p for p in seats if p.entrant_id == entrant.pk)
+        items.append(
+            {
+                "match": match,
+                "round": by_pk[match.round_id],
+                "seat": mine,
+                "opponents": [p for p in seats if p is not mine],
+                "points": _points(match.result, mine.seat),
+                "outcome": _outcome(match.result, mine.seat, len(seats)),
             }
         )
-    return snapshot, tables
+    return entrant, items
+
+
+def _points(result: dict | None, seat: int) -> Any:
+    if not result:
+        return None
+    points = result.get("points") or []
+    return points[seat] if seat < len(points) else None
+
+
+def _outcome(result: dict | None, seat: int, seats: int) -> str:
+    """ "win", "loss", "draw", "bye" or "" (no result yet, or not decided)."""
+    if not result:
+        return ""
+    if seats == 1:
+        return "bye"
+    winner = result.get("winner")
+    if winner is None:
+        return "draw" if result.get("complete", True) else ""
+    return "win" if winner == seat else "loss"
+
+
+def entrant_standings(
+    event: Event, snapshot: StandingsSnapshot | None, entrant: Entrant
+) -> list[dict]:
+    """The entrant's rank in each public table of the published snapshot. One query."""
+    if snapshot is None:
+        return []
+    titles = {t["key"]: t["title"] for t in public_tables(event, snapshot)}
+    rows = StandingsRow.objects.filter(snapshot=snapshot, entrant=entrant).order_by("table_key")
+    return [
+        {"title": titles.get(row.table_key, row.table_key), "row": row}
+        for row in rows
+        if row.table_key in titles
+    ]
+
+
+def latest_snapshot(event: Event) -> StandingsSnapshot | None:
+    return (
+        StandingsSnapshot.objects.filter(event=event, published=True)
+        .order_by("-results_version")
+        .first()
+    )

@@ -83,7 +83,7 @@ def _gokodom(entrants: int, rng: random.Random) -> EventState:
 def _woc(entrants: int, rng: random.Random) -> EventState:
     from rules.formats.woc.simulate import field, play
 
-    return play(field(entrants, rng), rng)
+    return play(field(entrants, rng), rng, finals=True)
 
 
 SIMULATORS: dict[str, Simulator] = {
@@ -139,6 +139,14 @@ def to_event_file(state: EventState, *, slug: str, name: str, public: bool = Tru
         if isinstance(value, dict) or hasattr(value, "items"):
             return {str(k): ref(v) for k, v in value.items()}
         return value
+
+    def key_ref(key: str) -> str:
+        # draw keys may end in the ids they concern ("…/tiebreaker/p03+p11")
+        parts = key.split("/")
+        ids = parts[-1].split("+")
+        if len(parts) > 1 and all(i in mapping for i in ids) and mapping != {i: i for i in ids}:
+            parts[-1] = "+".join(sorted((mapping[i] for i in ids), key=int))
+        return "/".join(parts)
 
     def number(entrant_id: str | None) -> int | None:
         return None if entrant_id is None else int(mapping[entrant_id])
@@ -224,7 +232,7 @@ def to_event_file(state: EventState, *, slug: str, name: str, public: bool = Tru
             ],
             "draws": [
                 {
-                    "key": d.key,
+                    "key": key_ref(d.key),
                     "purpose": d.purpose,
                     "method": str(d.method),
                     "value": ref(d.value),

@@ -1,13 +1,66 @@
-"""Celery tasks: thin, take ids, call a service, safe to run twice."""
+"""Celery tasks: thin, take ids, call a service, safe to run twice.
+
+Every task acks late (settings: CELERY_TASK_ACKS_LATE, reject on worker lost): a worker
+killed in the middle of a task leaves its message to be redelivered to another worker.
+"""
 
 from __future__ import annotations
 
+import os
+import time
+from pathlib import Path
+
 from celery import shared_task
-from django.db import OperationalError
+from django.db import InterfaceError, OperationalError
 
-from tournaments.services import standings
+from tournaments.services import reports, standings
+
+# Transient failures worth a retry: the database restarting, a dropped connection.
+TRANSIENT = (OperationalError, InterfaceError, ConnectionError)
 
 
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def _test_pause() -> None:
+    """Test-only hook (tests/tournaments/test_tasks_worker.py): with
+    ARBITER_TEST_STANDINGS_PAUSE set, a recompute announces itself by touching
+    ARBITER_TEST_PAUSE_FILE and sleeps between computing and publishing, so that a test can
+    kill the worker in the middle. Unset in every real deployment."""
+    seconds = os.environ.get("ARBITER_TEST_STANDINGS_PAUSE")
+    if not seconds:
+        return
+    marker = os.environ.get("ARBITER_TEST_PAUSE_FILE")
+    if marker:
+        Path(marker).write_text(str(os.getpid()))
+    time.sleep(float(seconds))
+
+
+@shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=TRANSIENT,
+    retry_backoff=True,
+    retry_backoff_max=60,
+    max_retries=8,
+)
 def recompute_standings(event_id: int, results_version: int) -> bool:
-    return standings.refresh(event_id, results_version)
+    return standings.refresh(event_id, results_version, after_compute=_test_pause)
+
+
+@shared_task(acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)
+def sweep_standings() -> int:
+    return standings.sweep()
+
+
+@shared_task(acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)
+def sweep_reports() -> int:
+    return reports.sweep_stuck()
+
+
+@shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=TRANSIENT,
+    retry_backoff=True,
+    max_retries=5,
+)
+def build_report(report_id: int) -> bool:
+    return reports.build(report_id)

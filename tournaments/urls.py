@@ -10,8 +10,10 @@ urlpatterns = [
     path("e/<slug:slug>/", public.event_home, name="event"),
     path("e/<slug:slug>/rounds/<int:number>/", public.round_pairings, name="round"),
     path("e/<slug:slug>/standings/", public.standings, name="standings"),
+    path("e/<slug:slug>/entrants/<int:number>/", public.entrant, name="entrant"),
     path("e/<slug:slug>/version", public.version, name="version"),
     # the director's screens and the reports each keep their own URL module
     path("", include("tournaments.urls_director")),
     path("", include("tournaments.urls_reports")),
+    path("", include("tournaments.urls_formats")),
 ]

@@ -9,7 +9,7 @@ points, then the tiebreaks the director chose, and entrants still equal share a 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -414,9 +414,17 @@ class _Tally:
 
 def _tiebreak(key: str, tally: _Tally, points: Mapping[str, Number]) -> Any:
     if key == "head_to_head":
-        return lambda tied: {
-            e: sum((tally.against[(e, o)] for o in tied if o != e), Fraction(0)) for e in tied
-        }
+
+        def head_to_head(tied: Sequence[str]) -> dict[str, Number]:
+            # linear in the games played, not quadratic in the size of the tied group
+            members = set(tied)
+            totals: dict[str, Number] = {e: Fraction(0) for e in tied}
+            for (me, other), value in tally.against.items():
+                if me in members and other in members:
+                    totals[me] += value
+            return totals
+
+        return head_to_head
     if key == "sonneborn_berger":
         return lambda tied: {
             e: sum((points[o] * r for o, r in tally.game_results[e]), Fraction(0)) for e in tied

@@ -79,7 +79,15 @@ def state(
 
 
 def plan(event: EventState, seed: str = SEED) -> Any:
-    return ENGINE.next_round(event, DrawSource(seed, event.draws))
+    """The next round, with the draws made for it (the source's new draws) as plan.draws,
+    the way the service layer stores them."""
+    source = DrawSource(seed, event.draws)
+    outcome = ENGINE.next_round(event, source)
+    if isinstance(outcome, RoundPlan):
+        known = {d.key for d in event.draws}
+        made = tuple(d for d in source.new if d.key not in known)
+        outcome = dataclasses.replace(outcome, draws=(*outcome.draws, *made))
+    return outcome
 
 
 def play(

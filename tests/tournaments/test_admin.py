@@ -28,6 +28,17 @@ def populated(director):
     group.members.create(entrant=event.entrants.first(), seed=1)
     Team.objects.create(event=event, name="Team 1")
     AuthGroup.objects.create(name="Directors")
+    from django.utils import timezone
+
+    from tournaments.models import RefereeGame, RefereeToken, Report
+
+    now = timezone.now()
+    RefereeToken.objects.create(event=event, token_hash="0" * 64, hint="abcd", created_at=now)
+    RefereeGame.objects.create(
+        event=event, game_id="g-1", match=rnd.matches.first(), game_number=1, received_at=now
+    )
+    if not Report.objects.exists():
+        Report.objects.create(event=event, kind=Report.Kind.choices[0][0], requested_at=now)
     return event
 
 

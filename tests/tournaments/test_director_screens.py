@@ -202,3 +202,13 @@ def test_the_results_screen_runs_a_constant_number_of_queries(
         assert (
             client.get(reverse("tournaments:manage_entrants", args=[event.slug])).status_code == 200
         )
+
+
+def test_an_outside_draw_out_of_range_is_refused_and_nothing_stored(signed_in, director):
+    event = round_robin_event(director, players=2, slug="digits")
+    url = reverse("tournaments:manage_draws", args=["digits"])
+    refused = signed_in.post(url, {"key": "round-2/grouping/1", "value": 12, "low": 0, "high": 9})
+    assert "The draw is a number from 0 to 9." in refused.content.decode()
+    assert not event.draws.exists()
+    signed_in.post(url, {"key": "round-2/grouping/1", "value": 7, "low": 0, "high": 9})
+    assert event.draws.get().value == 7

@@ -43,6 +43,16 @@ class FormatUI:
         """Game rows read from a form; at least as many as any match shows."""
         return self.games_for(settings)
 
+    def decision_url(self, event: Any, decision: Any) -> str | None:
+        """Where the director answers a question the engine asked (a NeedsDecision) when
+        drafting a round: the format's own screen, or None for the generic handling."""
+        return None
+
+    def withdraw_url(self, event: Any, entrant: Any) -> str | None:
+        """A format's own withdrawal screen (it records the round its way), or None for
+        the generic button."""
+        return None
+
     def first_label(self, match: Any) -> Any:
         """When a match's seats do not fix who moved first (colours change from game to
         game), the label of a per-game choice of that seat, stored in Game.first_seat."""

@@ -1,10 +1,106 @@
-"""The web side of the bot_contest format (its issue adds the result form and its screens)."""
+"""The web side of the bot_contest format (issue 9).
+
+Results: two games per match, each with the entry that moved first (X), the points each
+entry scored, and, when the event takes results from the referee or a game did not end
+normally, the referee's result. Bulk entry (a CSV) and the referee program's JSON endpoint
+live in tournaments/views/format_bot_contest.py; the public gauntlet table, brackets,
+final crosstable and boards in tournaments/views/format_bot_contest_public.py.
+"""
 
 from __future__ import annotations
 
-from tournaments.formats.base import FormatUI
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.urls import path, reverse
+from django.utils.translation import gettext_lazy as _
+
+from rules.contract import Problem
+from tournaments.formats.base import DetailField, FormatUI
 from tournaments.formats.registry import register
 
-register("bot_contest", FormatUI())
+KEY = "bot_contest"
 
-urlpatterns: list = []
+
+@dataclass(frozen=True)
+class BotContestUI(FormatUI):
+    """The results grid: per game, who played X (moved first) and the points of each."""
+
+    games: int = 2
+    score_label: Any = _("Points")  # noqa: RUF009 - a lazy string
+    endings: tuple[str, ...] = ("normal", "forfeit", "default", "time_default")
+    details: tuple[DetailField, ...] = (
+        DetailField("result", _("Referee's result"), (("X", "X"), ("O", "O"), ("tie", "tie"))),
+    )
+    inputs_template: str = "tournaments/formats/bot_contest/_result_inputs.html"
+
+    def parse(
+        self, data: Mapping[str, Any], seats: int, settings: Mapping[str, Any]
+    ) -> tuple[list[dict[str, Any]], list[Problem]]:
+        games, problems = super().parse(data, seats, settings)
+        for game in games:
+            number = game["number"]
+            raw = str(data.get(f"g{number}-first", "")).strip()
+            if raw in ("0", "1"):
+                game["first"] = int(raw)
+            elif raw == "":
+                game["first"] = (number - 1) % 2  # seat 0 moves first in game 1
+            else:
+                problems.append(
+                    Problem("form.first", f"g{number}-first", f"Game {number}: who played X?")
+                )
+        return games, problems
+
+    def rows(self, match: Any, settings: Mapping[str, Any]) -> list[dict[str, Any]]:
+        rows = super().rows(match, settings)
+        stored = {g.number: g for g in match.games.all()}
+        for row in rows:
+            game = stored.get(row["number"])
+            first = game.first_seat if game and game.first_seat is not None else None
+            row["first"] = str((row["number"] - 1) % 2 if first is None else first)
+        return rows
+
+    def public_links(self, event: Any) -> list[tuple[Any, str]]:
+        return [
+            (_("Brackets"), reverse("tournaments:bot_contest_brackets", args=[event.slug])),
+            (_("Gauntlet"), reverse("tournaments:bot_contest_gauntlet", args=[event.slug])),
+            (_("Final"), reverse("tournaments:bot_contest_final", args=[event.slug])),
+            (_("Boards"), reverse("tournaments:bot_contest_boards", args=[event.slug])),
+        ]
+
+    def director_links(self, event: Any) -> list[tuple[Any, str]]:
+        return [(_("Contest"), reverse("tournaments:bot_contest_manage", args=[event.slug]))]
+
+    def decision_url(self, event: Any, decision: Any) -> str | None:
+        """Where the director answers a question the engine asks when drafting a round."""
+        if decision.code == "bot_contest.board_needed":
+            return reverse("tournaments:bot_contest_board", args=[event.slug])
+        if decision.code == "bot_contest.final_tie":
+            return reverse("tournaments:bot_contest_final_tie", args=[event.slug])
+        return None
+
+
+register(KEY, BotContestUI())
+
+
+def _urls() -> list:
+    from tournaments.views import format_bot_contest as manage
+    from tournaments.views import format_bot_contest_public as public
+
+    base = "e/<slug:slug>/manage/bot_contest/"
+    return [
+        path(base, manage.hub, name="bot_contest_manage"),
+        path(f"{base}games/", manage.games_import, name="bot_contest_import"),
+        path(f"{base}referee/", manage.referee, name="bot_contest_referee"),
+        path(f"{base}board/", manage.board, name="bot_contest_board"),
+        path(f"{base}final/", manage.final_tie, name="bot_contest_final_tie"),
+        path("e/<slug:slug>/bot_contest/api/games", manage.api_game, name="bot_contest_api_game"),
+        path("e/<slug:slug>/bot_contest/", public.boards, name="bot_contest_boards"),
+        path("e/<slug:slug>/bot_contest/gauntlet/", public.gauntlet, name="bot_contest_gauntlet"),
+        path("e/<slug:slug>/bot_contest/brackets/", public.brackets, name="bot_contest_brackets"),
+        path("e/<slug:slug>/bot_contest/final/", public.final, name="bot_contest_final"),
+    ]
+
+
+urlpatterns = _urls()

@@ -1,10 +1,169 @@
-"""The web side of the gokodom format (its issue adds the result form and its screens)."""
+"""The web side of GokoDom: result codes and games in the results grid, the players' own
+screens (report, confirm or dispute, message the director, Bye by Request), the director's
+season screen and the public bracket."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from django.urls import path, reverse
+from django.utils.translation import gettext_lazy as _
+
+from rules.contract import Problem
 from tournaments.formats.base import FormatUI
+from tournaments.formats.gokodom_schedule import SWISS, stage
 from tournaments.formats.registry import register
 
-register("gokodom", FormatUI())
+GAMES = 6
+# A game's result from a select: seat 0 wins, seat 1 wins, or a draw (IV.A.3).
+GAME_RESULTS = {"0": [1, 0], "1": [0, 1], "draw": [0.5, 0.5]}
+CODES = ("W", "L", "D", "WD", "DD", "LD")
 
-urlpatterns: list = []
+
+class GokodomUI(FormatUI):
+    """Swiss rows take one result code per player (saved by the format's own endpoint);
+    elimination rows take up to six games, each won by a seat or drawn."""
+
+    codes = CODES
+
+    def public_links(self, event: Any) -> list[tuple[Any, str]]:
+        return [
+            (_("Bracket"), reverse("tournaments:gokodom_bracket", args=[event.slug])),
+            (_("My match"), reverse("tournaments:gokodom_player", args=[event.slug])),
+        ]
+
+    def director_links(self, event: Any) -> list[tuple[Any, str]]:
+        return [(_("Season"), reverse("tournaments:gokodom_manage", args=[event.slug]))]
+
+    def games_for(self, settings: Mapping[str, Any]) -> int:
+        return GAMES
+
+    def parse(
+        self, data: Mapping[str, Any], seats: int, settings: Mapping[str, Any]
+    ) -> tuple[list[dict[str, Any]], list[Problem]]:
+        if any(str(key).startswith("code-") for key in data):
+            # Result codes never go through the games path: saving them there would clear
+            # the match's games without recording the codes.
+            return [], [
+                Problem("gokodom.codes", "codes", "Save result codes with their own button.")
+            ]
+        return parse_games(data)
+
+    def rows(self, match: Any, settings: Mapping[str, Any]) -> list[dict[str, Any]]:
+        participants = list(match.participants.all())
+        if stage(match.round) == SWISS:
+            recorded = match.details.get("results") or {}
+            codes = [
+                {
+                    "name": f"code-{p.entrant.number}",
+                    "label": p.entrant.name,
+                    "value": str(recorded.get(str(p.entrant.number), "")),
+                }
+                for p in participants
+                if p.entrant_id
+            ]
+            return [_game_row(0, "", None, settings, codes=codes)]
+        stored = {g.number: g for g in match.games.all()}
+        rows = []
+        for number in range(1, GAMES + 1):
+            game = stored.get(number)
+            rows.append(
+                _game_row(
+                    number,
+                    game_value(game.scores) if game else "",
+                    game.first_seat if game and number == 1 else None,
+                    settings,
+                )
+            )
+        return rows
+
+
+def _game_row(
+    number: int, value: str, first: int | None, settings: Mapping[str, Any], **extra: Any
+) -> dict[str, Any]:
+    return {
+        "number": number,
+        "value": value,
+        "first": "" if first is None else str(first),
+        "ask_first": number == 1 and settings.get("first_seat", "entered") == "entered",
+        "scores": [],
+        "ending": "normal",
+        "details": [],
+        **extra,
+    }
+
+
+def game_value(scores: list[Any]) -> str:
+    if len(scores) != 2 or scores[0] is None or scores[1] is None:
+        return ""
+    if scores[0] == scores[1]:
+        return "draw"
+    return "0" if scores[0] > scores[1] else "1"
+
+
+def parse_games(data: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[Problem]]:
+    """Games from fields g<n>-r (0, 1 or draw) and g1-first (the seat first in game 1)."""
+    games: list[dict[str, Any]] = []
+    problems: list[Problem] = []
+    first = str(data.get("g1-first", "")).strip()
+    for number in range(1, GAMES + 1):
+        value = str(data.get(f"g{number}-r", "")).strip()
+        if not value:
+            continue
+        if value not in GAME_RESULTS:
+            problems.append(
+                Problem(
+                    "gokodom.game_result",
+                    f"g{number}-r",
+                    f"Game {number}: choose who won, or a draw.",
+                )
+            )
+            continue
+        game: dict[str, Any] = {
+            "number": number,
+            "scores": list(GAME_RESULTS[value]),
+            "ending": "normal",
+            "details": {},
+        }
+        if number == 1 and first in ("0", "1"):
+            game["first"] = int(first)
+        games.append(game)
+    return games, problems
+
+
+UI = GokodomUI(
+    games=GAMES,
+    score_label=_("Game points"),
+    inputs_template="tournaments/formats/gokodom/_result_inputs.html",
+)
+register("gokodom", UI)
+
+
+def _urls() -> list:
+    from tournaments.views import format_gokodom as player
+    from tournaments.views import format_gokodom_manage as manage
+
+    match = "e/<slug:slug>/gokodom/matches/<int:match_id>/"
+    director = "e/<slug:slug>/manage/gokodom/"
+    return [
+        path("e/<slug:slug>/gokodom/me/", player.my_match, name="gokodom_player"),
+        path(match + "report", player.report, name="gokodom_report"),
+        path(match + "confirm", player.confirm, name="gokodom_confirm"),
+        path(match + "dispute", player.dispute, name="gokodom_dispute"),
+        path(match + "message", player.message, name="gokodom_message"),
+        path("e/<slug:slug>/gokodom/bye", player.bye, name="gokodom_bye"),
+        path("e/<slug:slug>/gokodom/bracket/", player.bracket, name="gokodom_bracket"),
+        path(director, manage.season, name="gokodom_manage"),
+        path(director + "schedule", manage.schedule_view, name="gokodom_schedule"),
+        path(director + "rounds/<int:number>/times", manage.round_times, name="gokodom_times"),
+        path(director + "rounds/<int:number>/close", manage.close, name="gokodom_close"),
+        path(director + "eighth-place", manage.eighth_place, name="gokodom_eighth"),
+        path(director + "matches/<int:match_id>/codes", manage.codes, name="gokodom_codes"),
+        path(
+            director + "matches/<int:match_id>/advances", manage.advances, name="gokodom_advances"
+        ),
+    ]
+
+
+urlpatterns = _urls()

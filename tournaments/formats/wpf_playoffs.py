@@ -1,10 +1,91 @@
-"""The web side of the wpf_playoffs format (its issue adds the result form and its screens)."""
+"""The web side of the WPF GP Playoffs: submissions typed per player, hidden online results,
+eligibility, puzzle selection and the ladder page.
+
+Screens (tournaments/views/format_wpf_playoffs.py): the director's overview with the reveal
+button, eligibility entry, puzzle pools and picks, preference lists (the player's own, or
+the director on their behalf), and the public ladder.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.urls import path, reverse
+from django.utils.translation import gettext_lazy as _
+
+from rules.contract import Problem
+from tournaments.formats import wpf_playoffs_entry as entry
 from tournaments.formats.base import FormatUI
 from tournaments.formats.registry import register
 
-register("wpf_playoffs", FormatUI())
+KEY = "wpf_playoffs"
 
-urlpatterns: list = []
+
+@dataclass(frozen=True)
+class WpfPlayoffsUI(FormatUI):
+    score_label: Any = _("Time")  # noqa: RUF009 - a lazy string
+    inputs_template: str = "tournaments/formats/wpf_playoffs/_result_inputs.html"
+
+    def parse(
+        self, data: Mapping[str, Any], seats: int, settings: Mapping[str, Any]
+    ) -> tuple[list[dict[str, Any]], list[Problem]]:
+        return entry.parse(data, seats, settings)
+
+    def rows(self, match: Any, settings: Mapping[str, Any]) -> list[dict[str, Any]]:
+        return entry.rows(match, settings)
+
+    def verdict_choices(self) -> Sequence[tuple[str, Any]]:
+        return entry.VERDICT_LABELS
+
+    # "Online results stay hidden from the public until the director reveals them."
+    def public_rounds(self, event: Any, rounds: Sequence[Any]) -> list[Any]:
+        from tournaments.formats.wpf_playoffs_reads import public_rounds
+
+        return public_rounds(event, rounds)
+
+    def public_table(self, event: Any, key: str) -> bool:
+        # "overall" is the director's table; "public" (and "eligibility") are for visitors
+        return key != "overall"
+
+    def public_links(self, event: Any) -> list[tuple[Any, str]]:
+        return [(_("Ladder"), reverse("tournaments:wpf_playoffs_ladder", args=[event.slug]))]
+
+    def director_links(self, event: Any) -> list[tuple[Any, str]]:
+        slug = [event.slug]
+        return [
+            (_("Playoffs"), reverse("tournaments:wpf_playoffs_manage", args=slug)),
+            (_("Eligibility"), reverse("tournaments:wpf_playoffs_eligibility", args=slug)),
+            (_("Puzzles"), reverse("tournaments:wpf_playoffs_puzzles", args=slug)),
+        ]
+
+
+register(KEY, WpfPlayoffsUI())
+
+
+def _urls() -> list:
+    from tournaments.views import format_wpf_playoffs as views
+
+    manage = f"e/<slug:slug>/manage/{KEY}"
+    return [
+        path(f"{manage}/", views.overview, name=f"{KEY}_manage"),
+        path(f"{manage}/reveal", views.reveal, name=f"{KEY}_reveal"),
+        path(f"{manage}/eligibility/", views.eligibility, name=f"{KEY}_eligibility"),
+        path(f"{manage}/puzzles/", views.puzzles, name=f"{KEY}_puzzles"),
+        path(
+            f"{manage}/puzzles/live/<int:number>",
+            views.live_puzzle,
+            name=f"{KEY}_live_puzzle",
+        ),
+        path(
+            f"{manage}/preferences/<int:number>/",
+            views.preferences_for,
+            name=f"{KEY}_preferences_for",
+        ),
+        path(f"e/<slug:slug>/{KEY}/preferences/", views.my_preferences, name=f"{KEY}_preferences"),
+        path(f"e/<slug:slug>/{KEY}/ladder/", views.ladder, name=f"{KEY}_ladder"),
+    ]
+
+
+urlpatterns = _urls()

@@ -10,7 +10,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from rules.contract import GameEnding, GameState, MatchScore, Problem
+from rules.contract import EventState, GameEnding, GameState, MatchScore, Problem
 from tournaments.models import Game, Match, ResultChange, Round
 from tournaments.services import standings
 from tournaments.services.errors import InvalidResult, StaleResult
@@ -89,12 +89,15 @@ def record(
     source: str = ResultChange.Source.WEB,
     reason: str = "",
     match_details: Mapping[str, Any] | None = None,
+    state: EventState | None = None,
     now: datetime | None = None,
 ) -> Outcome:
     """Save a match's games if nobody saved it since ``expected_version`` was read.
 
     The engine validates and scores the games; a refused result saves nothing. A stale
-    save raises StaleResult with the newer result, so the user can choose.
+    save raises StaleResult with the newer result, so the user can choose. A bulk import
+    may pass the event's ``state`` loaded once, for a format whose scoring reads only the
+    match, its round and the settings.
     """
     now = now or timezone.now()
     new_games = parse_games(games)
@@ -108,7 +111,7 @@ def record(
         event = rnd.event
         if rnd.status == Round.Status.DRAFT:
             raise InvalidResult(f"{rnd.label} is not published yet: results wait for the pairing.")
-        state = load_event_state(event)
+        state = state if state is not None else load_event_state(event)
         current = next(
             m
             for r in state.rounds

@@ -8,16 +8,28 @@ never publishes standings older than those already published.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings as conf
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from rules.contract import Standings
 from tournaments.models import Entrant, Event, StandingsRow, StandingsSnapshot
 from tournaments.services.state import jsonable, load_event_state
+
+log = logging.getLogger(__name__)
+
+# The pending marker outlives the countdown by this much: if its task is lost, the next
+# change after it expires (or the sweep) sends another.
+PENDING_MARKER_MARGIN = 30
 
 
 def compute(event: Event) -> Standings:
@@ -31,32 +43,133 @@ def results_changed(event: Event) -> int:
     version = Event.objects.values_list("results_version", flat=True).get(pk=event.pk)
     event.results_version = version
     event_id = event.pk
-
-    def enqueue() -> None:
-        from tournaments.tasks import recompute_standings
-
-        recompute_standings.delay(event_id, version)
-
-    transaction.on_commit(enqueue)
+    transaction.on_commit(lambda: schedule_recompute(event_id, version))
     return version
 
 
-def refresh(event_id: int, results_version: int, *, now: datetime | None = None) -> bool:
+def _pending_key(event_id: int) -> str:
+    return f"standings:pending:{event_id}"
+
+
+def schedule_recompute(event_id: int, version: int, *, delay: float | None = None) -> bool:
+    """Enqueue one recompute for a burst of changes.
+
+    The first change of a burst sets a short-lived "pending" marker in the cache and
+    enqueues the task with a short countdown; later changes see the marker and enqueue
+    nothing, because the task computes the event's newest results version when it runs
+    (it clears the marker as it starts, so a change made during a recompute schedules the
+    next one). Neither the cache nor the broker is trusted: if either is down the change
+    is already safe in the database and the periodic sweep (``sweep``) enqueues the
+    recompute when the broker is back. Returns True if a task was sent.
+    """
+    from tournaments.tasks import recompute_standings
+
+    delay = conf.ARBITER_STANDINGS_DELAY if delay is None else delay
+    key = _pending_key(event_id)
+    try:
+        fresh = cache.add(key, version, timeout=int(delay) + PENDING_MARKER_MARGIN)
+    except Exception:  # the cache is down: send the task anyway
+        log.warning("cache unavailable: recompute of event %s sent without coalescing", event_id)
+        fresh = True
+    if not fresh:
+        return False
+    try:
+        recompute_standings.apply_async((event_id, version), countdown=delay, retry=False)
+    except Exception:
+        if conf.CELERY_TASK_ALWAYS_EAGER:
+            raise  # eager: the error is the task's own, not the broker's
+        log.warning("broker unavailable: recompute of event %s left to the sweep", event_id)
+        _forget_pending(event_id)
+        return False
+    return True
+
+
+def _forget_pending(event_id: int) -> None:
+    try:
+        cache.delete(_pending_key(event_id))
+    except Exception:
+        log.warning("cache unavailable: pending marker of event %s not cleared", event_id)
+
+
+def lagging_events() -> list[tuple[int, int]]:
+    """(event id, results version) of every event whose published standings lag."""
+    return list(
+        Event.objects.filter(standings_version__lt=F("results_version")).values_list(
+            "pk", "results_version"
+        )
+    )
+
+
+def sweep() -> int:
+    """Re-enqueue the recompute of every event whose standings lag its results (a lost task,
+    a broker that was down). Returns how many were sent."""
+    return sum(schedule_recompute(pk, version, delay=0) for pk, version in lagging_events())
+
+
+def refresh(
+    event_id: int,
+    results_version: int,
+    *,
+    now: datetime | None = None,
+    after_compute: Callable[[], None] | None = None,
+) -> bool:
     """Compute and publish the standings of the event as it is now, if they are behind.
 
-    Returns True if a new snapshot was published. Safe to run twice or concurrently: the
-    event row is locked, and a version already published is never computed again.
+    Returns True if a new snapshot was published. Safe to run twice or concurrently: a
+    version already published is never computed again, and an older one is never
+    published over a newer one. The engine runs outside the event's row lock, so saving
+    results never waits for a recompute: the version is read before the state, so the
+    state is at least as new as the version it is published under, and the final check
+    under the lock refuses to publish anything not newer than what is published.
     """
     now = now or timezone.now()
+    _forget_pending(event_id)
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None or event.standings_version >= event.results_version:
+        return False
+    version = event.results_version  # the newest: covers results_version and any later
+    computed = compute(event)
+    if after_compute is not None:
+        after_compute()  # a test hook: kill the worker in the middle of a recompute
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event_id)
-        if event.standings_version >= event.results_version:
+        if event.standings_version >= version:
             return False
-        version = event.results_version  # the newest: covers results_version and any later
-        standings = compute(event)
-        store_snapshot(event, standings, version, now=now, published=True)
+        store_snapshot(event, computed, version, now=now, published=True)
         Event.objects.filter(pk=event.pk).update(standings_version=version)
         return True
+
+
+@dataclass(frozen=True)
+class StandingsState:
+    """What the director sees: are the public standings current, or being recomputed?"""
+
+    current: bool
+    results_version: int
+    standings_version: int
+    computed_at: datetime | None
+
+    @property
+    def label(self) -> str:
+        return _("current") if self.current else _("being recomputed")
+
+
+def standings_state(event: Event) -> StandingsState:
+    """Reads the versions fresh from the database (one query, plus one for the time)."""
+    results_version, standings_version = Event.objects.values_list(
+        "results_version", "standings_version"
+    ).get(pk=event.pk)
+    computed_at = (
+        StandingsSnapshot.objects.filter(event_id=event.pk, results_version=standings_version)
+        .values_list("computed_at", flat=True)
+        .first()
+    )
+    return StandingsState(
+        current=standings_version >= results_version,
+        results_version=results_version,
+        standings_version=standings_version,
+        computed_at=computed_at,
+    )
 
 
 def store_snapshot(

@@ -68,6 +68,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             "entrant_count": event.entrants.count(),
             "active_count": event.entrants.filter(status="active").count(),
             "audit": event.audit_entries.select_related("actor")[:15],
+            "standings_state": standings.standings_state(event),
         },
     )
 

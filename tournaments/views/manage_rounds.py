@@ -8,6 +8,7 @@ from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.permissions import event_for_director
@@ -99,9 +100,24 @@ def draft_next(request: HttpRequest, slug: str) -> HttpResponse:
         messages.info(request, f"The event is finished: {outcome.finished.reason.text}")
         return redirect("tournaments:manage", slug=slug)
     if outcome.decision is not None:
-        messages.warning(request, outcome.decision.text)
-        if outcome.decision.code == "draw.needed":
-            return redirect(f"{_draws_url(slug)}?key={outcome.decision.key}")
+        decision = outcome.decision
+        messages.warning(request, decision.text)
+        # the format's own screen for this question, else the outside-draw screen
+        target = ui_for(event).decision_url(event, decision)
+        if target:
+            return redirect(target)
+        if decision.code == "draw.needed" or (
+            decision.key and decision.code.endswith("draw_needed")
+        ):
+            query = urlencode(
+                {"key": decision.key}
+                | {
+                    k: decision.params[k]
+                    for k in ("low", "high")
+                    if decision.params.get(k) is not None
+                }
+            )
+            return redirect(f"{_draws_url(slug)}?{query}")
         return redirect("tournaments:manage", slug=slug)
     return redirect("tournaments:manage_round", slug=slug, number=outcome.round.number)
 
@@ -226,6 +242,11 @@ def save_result(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     row = _row(ui, match, settings, **extra)
     if "posted" in extra:
         _keep_typed(row, request.POST)
+    for game in row["games"]:
+        number = game["number"]
+        game["invalid"] = any(
+            key == f"g{number}" or key.startswith(f"g{number}-") for key in row["errors"]
+        )
     rnd = match.round
     entered = sum(1 for m in rnd.matches.all() if m.result and m.result.get("complete"))
     context = {
@@ -265,7 +286,10 @@ def _keep_typed(row: dict, data) -> None:
 def draw_entry(request: HttpRequest, slug: str) -> HttpResponse:
     """Record an outside draw the engine waits for (or see every draw made so far)."""
     event = event_for_director(request.user, slug)
-    form = DrawForm(request.POST or None, initial={"key": request.GET.get("key", "")})
+    form = DrawForm(
+        request.POST or None,
+        initial={k: request.GET.get(k, "") for k in ("key", "low", "high")},
+    )
     if request.method == "POST" and form.is_valid():
         try:
             draws.enter_external(
@@ -285,4 +309,5 @@ def draw_entry(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         "tournaments/manage/draws.html",
         {"event": event, "form": form, "draws": event.draws.select_related("drawn_by", "round")},
+        status=422 if request.method == "POST" else 200,
     )

@@ -1,19 +1,65 @@
-"""Public pages: no sign-in needed for public events. Thin: permission, selector, render."""
+"""Public pages: no sign-in needed for public events. Thin: permission, selector, render.
+
+Each page has one main partial (``{% partialdef %}``) that an HTMX request gets alone: the
+"find my name" filter and the live refresh swap it in place. The refresh is cheap: a small
+poller asks the version endpoint every ``ARBITER_POLL_SECONDS`` whether anything public
+changed (204 when not) and the page fetches its partial only when it did.
+"""
 
 from __future__ import annotations
 
+import zoneinfo
+from typing import Any
+
+from django.conf import settings
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from accounts.permissions import event_for_viewer, is_director
 from tournaments import selectors
+from tournaments.models import Event, Round
+from tournaments.services.pagecache import cached_public_page
+
+POLL_SECONDS = 20
+HOME_ROWS = 10
 
 
 def _template(request: HttpRequest, page: str, partial: str) -> str:
     """HTMX requests get the named partial of the page's own template."""
     return f"{page}#{partial}" if getattr(request, "htmx", False) else page
+
+
+def _zone(event: Event) -> zoneinfo.ZoneInfo:
+    try:
+        return zoneinfo.ZoneInfo(event.time_zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
+
+
+def version_token(event: Event, public_round_count: int) -> str:
+    """Changes whenever something a public page shows changes: a result or a publication
+    (results_version), new standings (standings_version), a round made public."""
+    return f"{event.results_version}.{event.standings_version}.{public_round_count}"
+
+
+def _page(
+    request: HttpRequest, event: Event, page: str, partial: str, context: dict[str, Any]
+) -> HttpResponse:
+    rounds = context.setdefault("rounds", selectors.public_rounds(event))
+    context.update(
+        event=event,
+        version_token=version_token(event, len(rounds)),
+        poll_seconds=getattr(settings, "ARBITER_POLL_SECONDS", POLL_SECONDS),
+    )
+    # Dates and times on the page read in the event's own time zone.
+    with timezone.override(_zone(event)):
+        response = render(request, _template(request, page, partial), context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 @require_GET
@@ -22,67 +68,120 @@ def event_list(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/event_list.html", {"events": events})
 
 
+def _pairings_context(request: HttpRequest, rnd: Round | None) -> dict[str, Any]:
+    query = request.GET.get("q", "").strip()[:100]
+    matches = list(rnd.matches.all()) if rnd else []
+    found = selectors.find_matches(matches, query)
+    return {
+        "round": rnd,
+        "q": query,
+        "match_count": len(matches),
+        "found_count": len(found),
+        "sections": selectors.match_sections(found),
+        "has_tables": any(m.table is not None for m in matches),
+    }
+
+
 @require_GET
+@cached_public_page  # rebuilt once per change of the event
 def event_home(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_for_viewer(request.user, slug)
     rounds = selectors.public_rounds(event)
     current = selectors.round_with_matches(event, rounds[-1].number) if rounds else None
     snapshot, tables = selectors.published_standings(event)
-    return render(
-        request,
-        "tournaments/event.html",
-        {
-            "event": event,
-            "rounds": rounds,
-            "round": current,
-            "snapshot": snapshot,
-            "tables": tables[:1],
-            "is_director": is_director(request.user, event),
-        },
-    )
+    context = {
+        "rounds": rounds,
+        "snapshot": snapshot,
+        # the top of the first table; the standings page has every row and table
+        "sections": selectors.standings_sections(selectors.top_of(tables[:1], HOME_ROWS)),
+        "more_tables": len(tables) > 1 or any(len(t["rows"]) > HOME_ROWS for t in tables),
+        "pending": snapshot.pending if snapshot else [],
+        "is_director": is_director(request.user, event),
+        "pairings": _pairings_context(request, current),
+    }
+    return _page(request, event, "tournaments/event.html", "overview", context)
 
 
 @require_GET
+@cached_public_page  # rebuilt once per change of the event
 def round_pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = event_for_viewer(request.user, slug)
-    rnd = selectors.round_with_matches(event, number)
-    if rnd is None:
+    rounds = selectors.public_rounds(event)
+    if number not in {r.number for r in rounds}:
         raise Http404("No such round.")
-    return render(
-        request,
-        _template(request, "tournaments/round.html", "pairings"),
-        {"event": event, "round": rnd, "rounds": selectors.public_rounds(event)},
-    )
+    rnd = selectors.round_with_matches(event, number)
+    context = {"rounds": rounds, "round": rnd, "pairings": _pairings_context(request, rnd)}
+    return _page(request, event, "tournaments/round.html", "pairings", context)
 
 
 @require_GET
+@cached_public_page  # rebuilt once per change of the event
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_for_viewer(request.user, slug)
     snapshot, tables = selectors.published_standings(event)
-    return render(
-        request,
-        _template(request, "tournaments/standings.html", "standings"),
-        {
-            "event": event,
-            "snapshot": snapshot,
-            "tables": tables,
-            "rounds": selectors.public_rounds(event),
-        },
-    )
+    context = {
+        "snapshot": snapshot,
+        "sections": selectors.standings_sections(tables),
+        "pending": snapshot.pending if snapshot else [],
+    }
+    return _page(request, event, "tournaments/standings.html", "standings", context)
 
 
 @require_GET
-def version(request: HttpRequest, slug: str) -> JsonResponse:
-    """What public pages poll: cheap, and changes whenever something public changes."""
+@cached_public_page  # rebuilt once per change of the event
+def entrant(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = event_for_viewer(request.user, slug)
     rounds = selectors.public_rounds(event)
-    return JsonResponse(
-        {
-            "results_version": event.results_version,
-            "standings_version": event.standings_version,
-            "rounds": len(rounds),
-        }
-    )
+    found = selectors.entrant_page(event, number, rounds)
+    if found is None:
+        raise Http404("No such entrant.")
+    person, items = found
+    context = {
+        "rounds": rounds,
+        "entrant": person,
+        "items": items,
+        "placings": selectors.entrant_standings(event, selectors.latest_snapshot(event), person),
+    }
+    return _page(request, event, "tournaments/entrant.html", "entrant-matches", context)
+
+
+@require_GET
+def version(request: HttpRequest, slug: str) -> HttpResponse:
+    """What public pages poll: cheap, and changes whenever something public changes.
+
+    An HTMX poller sends the token it knows: the answer is an empty 204 while nothing
+    changed; otherwise a fresh poller and an ``arbiter-changed`` event that makes the page
+    fetch its main partial again.
+    """
+    event = event_for_viewer(request.user, slug)
+    count = len(selectors.public_rounds(event))
+    token = version_token(event, count)
+    if getattr(request, "htmx", False):
+        if request.GET.get("known") == token:
+            response = HttpResponse(status=204)
+        else:
+            response = render(
+                request,
+                "tournaments/_live.html",
+                {
+                    "event": event,
+                    "version_token": token,
+                    "poll_seconds": getattr(settings, "ARBITER_POLL_SECONDS", POLL_SECONDS),
+                },
+            )
+            response["HX-Trigger"] = "arbiter-changed"
+    else:
+        response = JsonResponse(
+            {
+                "results_version": event.results_version,
+                "standings_version": event.standings_version,
+                "rounds": count,
+                "token": token,
+            }
+        )
+    response["Cache-Control"] = "no-cache"
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 @require_GET

@@ -203,7 +203,7 @@ def draw_grouping(draws: DrawSourceProtocol, number: int) -> tuple[int, list[int
     reasons: list[Reason] = []
     for attempt in range(1, MAX_ATTEMPTS + 1):
         key = f"round-{number}/grouping/{attempt}"
-        digit = draws.integer(key, 0, 9, purpose=f"Round {number} grouping, attempt {attempt}")
+        digit = draws.integer(key, 0, 9, purpose=grouping_purpose(number, attempt, digits))
         digits.append(digit)
         chosen = round2_grouping(digit) if number == 2 else round3_grouping(digit)
         if chosen is None:
@@ -228,6 +228,18 @@ def draw_grouping(draws: DrawSourceProtocol, number: int) -> tuple[int, list[int
     raise EngineError(
         [Problem("freestyle.draw", "draws", f"No Round {number} grouping after many digits.")]
     )
+
+
+def grouping_purpose(number: int, attempt: int, earlier: Sequence[int]) -> str:
+    """What a grouping digit is for, in words a director types an outside draw from."""
+    if number == 2:
+        rule = "1 to 6 choose groupings 1 to 6; 0, 7, 8 and 9 are drawn again"
+    else:
+        rule = "1, 4, 7 choose grouping 1; 2, 5, 8 grouping 2; 3, 6, 9 grouping 3; 0 again"
+    text = f"Round {number} grouping, attempt {attempt}: one digit from 0 to 9 ({rule})"
+    if earlier:
+        text += "; drawn before: " + ", ".join(str(d) for d in earlier)
+    return text + "."
 
 
 def plan_round2(ctx: Context, draws: DrawSourceProtocol, mode: str) -> RoundPlan | NeedsDecision:
@@ -304,7 +316,13 @@ def round3_steps(
         ranking.win_loss_step(ctx, 1),
         ranking.points_step(ctx, 1),
         ranking.random_call_step(
-            lambda: draws.integer(key, 0, 9, purpose=f"Round 3 group {group} seeding call"),
+            lambda: draws.integer(
+                key,
+                0,
+                9,
+                purpose=f"Round 3 group {group} seeding of the #{place}s: one digit from 0 to 9; "
+                f"{ctx.name(caller)} calls even (0 is even) and is seeded higher if it is even.",
+            ),
             caller,
             "random_call",
             f"Random call (digit {key}, {ctx.name(caller)} called even)",

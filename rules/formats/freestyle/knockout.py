@@ -180,7 +180,13 @@ def final_steps(
     label = "third place game" if third else "final"
     steps.append(
         ranking.random_call_step(
-            lambda: draws.integer(key, 0, 9, purpose=f"seeding call for the {label}"),
+            lambda: draws.integer(
+                key,
+                0,
+                9,
+                purpose=f"Seeding call for the {label}: one digit from 0 to 9; "
+                f"{ctx.name(caller)} calls even (0 is even) and is seeded higher if it is even.",
+            ),
             caller,
             "random_call",
             f"Random call (digit {key}, {ctx.name(caller)} called even)",

@@ -338,15 +338,28 @@ def _refused(code: str, field: str, text: str) -> MatchScore:
     return MatchScore(points=(0, 0), complete=False, problems=(Problem(code, field, text),))
 
 
+def higher_seed_choice(match: MatchState) -> tuple[Any, str]:
+    """The higher seed's choice of A or B and the field it was read from.
+
+    Recorded as match detail ``higher_seed_chose``, or with the result as a detail of the
+    first game (the director's result form saves games, so the web side records it there).
+    """
+    if match.details.get("higher_seed_chose") is not None:
+        return match.details["higher_seed_chose"], "details.higher_seed_chose"
+    if match.games and match.games[0].details.get("higher_seed_chose") is not None:
+        return match.games[0].details["higher_seed_chose"], "games[0].details.higher_seed_chose"
+    return None, ""
+
+
 def _check_choice(match: MatchState) -> list[Problem]:
-    choice = match.details.get("higher_seed_chose")
+    choice, field = higher_seed_choice(match)
     if choice is None:
         return []
     if match.round_number == 1:
         return [
             Problem(
                 "freestyle.round1_choice",
-                "details.higher_seed_chose",
+                field,
                 "In Round 1 the seeds decide who is A; there is no choice to record.",
             )
         ]
@@ -354,7 +367,7 @@ def _check_choice(match: MatchState) -> list[Problem]:
         return [
             Problem(
                 "freestyle.choice",
-                "details.higher_seed_chose",
+                field,
                 f"The higher seed chooses to be A or B; got {choice!r}.",
             )
         ]
@@ -428,7 +441,7 @@ def _a_seats(match: MatchState, games: int) -> list[int | None]:
         first = roles.index("A") if "A" in roles else 0
     else:
         # Seat 0 is the higher seed, who "has the choice of being A or B".
-        choice = match.details.get("higher_seed_chose")
+        choice, _ = higher_seed_choice(match)
         first = 0 if choice == "A" else 1 if choice == "B" else None
     if first is None:
         return [None] * games

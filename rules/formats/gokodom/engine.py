@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.contract import (
-    DrawRecord,
     DrawSourceProtocol,
     EngineError,
     EventState,
@@ -92,8 +91,9 @@ class GokodomEngine(SettingsMixin):
         else:
             outcome = next_knockout_round(state, ctx, draws)
         if isinstance(outcome, RoundPlan):
+            # Draws made through ``draws`` are the source's to report (the service stores
+            # source.new); repeating them in plan.draws stored each draw twice.
             outcome = _with_dates(state, ctx, outcome)
-            outcome = dataclasses.replace(outcome, draws=_new_draws(state, draws))
         return outcome
 
     def _check(self, state: EventState, ctx: Context) -> None:
@@ -276,12 +276,6 @@ def _with_dates(state: EventState, ctx: Context, plan: RoundPlan) -> RoundPlan:
     return dataclasses.replace(
         plan, details={**plan.details, "starts": start.isoformat(), "ends": end.isoformat()}
     )
-
-
-def _new_draws(state: EventState, draws: DrawSourceProtocol) -> tuple[DrawRecord, ...]:
-    known = {d.key for d in state.draws}
-    made = getattr(draws, "new", [])
-    return tuple(d for d in made if isinstance(d, DrawRecord) and d.key not in known)
 
 
 def _show(value: Number) -> str:

@@ -29,7 +29,16 @@ from rules.contract import (
     StandingsTable,
 )
 from rules.engine_base import SettingsMixin
-from rules.formats.woc import brightwell, finals, history, lists, stages, swiss, system
+from rules.formats.woc import (
+    brightwell,
+    finals,
+    history,
+    lists,
+    stages,
+    swiss,
+    swiss_pruned,
+    system,
+)
 from rules.formats.woc.scoring import score_game
 from rules.tiebreaks import Ranking, show_number
 
@@ -117,8 +126,9 @@ class WocEngine(SettingsMixin):
             matches = system.swiss_round_one(state, draws, plan)
             stage = "swiss"
         else:
-            matches, round_reason = self._swiss_round(state, settings, plan, number)
+            matches, round_reason, proof = self._swiss_round(state, settings, plan, number)
             reasons.append(round_reason)
+            details["pairing_proof"] = proof
             stage = "swiss"
         if plan.swiss:
             day = 1 if number <= 7 else 2
@@ -169,11 +179,14 @@ class WocEngine(SettingsMixin):
 
     def _swiss_round(
         self, state: EventState, settings: Mapping[str, Any], plan: system.Plan, number: int
-    ) -> tuple[list[PlannedMatch], Reason]:
+    ) -> tuple[list[PlannedMatch], Reason, dict[str, object]]:
         players = self.swiss_players(state, number)
         modified = plan.system == "modified_swiss"
         try:
-            pairings = swiss.pair_round(players, modified)
+            # the fast route proves each round optimal (a lower bound met, or an exact
+            # solve); the round records how
+            outcome = swiss_pruned.pair(players, modified)
+            pairings = outcome.pairings
         except swiss.PairingImpossible as error:
             raise EngineError(
                 [
@@ -222,7 +235,7 @@ class WocEngine(SettingsMixin):
             "woc II.6.2",
             {"totals": summary, "modified": modified},
         )
-        return matches, reason
+        return matches, reason, outcome.details()
 
     # -- scoring -------------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 
 import rustworkx
 
@@ -45,7 +46,7 @@ class SwissPlayer:
     country: str = ""
     name: str = ""
 
-    @property
+    @cached_property
     def balance(self) -> int:
         """Blacks minus whites."""
         return sum(1 if s == BLACK else -1 for s in self.seats)
@@ -82,7 +83,7 @@ class PairingImpossible(Exception):
     pass
 
 
-def _colour_cost(player: SwissPlayer, seat: int) -> tuple[int, int]:
+def colour_cost(player: SwissPlayer, seat: int) -> tuple[int, int]:
     """(d, f) for ``player`` taking ``seat``."""
     k = player.balance
     after = k + 1 if seat == BLACK else k - 1
@@ -112,8 +113,8 @@ def pair_cost(a: SwissPlayer, b: SwissPlayer, modified: bool, order: Mapping[str
     country = 1 if a.country and a.country == b.country else 0
     options = []
     for black, white in ((a, b), (b, a)):
-        d1, f1 = _colour_cost(black, BLACK)
-        d2, f2 = _colour_cost(white, WHITE)
+        d1, f1 = colour_cost(black, BLACK)
+        d2, f2 = colour_cost(white, WHITE)
         options.append(((d1 + d2, f1 + f2), black, white))
     if options[0][0] != options[1][0]:
         (d, f), black, white = min(options, key=lambda o: o[0])
@@ -156,12 +157,30 @@ def total(costs: Sequence[PairCost]) -> tuple[int, ...]:
 
 
 def pair_round(players: Sequence[SwissPlayer], modified: bool) -> list[Pairing]:
-    """The best pairing of ``players`` (a BYE is added to an odd field)."""
+    """The best pairing of ``players`` (a BYE is added to an odd field), by the fast route
+    of ``swiss_pruned`` (score groups, a lower bound as the certificate, wider exact solves
+    when it is not met); ``pair_complete`` is the plain complete-graph reference."""
+    from rules.formats.woc import swiss_pruned  # it builds on this module
+
+    return swiss_pruned.pair(players, modified).pairings
+
+
+def pair_complete(players: Sequence[SwissPlayer], modified: bool) -> list[Pairing]:
+    """The best pairing on the complete graph of allowed pairs (the reference)."""
+    entrants = field_of(players)
+    return describe(entrants, complete_matching(entrants, modified), modified)
+
+
+def field_of(players: Sequence[SwissPlayer]) -> list[SwissPlayer]:
+    """The vertices of the round: the players, then a BYE when the field is odd."""
     entrants = list(players)
-    order = {p.id: i for i, p in enumerate(entrants)}
     if len(entrants) % 2:
         entrants.append(SwissPlayer(BYE, Fraction(0)))
-        order[BYE] = len(entrants)
+    return entrants
+
+
+def complete_matching(entrants: Sequence[SwissPlayer], modified: bool) -> list[tuple[int, int]]:
+    """The maximum-weight perfect matching over every pair rule (a) allows."""
     scale = weights(entrants)
     graph = rustworkx.PyGraph()
     graph.add_nodes_from(range(len(entrants)))
@@ -173,16 +192,20 @@ def pair_round(players: Sequence[SwissPlayer], modified: bool) -> list[Pairing]:
     matching = rustworkx.max_weight_matching(graph, max_cardinality=True, weight_fn=lambda w: w)
     if 2 * len(matching) != len(entrants):
         raise PairingImpossible("rule (a) leaves no complete pairing")
-    chosen = [pair_cost(entrants[i], entrants[j], modified, order) for i, j in matching]
+    return [(i, j) for i, j in matching]
+
+
+def describe(
+    entrants: Sequence[SwissPlayer], pairs: Sequence[tuple[int, int]], modified: bool
+) -> list[Pairing]:
+    """The pairs as ``Pairing``, best placed first and the BYE last, with their colours and
+    the rules that gave way."""
+    order = {p.id: i for i, p in enumerate(entrants)}
+    chosen = [pair_cost(entrants[i], entrants[j], modified, order) for i, j in pairs]
     by_id = {p.id: p for p in entrants}
     chosen.sort(key=lambda c: (c.second == BYE, min(order[c.first], order[c.second])))
     return [
-        Pairing(
-            c.first,
-            None if c.second == BYE else c.second,
-            c,
-            explain(c, by_id),
-        )
+        Pairing(c.first, None if c.second == BYE else c.second, c, explain(c, by_id))
         for c in chosen
     ]
 
@@ -194,7 +217,7 @@ def _edges(
     of 1,000 has half a million pairs). The property test holds the two together."""
     wb, wc, wd, we, wf, wg = scale
     half = [int(2 * p.points) for p in entrants]
-    colour = [(_colour_cost(p, BLACK), _colour_cost(p, WHITE)) for p in entrants]
+    colour = [(colour_cost(p, BLACK), colour_cost(p, WHITE)) for p in entrants]
     down = [p.last_float == "down" for p in entrants]
     up = [p.last_float == "up" for p in entrants]
     bye = [p.id == BYE for p in entrants]
@@ -268,7 +291,7 @@ def explain(cost: PairCost, players: Mapping[str, SwissPlayer]) -> tuple[Reason,
             )
         )
     for player, seat in ((first, BLACK), (second, WHITE)):
-        excess, repeat = _colour_cost(player, seat)
+        excess, repeat = colour_cost(player, seat)
         if excess:
             reasons.append(
                 Reason(

@@ -1,0 +1,171 @@
+"""Contention in GokoDom (format ``gokodom``): the Swiss qualifier for the top eight (III.A), then
+a single elimination.
+
+- Swiss: the stage is "reach the quarter-finals (top 8)", by swiss.py (exact in the last Swiss
+  round, the points bound before). Match points, defaults and Solkoff depend on results only and
+  are firm; cumulative game points and the lot order are open (a coin flip or a playoff settles a
+  tie across 8th and 9th, III.A). Anyone who can still reach the top eight can still win.
+- The 8th-place playoff and the elimination rounds: a single elimination, so anyone not yet beaten
+  can still win (by winning every match left) and anyone beaten cannot: exact.
+
+Assumption (docs/contention.md): everyone still in plays out their matches; a default that
+removes a player (LD, II.B.6) reopens contention when the standings are next computed.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rules import registry
+from rules.contract import EventState, GameState, MatchState
+from rules.formats.gokodom import ENGINE
+from rules.formats.gokodom.knockout import QUALIFIERS
+from rules.formats.gokodom.record import KNOCKOUT, PLAYOFF, SWISS
+from rules.formats.gokodom.results import SEAT_PATTERN
+
+from . import swiss
+from .explore import pending_by_score
+from .types import Contention, EntrantContention, Method, Status, Verdict, verdict
+
+STAGE = "top_8"
+TARGET = "reach the quarter-finals (top 8)"
+FIRM = ("match_points", "defaults", "solkoff")
+
+
+def _games(first_wins: list[Fraction]) -> tuple[GameState, ...]:
+    games = []
+    for index, share in enumerate(first_wins):
+        seat = 0 if SEAT_PATTERN[index] == "A" else 1
+        games.append(GameState(index + 1, (share, 1 - share), first=seat))
+    return tuple(games)
+
+
+# A 3-0 win either way and a 3-3 draw (IV.A): the three match results W, D, L.
+RESULTS = (
+    [Fraction(1)] * 3,
+    [Fraction(1), Fraction(0)] * 3,
+    [Fraction(0)] * 3,
+)
+
+
+def menu(state: EventState, match: MatchState) -> list[MatchState]:
+    return [
+        MatchState(
+            match.code,
+            match.round_number,
+            match.participants,
+            _games(result),
+            match.bracket,
+            match.group,
+            match.table,
+            {k: v for k, v in match.details.items() if k not in ("unplayed", "messages")},
+        )
+        for result in RESULTS
+    ]
+
+
+def _pending(state: EventState, match: MatchState) -> bool:
+    if match.is_bye or match.details.get("unplayed"):
+        return False
+    return pending_by_score(registry.get("gokodom"))(state, match)
+
+
+def swiss_stage(state: EventState, goal: str = "stage") -> swiss.Stage:
+    settings = ENGINE.resolved(state)
+    played = sum(1 for r in state.rounds if r.stage == SWISS)
+    total = int(settings["swiss_rounds"]) or _auto(state)
+    return swiss.Stage(
+        engine=registry.get("gokodom"),
+        table="swiss",
+        points="match_points",
+        places=QUALIFIERS,
+        per_round=Fraction(2),
+        unit="match points",
+        firm=FIRM,
+        menu=menu,
+        pending=_pending,
+        rounds_left=max(0, total - played),
+        goal=goal,
+        target=TARGET,
+        can_place=lambda entrant, status: status not in ("removed", "withdrawn"),
+    )
+
+
+def _auto(state: EventState) -> int:
+    from rules.formats.gokodom.engine import _swiss_count
+
+    return _swiss_count(state, ENGINE.resolved(state))
+
+
+def contention(state: EventState) -> Contention:
+    names = {e.id: e.name for e in state.entrants}
+    if any(r.stage in (KNOCKOUT, PLAYOFF) for r in state.rounds):
+        return _knockout(state, names)
+    stage, method = swiss.verdicts(state, swiss_stage(state))
+    rows = tuple(EntrantContention(e, _win_from_stage(v), v) for e, v in stage.items())
+    return Contention(state.format, STAGE, TARGET, rows, method)
+
+
+def _win_from_stage(stage: Verdict) -> Verdict:
+    if stage.status is Status.ELIMINATED:
+        return verdict(
+            "win", Status.ELIMINATED, "stage", "cannot reach the quarter-finals", stage.method
+        )
+    return verdict(
+        "win",
+        Status.ALIVE,
+        "stage",
+        "can still reach the quarter-finals and win them",
+        stage.method,
+    )
+
+
+def _knockout(state: EventState, names: dict[str, str]) -> Contention:
+    standings = ENGINE.standings(state)
+    knockout = (
+        {r.entrant: r for r in standings.table("knockout").rows}
+        if any(t.key == "knockout" for t in standings.tables)
+        else {}
+    )
+    in_knockout = any(r.stage == KNOCKOUT for r in state.rounds)
+    playoff = {
+        e for r in state.rounds if r.stage == PLAYOFF for m in r.matches for e in m.entrant_ids if e
+    }
+    rows = []
+    for entrant in (r.entrant for r in standings.table("swiss").rows):
+        row = knockout.get(entrant)
+        if row is not None and row.status == "champion":
+            win = verdict("win", Status.CLINCHED, "champion", "won the final")
+        elif row is not None and row.status == "eliminated":
+            win = verdict("win", Status.ELIMINATED, "knocked_out", "lost in the elimination")
+        elif row is not None or (not in_knockout and entrant in playoff):
+            win = verdict(
+                "win", Status.ALIVE, "unbeaten", "not beaten yet in the single elimination"
+            )
+        else:
+            win = verdict("win", Status.ELIMINATED, "not_qualified", "not in the top eight")
+        if row is not None:
+            stage = verdict("stage", Status.CLINCHED, "seeded", "seeded into the quarter-finals")
+        elif not in_knockout and entrant in playoff:
+            stage = verdict("stage", Status.ALIVE, "playoff", "plays the 8th-place playoff")
+        elif not in_knockout:
+            qualified = _swiss_status(standings, entrant) == "qualified"
+            stage = (
+                verdict("stage", Status.CLINCHED, "qualified", "in the top eight of the Swiss")
+                if qualified
+                else verdict("stage", Status.ELIMINATED, "swiss_rank", "outside the top eight")
+            )
+        else:
+            stage = verdict("stage", Status.ELIMINATED, "swiss_rank", "outside the top eight")
+        rows.append(EntrantContention(entrant, win, stage))
+    return Contention(state.format, STAGE, TARGET, tuple(rows), Method.SETTLED)
+
+
+def _swiss_status(standings: object, entrant: str) -> str:
+    from rules.contract import Standings
+
+    assert isinstance(standings, Standings)
+    for row in standings.table("swiss").rows:
+        if row.entrant == entrant:
+            return row.status
+    return ""

@@ -1,0 +1,144 @@
+"""Contention in a plain round robin (format ``round_robin``): who can still finish first.
+
+The schedule is known (Berger tables), so the games still to play are known pair by pair.
+
+- Exact: every remaining game takes each result (a win either way, a draw), the engine plans the
+  Berger rounds still to come and ranks each outcome. Points, head-to-head, Sonneborn-Berger and
+  games won depend only on results, so their splits are firm; a split left to score difference
+  or score for (which depend on the margins) or a shared first place counts as open.
+- Bound (too many games left): the points bound of bounds.py with each entrant's own games left.
+
+A plain round robin has no next stage: ``stage`` is None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from rules import berger, registry
+from rules.contract import Engine, EventState, GameState, MatchState
+from rules.formats.round_robin import ENGINE
+
+from .bounds import Reach, fraction, top_bound
+from .cuts import table_finishes
+from .exact import exact_verdicts
+from .explore import Outcome, Walk, pending_by_score
+from .types import Contention, EntrantContention, Finish, Method
+
+AS_ENGINE: Engine = registry.get("round_robin")
+FIRM = ("points", "head_to_head", "sonneborn_berger", "wins")
+RESULTS = ((1, 0), (0, 0), (0, 1))  # a win for the first seat, a draw, a win for the second
+
+
+def menu(state: EventState, match: MatchState) -> list[MatchState]:
+    games = int(ENGINE.resolved(state)["games_per_match"])
+    variants: list[MatchState] = [match]
+    for number in range(1, games + 1):
+        variants = [
+            MatchState(
+                v.code,
+                v.round_number,
+                v.participants,
+                (*v.games, GameState(number, scores)),
+                v.bracket,
+                v.group,
+                v.table,
+                v.details,
+            )
+            for v in variants
+            for scores in RESULTS
+        ]
+    return variants
+
+
+def evaluate(state: EventState) -> Outcome:
+    table = ENGINE.standings(state).tables[0]
+    win = table_finishes(table, 1, FIRM)
+    return {e: (f, Finish.OUT) for e, f in win.items()}
+
+
+def contention(state: EventState, *, limit: int = 500) -> Contention:
+    names = {e.id: e.name for e in state.entrants}
+    ids = [e.id for e in state.entrants]
+    walk = Walk(AS_ENGINE, menu, evaluate, pending_by_score(AS_ENGINE), limit=limit)
+    # 3 results a game: skip the walk when the count alone is over the limit.
+    outcomes = walk.outcomes(state) if 3 ** _games_left(state) <= limit else None
+    if outcomes is not None:
+        verdicts = exact_verdicts(outcomes, ids, names, index=0, goal="win", target="finish first")
+        method = Method.EXACT
+    else:
+        verdicts = bound(state)
+        method = Method.BOUND
+    rows = tuple(EntrantContention(e, verdicts[e]) for e in ids)
+    return Contention(state.format, "", "", rows, method)
+
+
+def bound(state: EventState) -> dict[str, Any]:
+    settings = ENGINE.resolved(state)
+    games = int(settings["games_per_match"])
+    win, loss = fraction(settings["win_points"]), fraction(settings["loss_points"])
+    bye = fraction(settings["bye_points"])
+    table = ENGINE.standings(state).tables[0]
+    points = {r.entrant: fraction(r.values["points"]) for r in table.rows}
+    low: dict[str, Fraction] = dict(points)
+    high: dict[str, Fraction] = dict(points)
+    pending = pending_by_score(AS_ENGINE)
+    rounds_left = 0
+    for rnd in state.rounds:
+        if any(pending(state, m) for m in rnd.matches):
+            rounds_left += 1
+        for match in rnd.matches:
+            if pending(state, match):
+                for entrant in match.entrant_ids:
+                    if entrant is not None:
+                        low[entrant] += loss * games
+                        high[entrant] += win * games
+    for entrant, slots in _future(state).items():
+        for slot in slots:
+            low[entrant] += bye if slot == "bye" else loss * games
+            high[entrant] += bye if slot == "bye" else win * games
+    rounds_left += _future_rounds(state)
+    left = f"in the {rounds_left} round{'s' if rounds_left != 1 else ''} left"
+    names = {e.id: e.name for e in state.entrants}
+    reaches = [Reach(e, names[e], low[e], high[e]) for e in points]
+    return top_bound(reaches, 1, goal="win", unit="points", left=left)
+
+
+def _games_left(state: EventState) -> int:
+    games = int(ENGINE.resolved(state)["games_per_match"])
+    pending = pending_by_score(AS_ENGINE)
+    now = sum(1 for r in state.rounds for m in r.matches if pending(state, m))
+    future = sum(slots.count("game") for slots in _future(state).values()) // 2
+    return (now + future) * games
+
+
+def _numbers(state: EventState) -> list[str]:
+    return ENGINE.draw_numbers(state, None)
+
+
+def _future_rounds(state: EventState) -> int:
+    cycles = int(ENGINE.resolved(state)["cycles"])
+    return max(0, berger.rounds_needed(len(_numbers(state)), cycles) - len(state.rounds))
+
+
+def _future(state: EventState) -> Mapping[str, list[str]]:
+    """Per entrant, the rounds not yet planned: "game" or "bye" (odd field, withdrawn opponent)."""
+    cycles = int(ENGINE.resolved(state)["cycles"])
+    numbers = _numbers(state)
+    entrants = state.entrants_by_id
+    slots: dict[str, list[str]] = {e: [] for e in numbers}
+    schedule = berger.schedule(len(numbers), cycles)
+    for index in range(len(state.rounds), len(schedule)):
+        number = index + 1
+        for pairing in schedule[index]:
+            first = numbers[pairing.first - 1]
+            second = numbers[pairing.second - 1] if pairing.second else None
+            present = [
+                e for e in (first, second) if e is not None and entrants[e].active_in_round(number)
+            ]
+            kind = "game" if len(present) == 2 else "bye"
+            for entrant in present:
+                slots[entrant].append(kind)
+    return slots

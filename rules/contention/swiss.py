@@ -1,0 +1,108 @@
+"""Contention in a qualifying stage ranked on points (a Swiss, or round robins played like one):
+who can still reach the top N, who has clinched it.
+
+- Exact: when no round of the stage is left to pair, every pending match of the current round
+  takes each result of the format's menu (a win either way, a draw) and the engine ranks each
+  outcome. Splits by the format's ``firm`` steps (those that depend on results only) are settled;
+  a split left to a later step (scores, a lot, a coin, a playoff) counts as open.
+- Bound: future pairings are unknown (and a director may change any pairing), so the points
+  bound of bounds.py, which holds for ANY pairing: each pending match and each round left adds
+  0 to ``per_round`` points.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rules.contract import Engine, EventState, MatchState
+
+from .bounds import Reach, fraction, top_bound
+from .cuts import table_finishes
+from .exact import exact_verdicts
+from .explore import Menu, Outcome, Walk
+from .types import Method, Verdict
+
+
+@dataclass(frozen=True)
+class Stage:
+    engine: Engine
+    table: str  # standings table key
+    points: str  # its points column
+    places: int
+    per_round: Fraction  # most points one round can give (a win, or a bye worth more)
+    unit: str
+    firm: Collection[str]
+    menu: Menu
+    pending: Callable[[EventState, MatchState], bool]
+    rounds_left: int  # rounds of the stage not yet paired
+    goal: str  # "win" or "stage"
+    target: str  # "reach the semi-finals"
+    can_place: Callable[[str, str], bool] = lambda entrant, status: status != "withdrawn"
+    limit: int = 400
+
+
+def verdicts(state: EventState, stage: Stage) -> tuple[dict[str, Verdict], Method]:
+    names = {e.id: e.name for e in state.entrants}
+    table = stage.engine.standings(state).table(stage.table)
+    ids = [row.entrant for row in table.rows]
+    if stage.rounds_left == 0:
+
+        def evaluate(done: EventState) -> Outcome:
+            result = table_finishes(
+                stage.engine.standings(done).table(stage.table),
+                stage.places,
+                stage.firm,
+                eligible={
+                    r.entrant: stage.can_place(r.entrant, r.status)
+                    for r in stage.engine.standings(done).table(stage.table).rows
+                },
+            )
+            return {e: (f, f) for e, f in result.items()}
+
+        walk = Walk(
+            stage.engine,
+            stage.menu,
+            evaluate,
+            stage.pending,
+            stop=lambda s: True,
+            limit=stage.limit,
+        )
+        outcomes = walk.outcomes(state)
+        if outcomes is not None:
+            return (
+                exact_verdicts(outcomes, ids, names, index=0, goal=stage.goal, target=stage.target),
+                Method.EXACT,
+            )
+    return bound(state, stage), Method.BOUND
+
+
+def bound(state: EventState, stage: Stage) -> dict[str, Verdict]:
+    table = stage.engine.standings(state).table(stage.table)
+    low = {r.entrant: fraction(r.values.get(stage.points)) for r in table.rows}
+    high = dict(low)
+    pending_rounds = set()
+    for rnd in state.rounds:
+        for match in rnd.matches:
+            if stage.pending(state, match):
+                pending_rounds.add(rnd.number)
+                for entrant in match.entrant_ids:
+                    if entrant is not None and entrant in high:
+                        high[entrant] += stage.per_round
+    names = {e.id: e.name for e in state.entrants}
+    reaches = [
+        Reach(
+            r.entrant,
+            names.get(r.entrant, r.entrant),
+            low[r.entrant],
+            high[r.entrant] + stage.per_round * stage.rounds_left
+            if stage.can_place(r.entrant, r.status)
+            else high[r.entrant],
+            stage.can_place(r.entrant, r.status),
+        )
+        for r in table.rows
+    ]
+    rounds = stage.rounds_left + len(pending_rounds)
+    left = f"in the {rounds} round{'s' if rounds != 1 else ''} left"
+    return top_bound(reaches, stage.places, goal=stage.goal, unit=stage.unit, left=left)

@@ -1,0 +1,94 @@
+"""The answer of the contention logic: per entrant, can they still win, still reach the next stage,
+or have they clinched it, each with the reason in words.
+
+Codes and data inside, words at the edge: every verdict carries a contract ``Reason`` whose
+``code`` is one of ``contention.<goal>.<status>.<why>`` and whose ``text`` is the English sentence
+("clinched: no one below can reach 9.5 points in the 2 rounds left").
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from rules.contract import Reason
+
+
+class Status(enum.StrEnum):
+    CLINCHED = "clinched"  # reached whatever happens in the games still to play
+    ALIVE = "alive"  # some outcomes reach it, some do not (or the method cannot tell)
+    ELIMINATED = "eliminated"  # no outcome of the games still to play reaches it
+
+
+class Method(enum.StrEnum):
+    EXACT = "exact"  # every outcome of every remaining game was considered
+    BOUND = "bound"  # a sound bound: clinched/eliminated are certain, alive may be loose
+    SETTLED = "settled"  # nothing is left to play for this goal
+
+
+class Finish(enum.IntEnum):
+    """Where one completed outcome leaves an entrant with respect to one goal."""
+
+    OUT = 0
+    OPEN = 1  # undecided in this outcome: a lot, a tiebreaker game, a score tiebreak, a share
+    IN = 2
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: Status
+    reason: Reason
+    method: Method = Method.EXACT
+
+
+@dataclass(frozen=True)
+class EntrantContention:
+    entrant: str
+    win: Verdict
+    # None when the event has no next stage (a plain round robin, or the last stage).
+    stage: Verdict | None = None
+
+
+@dataclass(frozen=True)
+class Contention:
+    """Contention for every entrant of the event's standings."""
+
+    format: str
+    # The next stage: a key ("semi_finals", "top_8", "final", "round_3") and words for the goal
+    # ("reach the semi-finals"); both empty when there is none.
+    stage_key: str
+    stage_name: str
+    entrants: tuple[EntrantContention, ...]
+    method: Method
+    notes: tuple[Reason, ...] = ()
+
+    def of(self, entrant: str) -> EntrantContention:
+        for row in self.entrants:
+            if row.entrant == entrant:
+                return row
+        raise KeyError(entrant)
+
+    @property
+    def by_entrant(self) -> Mapping[str, EntrantContention]:
+        return {row.entrant: row for row in self.entrants}
+
+
+def verdict(
+    goal: str, status: Status, why: str, text: str, method: Method = Method.EXACT, **params: object
+) -> Verdict:
+    """A verdict whose reason text starts with the status ("clinched: ...")."""
+    return Verdict(
+        status,
+        Reason(f"contention.{goal}.{status.value}.{why}", f"{status.value}: {text}", "", params),
+        method,
+    )
+
+
+def aggregate(finishes: list[Finish]) -> Status:
+    """Clinched if every outcome is IN, eliminated if every outcome is OUT, else alive."""
+    if finishes and all(f is Finish.IN for f in finishes):
+        return Status.CLINCHED
+    if finishes and all(f is Finish.OUT for f in finishes):
+        return Status.ELIMINATED
+    return Status.ALIVE

@@ -1,0 +1,133 @@
+"""Contention in the World Othello Championship (format ``woc``).
+
+- Qualifying rounds (Swiss or round robin): the stage is "reach the semi-finals" (the top four
+  of the provisional list after the playoffs, II.3.2-3), by swiss.py: exact in the last round, the
+  points bound before (which holds for any pairing). Only points are firm: entrants equal on
+  points across 4th and 5th place meet in a playoff (II.3.2), so such a tie is open. Anyone who
+  can still reach the semi-finals can still win. With ``final_stages`` off the list decides the
+  winner: the goal is first place, equal points going to BQ, which is open.
+- Playoffs, semi-finals and finals: a single elimination from the four semi-finalists: anyone
+  not beaten can still win, anyone beaten cannot; exact.
+
+Assumption: every game still to play is played (no forfeits); see docs/contention.md.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rules import registry
+from rules.contract import EventState, GameState, MatchState
+from rules.formats.woc import ENGINE, history, system
+
+from . import swiss
+from .bounds import fraction
+from .explore import pending_by_score
+from .types import Contention, EntrantContention, Method, Status, Verdict, verdict
+
+STAGE = "semi_finals"
+TARGET = "reach the semi-finals"
+RESULTS = ((33, 31), (32, 32), (31, 33))  # a win for Black, a draw, a win for White
+
+
+def menu(state: EventState, match: MatchState) -> list[MatchState]:
+    return [
+        MatchState(
+            match.code,
+            match.round_number,
+            match.participants,
+            (GameState(1, scores),),
+            match.bracket,
+            match.group,
+            match.table,
+            match.details,
+        )
+        for scores in RESULTS
+    ]
+
+
+def qualifying_stage(state: EventState, *, goal: str, places: int, target: str) -> swiss.Stage:
+    settings = ENGINE.resolved(state)
+    total = system.plan(state, settings).rounds
+    played = sum(1 for r in state.rounds if history.qualifying(r.stage))
+    return swiss.Stage(
+        engine=registry.get("woc"),
+        table="overall",
+        points="points",
+        places=places,
+        per_round=max(Fraction(1), fraction(settings["bye_points"])),
+        unit="points",
+        firm=("points",),
+        menu=menu,
+        pending=pending_by_score(registry.get("woc")),
+        rounds_left=max(0, total - played),
+        goal=goal,
+        target=target,
+    )
+
+
+def contention(state: EventState) -> Contention:
+    settings = ENGINE.resolved(state)
+    if not settings["final_stages"]:
+        win, method = swiss.verdicts(
+            state, qualifying_stage(state, goal="win", places=1, target="finish first")
+        )
+        rows = tuple(EntrantContention(e, v) for e, v in win.items())
+        return Contention(state.format, "", "", rows, method)
+    prog = ENGINE.progress(state) if _qualifying_over(state) else None
+    semis = prog.semi_finalists if prog is not None else None
+    if semis is None:
+        stage, method = swiss.verdicts(
+            state, qualifying_stage(state, goal="stage", places=4, target=TARGET)
+        )
+        rows = tuple(EntrantContention(e, _win_from_stage(v), v) for e, v in stage.items())
+        return Contention(state.format, STAGE, TARGET, rows, method)
+    assert prog is not None
+    beaten = {r[1] for r in prog.semi_results() if r}
+    final = prog.final_pair()
+    champion = None
+    if final is not None:
+        result = prog.result(prog.find("final", *final))
+        if result is not None:
+            champion = result[0]
+            beaten.add(result[1])
+    final_rows: list[EntrantContention] = []
+    for row in ENGINE.standings(state).table("overall").rows:
+        entrant = row.entrant
+        if entrant not in semis:
+            to_stage = verdict(
+                "stage", Status.ELIMINATED, "list", "not among the four semi-finalists"
+            )
+            to_win = verdict("win", Status.ELIMINATED, "list", "not among the four semi-finalists")
+        else:
+            to_stage = verdict("stage", Status.CLINCHED, "semi_finalist", "plays the semi-finals")
+            if entrant == champion:
+                to_win = verdict("win", Status.CLINCHED, "champion", "won the final")
+            elif entrant in beaten:
+                to_win = verdict(
+                    "win", Status.ELIMINATED, "beaten", "beaten in the semi-finals or final"
+                )
+            else:
+                to_win = verdict("win", Status.ALIVE, "unbeaten", "not beaten in the final stages")
+        final_rows.append(EntrantContention(entrant, to_win, to_stage))
+    return Contention(state.format, STAGE, TARGET, tuple(final_rows), Method.SETTLED)
+
+
+def _qualifying_over(state: EventState) -> bool:
+    return any(not history.qualifying(r.stage) for r in state.rounds) or (
+        ENGINE._qualifying_complete(state, ENGINE.resolved(state))
+    )
+
+
+def _win_from_stage(stage: Verdict) -> Verdict:
+    if stage.status is Status.ELIMINATED:
+        return verdict(
+            "win", Status.ELIMINATED, "stage", "cannot reach the semi-finals", stage.method
+        )
+    return verdict(
+        "win",
+        Status.ALIVE,
+        "stage",
+        "can still reach the semi-finals and win from there",
+        stage.method,
+    )

@@ -1,0 +1,245 @@
+"""The fast exact route to a Swiss round's pairing (woc II.6.2), with its proof.
+
+``pair`` returns the same optimum as the complete graph of allowed pairs
+(``swiss.pair_complete``), rule by rule, and says how it was proven:
+- ``"bound"``: the score groups are solved block by block, top down (a large group on a
+  sparse candidate graph after its obvious pairs are paired off, runs of small groups on all
+  their pairs; the player floating in from above is a real vertex, the one floating out a
+  placeholder charged what the bound's cheapest crossing would charge him), and the pairing
+  has the least rule-(b) cost and costs exactly the lower bound of ``swiss_bound``: no
+  pairing can be better;
+- ``"window N"``: the whole round solved exactly on all pairs across at most N score-group
+  boundaries, and the result costs less on rule (b) than any pairing with a longer pair
+  could. Small fields (up to ``WINDOWS_UP_TO`` vertices) start here, which is faster than
+  the complete graph and needs no bound; larger ones come here when the bound is not met (a
+  rematch or a country the count cannot see);
+- ``"complete"``: the complete graph, when no window proves its result.
+A pairing is never returned on the strength of the sparse graph alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from rules.formats.woc import swiss
+from rules.formats.woc.swiss_bound import (
+    MEETS_BYE,
+    Block,
+    Bound,
+    Edges,
+    Layout,
+    State,
+    layout,
+    lower_bound,
+    min_cost_perfect,
+    plan_blocks,
+    score_bound,
+    window_bound,
+)
+from rules.formats.woc.swiss_sparse import prepair, sparse_edges
+from rules.formats.woc.swiss_weigh import DOWN, PARTNER, Table
+
+WINDOWS_UP_TO = 120  # vertices; up to this the window solves are the fastest exact route
+LARGE = 40  # a score group of this many vertices is solved on a sparse graph
+RUN = 80  # small neighbouring groups are solved together up to this many vertices
+# the tries on the sparse graph: (pair off the obvious pairs first, partners sought per kind)
+TRIES = ((True, 3), (False, 3), (False, 8))
+PREPAIR = 150  # groups of this many vertices get their obvious pairs paired off first
+SPARE = 6  # of each type, and best partners of each crossing, kept for the exact solve
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """The route's sizes (tests shrink them to reach every path on small fields)."""
+
+    windows_up_to: int = WINDOWS_UP_TO
+    large: int = LARGE
+    run: int = RUN
+    prepair: int = PREPAIR
+
+
+@dataclass(frozen=True)
+class Outcome:
+    pairings: list[swiss.Pairing]
+    method: str  # "bound", "window N" or "complete"
+    cost: int  # the weighted cost of the pairing (rule weights of ``swiss.weights``)
+    bound: int | None  # the lower bound, when one was computed
+    tries: tuple[str, ...] = field(default=())  # what was tried before, in order
+
+    def details(self) -> dict[str, object]:
+        """What a round records about its proof of optimality."""
+        return {
+            "method": self.method,
+            "proven_by": "lower bound" if self.method == "bound" else "exact solve",
+            "tries": list(self.tries),
+        }
+
+
+def pair(
+    players: Sequence[swiss.SwissPlayer],
+    modified: bool,
+    *,
+    route: str = "auto",
+    tuning: Tuning = Tuning(),
+) -> Outcome:
+    """The optimum pairing of ``players``. ``route``: ``"auto"``, ``"pruned"`` (never the
+    complete graph first, for tests) or ``"complete"``."""
+    entrants = swiss.field_of(players)
+    table = Table(entrants, modified, swiss.weights(entrants))
+    if route == "complete":
+        return _complete(table, (), None)
+    lay = layout(table)
+    if route == "auto" and len(entrants) <= tuning.windows_up_to:
+        return _widen(table, lay, None, [])
+    blocks = plan_blocks(lay, tuning.large, tuning.run)
+    bound = lower_bound(table, lay, blocks)
+    tries: list[str] = []
+    if bound is not None:
+        for greedy, width in TRIES:
+            name = f"blocks {width}" + (" greedy" if greedy else "")
+            pairs = solve_blocks(
+                table, lay, blocks, bound, width, greedy=greedy, prepair_from=tuning.prepair
+            )
+            if pairs is None:
+                tries.append(f"{name}: no complete pairing")
+                continue
+            outcome = _outcome(table, pairs, "bound", bound.total, tries)
+            cost = outcome.cost
+            # the bound holds for pairings of the score bound's shape: proven when the
+            # pairing has that shape (then every better one has it too) and meets it
+            if cost == bound.total and _score(table, pairs) == score_bound(lay):
+                return outcome
+            tries.append(f"{name}: {cost - bound.total} above the bound")
+            if not any(b.exact is False for b in blocks):
+                break  # every block was solved on all its pairs: a wider graph cannot help
+    else:
+        tries.append("no pairing of the score bound's shape")
+    return _widen(table, lay, bound, tries)
+
+
+def solve_blocks(
+    table: Table,
+    lay: Layout,
+    blocks: Sequence[Block],
+    bound: Bound,
+    width: int,
+    *,
+    greedy: bool = False,
+    prepair_from: int = PREPAIR,
+) -> list[tuple[int, int]] | None:
+    """Pair block by block, top down, steering each crossing to the bound's state."""
+    pairs: list[tuple[int, int]] = []
+    carry: int | None = None  # the vertex floating down into the next block
+    for block, below in zip(blocks, bound.states, strict=True):
+        members = [i for k in range(block.first, block.last + 1) for i in lay.groups[k]]
+        if block.exact:
+            edges = _all_pairs(table, members)
+        else:
+            if greedy and len(members) >= prepair_from:
+                keep = _keep(table, members, below, carry)
+                done, members = prepair(table, members, keep, SPARE)
+                pairs.extend(done)
+            edges = sparse_edges(table, members, width)
+        vertices = len(members)
+        if carry is not None:
+            vertices += 1
+            for j in members:
+                if table.allowed(carry, j):
+                    edges[(j, carry)] = table.weight(carry, j)
+        slot = -1
+        if below is not None:
+            vertices += 1
+            lowest = set(lay.groups[block.last])
+            for j in members:
+                if j in lowest and not table.bye[j]:
+                    edges[(j, slot)] = _floater(table, j, below)
+        found = min_cost_perfect(edges, vertices)
+        if found is None:
+            return None
+        carry = None
+        for a, b in found[0]:
+            if slot in (a, b):
+                carry = a if b == slot else b
+            else:
+                pairs.append((a, b))
+    return pairs
+
+
+def _keep(table: Table, members: Sequence[int], below: State, carry: int | None) -> set[int]:
+    """The best partners for the crossings, kept out of the greedy pairing."""
+    keep: set[int] = set()
+    if below is not None:
+        keep.update(_best(members, lambda j: _floater(table, j, below)))
+    if carry is not None:
+        mover = carry
+        allowed = [j for j in members if table.allowed(mover, j)]
+        keep.update(_best(allowed, lambda j: table.weight(mover, j)))
+    return keep
+
+
+def _best(members: Sequence[int], cost: Callable[[int], int]) -> list[int]:
+    return sorted(members, key=lambda j: (cost(j), j))[:SPARE]
+
+
+def _floater(table: Table, j: int, state: State) -> int:
+    if state == MEETS_BYE:
+        return table.role_cost(j, PARTNER, None)
+    return table.role_cost(j, DOWN, state)
+
+
+def _all_pairs(table: Table, members: Sequence[int]) -> Edges:
+    return {
+        (a, b): table.weight(a, b)
+        for n, a in enumerate(members)
+        for b in members[n + 1 :]
+        if table.allowed(a, b)
+    }
+
+
+def _widen(table: Table, lay: Layout, bound: Bound | None, tries: list[str]) -> Outcome:
+    """Exact solves on all pairs across at most ``span`` boundaries, widening until the
+    result beats on rule (b) every pairing with a longer pair."""
+    total = bound.total if bound else None
+    for span in range(1, len(lay.gaps)):
+        limit = window_bound(lay, span + 1)
+        if limit is None or limit <= score_bound(lay):
+            break
+        edges: Edges = {}
+        for k, group in enumerate(lay.groups):
+            reach = [i for g in lay.groups[k : k + span + 1] for i in g]
+            for a in group:
+                for b in reach:
+                    key = (a, b) if a < b else (b, a)
+                    if a != b and key not in edges and table.allowed(a, b):
+                        edges[key] = table.weight(a, b)
+        found = min_cost_perfect(edges, len(table))
+        if found is None:
+            tries.append(f"window {span}: no complete pairing")
+            continue
+        if _score(table, found[0]) < limit:
+            return _outcome(table, found[0], f"window {span}", total, tries)
+        tries.append(f"window {span}: rule (b) not proven")
+    return _complete(table, tuple(tries), total)
+
+
+def _score(table: Table, pairs: Sequence[tuple[int, int]]) -> int:
+    """The rule-(b) cost of ``pairs``."""
+    return sum((table.half[a] - table.half[b]) ** 2 for a, b in pairs)
+
+
+def _complete(table: Table, tries: Sequence[str], bound: int | None) -> Outcome:
+    pairs = swiss.complete_matching(table.entrants, table.modified)
+    return _outcome(table, pairs, "complete", bound, tries)
+
+
+def _outcome(
+    table: Table,
+    pairs: Sequence[tuple[int, int]],
+    method: str,
+    bound: int | None,
+    tries: Sequence[str],
+) -> Outcome:
+    pairings = swiss.describe(table.entrants, pairs, table.modified)
+    cost = sum(table.cost_of(p.cost) for p in pairings)
+    return Outcome(pairings, method, cost, bound, tuple(tries))

@@ -1,0 +1,91 @@
+"""Weighted pair costs of one Swiss round, precomputed per vertex (woc II.6.2).
+
+A pairing's cost is one integer: the rule costs (b, c, d, e, f, g) of ``swiss.pair_cost``
+times the weights of ``swiss.weights``, so that comparing integers compares rule by rule.
+``Table`` holds, per vertex of the round (the players, then the BYE of an odd field), what
+``pair_cost`` reads, and gives the weighted cost of a pair, of a player's own colour, and of
+the part a player takes in a pair that crosses a score-group boundary. The routes that prune
+the graph use it; every pairing they return is costed again with ``pair_cost`` itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rules.formats.woc.swiss import BLACK, BYE, WHITE, PairCost, SwissPlayer, colour_cost
+
+UP, DOWN, PARTNER = "up", "down", "bye"  # kinds of crossing role (see ``role_cost``)
+
+
+class Table:
+    """Per-vertex data and weighted costs for ``entrants`` (players, then the BYE if any)."""
+
+    def __init__(self, entrants: Sequence[SwissPlayer], modified: bool, scale: Sequence[int]):
+        self.entrants = list(entrants)
+        self.modified = modified
+        self.scale = tuple(scale)
+        wb, _, wd, _, wf, _ = self.scale
+        self.wb = wb
+        self.half = [int(2 * p.points) for p in entrants]
+        self.bye = [p.id == BYE for p in entrants]
+        self.index = {p.id: i for i, p in enumerate(entrants)}
+        self.country = [p.country for p in entrants]
+        self.down = [p.last_float == "down" for p in entrants]
+        self.up = [p.last_float == "up" for p in entrants]
+        self.limit = 2 if modified else 1
+        # rule (a): the vertices each vertex may not meet (either side's record counts)
+        self.blocked: list[set[int]] = [set() for _ in entrants]
+        for i, p in enumerate(entrants):
+            for other, times in p.opponents.items():
+                j = self.index.get(other)
+                if j is not None and times >= self.limit:
+                    self.blocked[i].add(j)
+                    self.blocked[j].add(i)
+        # weighted colour cost of each seat: (Black, White)
+        self.seat: list[tuple[int, int]] = []
+        for p in entrants:
+            if p.id == BYE:
+                self.seat.append((0, 0))
+                continue
+            (db, fb), (dw, fw) = colour_cost(p, BLACK), colour_cost(p, WHITE)
+            self.seat.append((wd * db + wf * fb, wd * dw + wf * fw))
+
+    def __len__(self) -> int:
+        return len(self.entrants)
+
+    def allowed(self, i: int, j: int) -> bool:
+        """Rule (a) between vertices ``i`` and ``j``."""
+        return j not in self.blocked[i]
+
+    def weight(self, i: int, j: int) -> int:
+        """The weighted cost of pairing ``i`` and ``j`` (which rule (a) allows)."""
+        wb, wc, _, we, _, wg = self.scale
+        diff = self.half[i] - self.half[j]
+        cost = wb * diff * diff
+        if self.bye[i] or self.bye[j]:
+            return cost
+        if self.modified and self.entrants[i].opponents.get(self.entrants[j].id, 0):
+            cost += wc
+        if diff > 0:
+            cost += we * (self.down[i] + self.up[j])
+        elif diff < 0:
+            cost += we * (self.up[i] + self.down[j])
+        (bi, wi), (bj, wj) = self.seat[i], self.seat[j]
+        cost += min(bi + wj, bj + wi)
+        if self.country[i] and self.country[i] == self.country[j]:
+            cost += wg
+        return cost
+
+    def role_cost(self, i: int, kind: str, seat: int | None) -> int:
+        """What vertex ``i`` adds when it takes a role in a crossing pair: ``UP`` (it meets a
+        higher group and plays ``seat``), ``DOWN`` (it meets a lower group), or ``PARTNER``
+        (it meets the BYE, which costs nothing beyond rule b)."""
+        if kind == PARTNER or self.bye[i]:
+            return 0
+        assert seat is not None
+        we = self.scale[3]
+        flag = self.up[i] if kind == UP else self.down[i]
+        return self.seat[i][seat] + we * flag
+
+    def cost_of(self, pair: PairCost) -> int:
+        return sum(w * c for w, c in zip(self.scale, pair.costs, strict=True))

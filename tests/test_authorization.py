@@ -1,0 +1,596 @@
+"""Every URL in the URL conf, asked by every persona: the answer must be the one in TABLE.
+
+The test walks django.urls.get_resolver(); a named URL pattern that is not in TABLE fails
+the suite, so a new view cannot ship without someone deciding who may use it. Only the
+admin site's own patterns are left out (Django tests them; they need is_staff).
+
+Personas, in the order of each row's answers:
+  anonymous       not signed in
+  player          a user who claimed an entrant of the event (entrant 1)
+  other_director  the director of ANOTHER event, a stranger to this one
+  director        a director of this event (its creator)
+  admin           a staff superuser
+
+An answer is an HTTP status, or "login" for a redirect to the sign-in page. A 302 means a
+redirect anywhere else. Private events are a 404 to strangers, so their existence does
+not leak.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.shortcuts import resolve_url
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from accounts.models import User
+from accounts.services import claim_entrant
+from rules.contract import EngineError
+from tests.factories import play_round, round_robin_event
+from tournaments.models import Match
+from tournaments.services import events, reports, rounds
+from tournaments.services.errors import ServiceError
+
+pytestmark = pytest.mark.django_db
+
+PERSONAS = ("anonymous", "player", "other_director", "director", "admin")
+SKIPPED_NAMESPACES = {"admin"}
+
+
+@dataclass(frozen=True)
+class Case:
+    """One request to a URL: on which event, how, and what each persona must get."""
+
+    event: str | None  # "private", "public", or None when the URL names no event
+    expect: str  # one answer per persona, in PERSONAS order
+    method: str = "GET"
+    kwargs: Mapping[str, Any] = field(default_factory=dict)  # overrides of the defaults
+    data: Mapping[str, Any] = field(default_factory=dict)  # the POST body
+    htmx: bool = False
+    format: str = "round_robin"  # a format's own screens are asked on an event of it
+
+
+# Shorthands for the common rows.
+EVERYONE = "200 200 200 200 200"
+PRIVATE_PAGE = "404 200 404 200 200"  # players and directors of the event only
+DIRECTOR_ONLY = "login 404 404 200 200"  # a director's screen, of a private or public event
+SIGNED_IN = "login 200 200 200 200"
+
+TABLE: dict[str, list[Case]] = {
+    # --- accounts ------------------------------------------------------------------
+    "accounts:login": [Case(None, EVERYONE)],
+    "accounts:logout": [
+        Case(None, "405 405 405 405 405"),
+        Case(None, "302 302 302 302 302", method="POST"),
+    ],
+    "accounts:signup": [Case(None, "200 302 302 302 302")],
+    "accounts:claim": [Case(None, SIGNED_IN)],
+    # an unclaimed entrant's invite link: anyone signed in who has it may claim it
+    "accounts:claim_code": [
+        Case("private", SIGNED_IN),
+        # the player already plays entrant 1 of this event: one entrant per user per event
+        Case("private", "login 422 302 302 302", method="POST"),
+        # entrant 1 is the player's: others are told it is taken, and a POST is refused
+        Case("public", SIGNED_IN, kwargs={"code": "player"}),
+        Case("public", "login 302 422 422 422", method="POST", kwargs={"code": "player"}),
+    ],
+    "accounts:password_change": [Case(None, SIGNED_IN)],
+    "accounts:password_change_done": [Case(None, SIGNED_IN)],
+    "accounts:password_reset": [Case(None, EVERYONE)],
+    "accounts:password_reset_done": [Case(None, EVERYONE)],
+    "accounts:password_reset_confirm": [Case(None, EVERYONE)],
+    "accounts:password_reset_complete": [Case(None, EVERYONE)],
+    # --- public pages ----------------------------------------------------------------
+    "tournaments:event_list": [Case(None, EVERYONE)],
+    "tournaments:health": [Case(None, EVERYONE)],
+    "tournaments:event": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
+    "tournaments:round": [
+        Case("private", PRIVATE_PAGE),
+        Case("public", EVERYONE),
+        Case("public", EVERYONE, htmx=True),
+        # a draft round is nobody's public page, not even its director's
+        Case("public", "404 404 404 404 404", kwargs={"number": 2}),
+    ],
+    "tournaments:standings": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
+    "tournaments:entrant": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
+    "tournaments:version": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
+    # --- director screens -------------------------------------------------------------
+    "tournaments:manage_create": [Case(None, SIGNED_IN)],
+    "tournaments:manage": [Case("private", DIRECTOR_ONLY), Case("public", DIRECTOR_ONLY)],
+    "tournaments:manage_standings": [
+        Case("private", DIRECTOR_ONLY),
+        Case("public", DIRECTOR_ONLY),
+    ],
+    "tournaments:manage_standings_publish": [
+        Case("private", "login 405 405 405 405"),
+        Case("private", "login 404 404 302 302", method="POST"),
+        Case("public", "login 404 404 302 302", method="POST"),
+    ],
+    "tournaments:manage_check": [
+        Case("private", DIRECTOR_ONLY),
+        Case("public", DIRECTOR_ONLY, htmx=True),
+    ],
+    "tournaments:manage_entrants": [
+        Case("private", DIRECTOR_ONLY),
+        Case("public", DIRECTOR_ONLY),
+        Case("public", "login 404 404 200 200", method="POST"),
+    ],
+    "tournaments:manage_import": [Case("private", DIRECTOR_ONLY), Case("public", DIRECTOR_ONLY)],
+    "tournaments:manage_entrant": [
+        Case("private", DIRECTOR_ONLY),
+        Case("public", DIRECTOR_ONLY),
+    ],
+    "tournaments:manage_withdraw": [
+        Case("private", "login 405 405 405 405"),
+        Case("private", "login 404 404 302 302", method="POST"),
+        Case("public", "login 404 404 302 302", method="POST"),
+    ],
+    "tournaments:manage_draft": [
+        Case("private", "login 405 405 405 405"),
+        Case("private", "login 404 404 302 302", method="POST"),
+    ],
+    "tournaments:manage_round": [
+        Case("private", DIRECTOR_ONLY),
+        # the public event's round 2 is a draft: its directors review it here
+        Case("public", DIRECTOR_ONLY, kwargs={"number": 2}),
+    ],
+    "tournaments:manage_swap": [
+        Case("public", "login 405 405 405 405", kwargs={"number": 2}),
+        Case("public", "login 404 404 422 422", method="POST", kwargs={"number": 2}),
+    ],
+    "tournaments:manage_round_action": [
+        Case("public", "login 405 405 405 405", kwargs={"number": 2}),
+        Case("public", "login 404 404 302 302", method="POST", kwargs={"number": 2}),
+        Case(
+            "public",
+            "login 404 404 404 404",
+            method="POST",
+            kwargs={"number": 2, "action": "no-such-action"},
+        ),
+    ],
+    "tournaments:manage_result": [
+        Case("private", "login 405 405 405 405"),
+        # an empty POST names no version: the director sees a conflict, never an overwrite
+        Case("private", "login 404 404 409 409", method="POST"),
+    ],
+    "tournaments:manage_draws": [Case("private", DIRECTOR_ONLY), Case("public", DIRECTOR_ONLY)],
+    # --- reports ------------------------------------------------------------------------
+    # the reports screens answer strangers, signed in or not, with a 404
+    "tournaments:reports_index": [
+        Case("private", "404 404 404 200 200"),
+        Case("public", "404 404 404 200 200"),
+    ],
+    "tournaments:reports_create": [
+        Case("private", "405 405 405 405 405"),
+        Case("private", "404 404 404 302 302", method="POST", data={"kind": "entrants_csv"}),
+    ],
+    # a public event's standings PDF is for anyone; a private event's for its directors
+    "tournaments:reports_public_standings": [
+        Case("private", "404 404 404 202 202"),
+        Case("public", "202 202 202 202 202"),
+    ],
+    "tournaments:reports_status": [
+        Case("private", "404 404 404 200 200"),
+        Case("public", "404 404 404 200 200"),
+    ],
+    "tournaments:reports_download": [
+        Case("private", "404 404 404 200 200"),
+        Case("public", "404 404 404 200 200"),
+    ],
+    # --- each format's own screens (tournaments/formats/<key>.py), on events of that format.
+    # A player's screens refuse everyone else: a director is not the player (403), and a
+    # private event stays a 404 to a stranger. bot_contest's API takes a token, not a session.
+    "tournaments:freestyle_draws": [
+        Case("private", PRIVATE_PAGE, format="freestyle"),
+        Case("public", EVERYONE, format="freestyle"),
+    ],
+    "tournaments:freestyle_bracket": [
+        Case("private", PRIVATE_PAGE, format="freestyle"),
+        Case("public", EVERYONE, format="freestyle"),
+    ],
+    "tournaments:freestyle_manage_draws": [
+        Case("private", DIRECTOR_ONLY, format="freestyle"),
+        Case("public", DIRECTOR_ONLY, format="freestyle"),
+        Case("private", "login 404 404 422 422", method="POST", format="freestyle"),
+    ],
+    "tournaments:freestyle_tiebreakers": [
+        Case("private", DIRECTOR_ONLY, format="freestyle"),
+        Case("public", DIRECTOR_ONLY, format="freestyle"),
+        Case("private", "login 404 404 422 422", method="POST", format="freestyle"),
+    ],
+    "tournaments:freestyle_withdraw": [
+        Case("private", DIRECTOR_ONLY, format="freestyle"),
+        Case("public", DIRECTOR_ONLY, format="freestyle"),
+        Case("private", "login 404 404 422 422", method="POST", format="freestyle"),
+    ],
+    "tournaments:gokodom_player": [
+        Case("private", "login 200 404 403 403", format="gokodom"),
+        Case("public", "login 200 403 403 403", format="gokodom"),
+        Case("private", "login 405 405 405 405", method="POST", format="gokodom"),
+    ],
+    "tournaments:gokodom_report": [
+        Case("private", "login 405 405 405 405", format="gokodom"),
+        Case("private", "login 302 404 403 403", method="POST", format="gokodom"),
+        Case("public", "login 302 403 403 403", method="POST", format="gokodom"),
+    ],
+    "tournaments:gokodom_confirm": [
+        Case("private", "login 405 405 405 405", format="gokodom"),
+        Case("private", "login 302 404 403 403", method="POST", format="gokodom"),
+        Case("public", "login 302 403 403 403", method="POST", format="gokodom"),
+    ],
+    "tournaments:gokodom_dispute": [
+        Case("private", "login 405 405 405 405", format="gokodom"),
+        Case("private", "login 302 404 403 403", method="POST", format="gokodom"),
+        Case("public", "login 302 403 403 403", method="POST", format="gokodom"),
+    ],
+    "tournaments:gokodom_message": [
+        Case("private", "login 405 405 405 405", format="gokodom"),
+        Case("private", "login 302 404 403 403", method="POST", format="gokodom"),
+        Case("public", "login 302 403 403 403", method="POST", format="gokodom"),
+    ],
+    "tournaments:gokodom_bye": [
+        Case("private", "login 405 405 405 405", format="gokodom"),
+        Case("private", "login 422 404 403 403", method="POST", format="gokodom"),
+        Case("public", "login 422 403 403 403", method="POST", format="gokodom"),
+    ],
+    "tournaments:gokodom_bracket": [
+        Case("private", PRIVATE_PAGE, format="gokodom"),
+        Case("public", EVERYONE, format="gokodom"),
+    ],
+    "tournaments:gokodom_manage": [
+        Case("private", DIRECTOR_ONLY, format="gokodom"),
+        Case("public", DIRECTOR_ONLY, format="gokodom"),
+        Case("private", "login 405 405 405 405", method="POST", format="gokodom"),
+    ],
+    "tournaments:gokodom_schedule": [
+        Case("private", "login 405 405 405 405", format="gokodom"),
+        Case("private", "login 404 404 302 302", method="POST", format="gokodom"),
+        Case("public", "login 404 404 302 302", method="POST", format="gokodom"),
+    ],
+    "tournaments:gokodom_times": [
+        Case("private", "login 405 405 405 405", format="gokodom"),
+        Case("private", "login 404 404 302 302", method="POST", format="gokodom"),
+        Case("public", "login 404 404 302 302", method="POST", format="gokodom"),
+    ],
+    "tournaments:gokodom_close": [
+        Case("private", "login 405 405 405 405", format="gokodom"),
+        Case("private", "login 404 404 302 302", method="POST", format="gokodom"),
+        Case("public", "login 404 404 302 302", method="POST", format="gokodom"),
+    ],
+    "tournaments:gokodom_eighth": [
+        Case("private", "login 405 405 405 405", format="gokodom"),
+        Case("private", "login 404 404 302 302", method="POST", format="gokodom"),
+        Case("public", "login 404 404 302 302", method="POST", format="gokodom"),
+    ],
+    "tournaments:gokodom_codes": [
+        Case("private", "login 405 405 405 405", format="gokodom"),
+        Case("private", "login 404 404 302 302", method="POST", format="gokodom"),
+        Case("public", "login 404 404 302 302", method="POST", format="gokodom"),
+    ],
+    "tournaments:gokodom_advances": [
+        Case("private", "login 405 405 405 405", format="gokodom"),
+        Case("private", "login 404 404 302 302", method="POST", format="gokodom"),
+        Case("public", "login 404 404 302 302", method="POST", format="gokodom"),
+    ],
+    "tournaments:bot_contest_manage": [
+        Case("private", DIRECTOR_ONLY, format="bot_contest"),
+        Case("public", DIRECTOR_ONLY, format="bot_contest"),
+        Case("private", DIRECTOR_ONLY, method="POST", format="bot_contest"),
+    ],
+    "tournaments:bot_contest_import": [
+        Case("private", DIRECTOR_ONLY, format="bot_contest"),
+        Case("public", DIRECTOR_ONLY, format="bot_contest"),
+        Case("private", DIRECTOR_ONLY, method="POST", format="bot_contest"),
+    ],
+    "tournaments:bot_contest_referee": [
+        Case("private", DIRECTOR_ONLY, format="bot_contest"),
+        Case("public", DIRECTOR_ONLY, format="bot_contest"),
+        Case("private", "login 404 404 404 404", method="POST", format="bot_contest"),
+    ],
+    "tournaments:bot_contest_board": [
+        Case("private", DIRECTOR_ONLY, format="bot_contest"),
+        Case("public", DIRECTOR_ONLY, format="bot_contest"),
+        Case("private", "login 404 404 422 422", method="POST", format="bot_contest"),
+    ],
+    "tournaments:bot_contest_final_tie": [
+        Case("private", DIRECTOR_ONLY, format="bot_contest"),
+        Case("public", DIRECTOR_ONLY, format="bot_contest"),
+        Case("private", "login 404 404 422 422", method="POST", format="bot_contest"),
+    ],
+    "tournaments:bot_contest_api_game": [
+        Case("private", "405 405 405 405 405", format="bot_contest"),
+        Case("private", "403 403 403 403 403", method="POST", format="bot_contest"),
+        Case("public", "403 403 403 403 403", method="POST", format="bot_contest"),
+    ],
+    "tournaments:bot_contest_boards": [
+        Case("private", PRIVATE_PAGE, format="bot_contest"),
+        Case("public", EVERYONE, format="bot_contest"),
+    ],
+    "tournaments:bot_contest_gauntlet": [
+        Case("private", PRIVATE_PAGE, format="bot_contest"),
+        Case("public", EVERYONE, format="bot_contest"),
+    ],
+    "tournaments:bot_contest_brackets": [
+        Case("private", PRIVATE_PAGE, format="bot_contest"),
+        Case("public", EVERYONE, format="bot_contest"),
+    ],
+    "tournaments:bot_contest_final": [
+        Case("private", PRIVATE_PAGE, format="bot_contest"),
+        Case("public", EVERYONE, format="bot_contest"),
+    ],
+    "tournaments:wpf_playoffs_manage": [
+        Case("private", DIRECTOR_ONLY, format="wpf_playoffs"),
+        Case("public", DIRECTOR_ONLY, format="wpf_playoffs"),
+        Case("private", "login 405 405 405 405", method="POST", format="wpf_playoffs"),
+    ],
+    "tournaments:wpf_playoffs_reveal": [
+        Case("private", "login 405 405 405 405", format="wpf_playoffs"),
+        Case("private", "login 404 404 302 302", method="POST", format="wpf_playoffs"),
+        Case("public", "login 404 404 302 302", method="POST", format="wpf_playoffs"),
+    ],
+    "tournaments:wpf_playoffs_eligibility": [
+        Case("private", DIRECTOR_ONLY, format="wpf_playoffs"),
+        Case("public", DIRECTOR_ONLY, format="wpf_playoffs"),
+        Case("private", "login 404 404 302 302", method="POST", format="wpf_playoffs"),
+    ],
+    "tournaments:wpf_playoffs_puzzles": [
+        Case("private", DIRECTOR_ONLY, format="wpf_playoffs"),
+        Case("public", DIRECTOR_ONLY, format="wpf_playoffs"),
+        Case("private", "login 404 404 422 422", method="POST", format="wpf_playoffs"),
+    ],
+    "tournaments:wpf_playoffs_live_puzzle": [
+        Case("private", "login 405 405 405 405", format="wpf_playoffs"),
+        Case("private", "login 404 404 404 404", method="POST", format="wpf_playoffs"),
+        Case("public", "login 404 404 404 404", method="POST", format="wpf_playoffs"),
+    ],
+    "tournaments:wpf_playoffs_preferences_for": [
+        Case("private", DIRECTOR_ONLY, format="wpf_playoffs"),
+        Case("public", DIRECTOR_ONLY, format="wpf_playoffs"),
+        Case("private", "login 404 404 422 422", method="POST", format="wpf_playoffs"),
+    ],
+    "tournaments:wpf_playoffs_preferences": [
+        Case("private", "login 200 404 403 403", format="wpf_playoffs"),
+        Case("public", "login 200 403 403 403", format="wpf_playoffs"),
+        Case("private", "login 422 404 403 403", method="POST", format="wpf_playoffs"),
+    ],
+    "tournaments:wpf_playoffs_ladder": [
+        Case("private", PRIVATE_PAGE, format="wpf_playoffs"),
+        Case("public", EVERYONE, format="wpf_playoffs"),
+    ],
+}
+
+
+# --- walking the URL conf ---------------------------------------------------------------
+
+
+def url_patterns() -> Iterator[tuple[str, list[str]]]:
+    """(namespaced name, its URL arguments) for every pattern outside the skipped ones."""
+
+    def walk(patterns, namespace: str, params: list[str]):
+        for pattern in patterns:
+            own = list(pattern.pattern.regex.groupindex)
+            if isinstance(pattern, URLResolver):
+                if pattern.namespace in SKIPPED_NAMESPACES:
+                    continue
+                inner = namespace
+                if pattern.namespace:
+                    inner = f"{namespace}:{pattern.namespace}" if namespace else pattern.namespace
+                yield from walk(pattern.url_patterns, inner, params + own)
+            elif isinstance(pattern, URLPattern):
+                if pattern.lookup_str.startswith(("django.views.static", "django.contrib.static")):
+                    continue
+                if not pattern.name:
+                    yield f"<unnamed: {pattern.pattern} -> {pattern.lookup_str}>", params + own
+                    continue
+                name = f"{namespace}:{pattern.name}" if namespace else pattern.name
+                yield name, params + own
+
+    yield from walk(get_resolver().url_patterns, "", [])
+
+
+def test_every_url_pattern_has_a_row_in_the_authorization_table():
+    found = dict(url_patterns())
+    missing = sorted(name for name in found if name not in TABLE)
+    assert not missing, (
+        "These URL patterns have no row in TABLE in tests/test_authorization.py: "
+        + ", ".join(missing)
+        + ". Add one (unnamed patterns need a name first) saying what anonymous, player, "
+        "director of another event, director and admin get, e.g. "
+        '"tournaments:manage_x": [Case("private", DIRECTOR_ONLY), Case("public", DIRECTOR_ONLY)].'
+    )
+    stale = sorted(set(TABLE) - set(found))
+    assert not stale, f"TABLE has rows for URLs that no longer exist: {', '.join(stale)}."
+
+
+def test_every_row_has_one_answer_per_persona():
+    for name, cases in TABLE.items():
+        assert cases, name
+        for case in cases:
+            assert len(case.expect.split()) == len(PERSONAS), (name, case.expect)
+            assert case.event in (None, "private", "public"), (name, case.event)
+
+
+# --- the world every row is asked in ----------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hasher(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def world(director, admin_user, settings, tmp_path, django_capture_on_commit_callbacks):
+    capture = django_capture_on_commit_callbacks
+    """A private event (round 1 closed, round 2 published), a public one (round 1 closed,
+    round 2 drafted), each with a claimed player and a built report; a third event whose
+    director is a stranger to both."""
+    settings.MEDIA_ROOT = tmp_path
+    cache.clear()
+    with capture(execute=True):
+        closed = round_robin_event(director, players=4, slug="closed")
+        closed.public = False
+        closed.save(update_fields=["public"])
+        play_round(closed, director)
+        play_round(closed, director, complete=False)
+        opened = round_robin_event(director, players=4, slug="opened")
+        play_round(opened, director)
+        rounds.draft_next_round(opened, by=director)
+        other = User.objects.create_user("other", password="pw-other-1")
+        elsewhere = round_robin_event(other, players=2, slug="elsewhere")
+        elsewhere.public = False
+        elsewhere.save(update_fields=["public"])
+        player = User.objects.create_user("player", password="pw-player-1")
+        report_ids = {}
+        for key, event in (("private", closed), ("public", opened)):
+            claim_entrant(player, event.entrants.get(number=1).claim_code)
+            report_ids[key] = reports.request(event, "entrants_csv", by=director).pk
+    users = {"player": player, "other_director": other, "director": director, "admin": admin_user}
+    by_key = {"private": closed, "public": opened}
+    return {"users": users, "events": by_key, "reports": report_ids, "capture": capture}
+
+
+def _format_events(world, fmt: str) -> dict[str, Any]:
+    """A private and a public event of this format with 8 entrants (Freestyle: 16), entrant 1
+    claimed by the player, and round 1 published when the engine can draft it."""
+    cache_key = f"format:{fmt}"
+    if cache_key in world:
+        return world[cache_key]
+    director, player = world["users"]["director"], world["users"]["player"]
+    built = {}
+    with world["capture"](execute=True):
+        for key in ("private", "public"):
+            event = events.create_event(
+                slug=f"{fmt.replace('_', '-')}-{key}",
+                name=f"{fmt} {key}",
+                format=fmt,
+                by=director,
+                public=key == "public",
+            )
+            for i in range(16 if fmt == "freestyle" else 8):
+                colour = {"colour": "red" if i % 2 == 0 else "blue"}
+                events.add_entrant(
+                    event,
+                    name=f"Player {i + 1}",
+                    rating=2000 - 10 * i,
+                    by=director,
+                    flags=colour if fmt == "gokodom" else {},
+                )
+            claim_entrant(player, event.entrants.get(number=1).claim_code)
+            try:
+                outcome = rounds.draft_next_round(event, by=director)
+                if outcome.round is not None:
+                    rounds.publish_round(outcome.round, by=director)
+            except (ServiceError, EngineError):
+                pass  # the format waits for something (a draw, settings): pages still answer
+            built[key] = event
+    world[cache_key] = built
+    return built
+
+
+def _event(world, case: Case):
+    key = case.event or "public"
+    if case.format == "round_robin":
+        return world["events"][key]
+    return _format_events(world, case.format)[key]
+
+
+def _defaults(world, case: Case) -> dict[str, Any]:
+    """The URL arguments a row gets unless it names its own."""
+    key = case.event or "public"
+    event = _event(world, case)
+    entrant = event.entrants.get(number=1)
+    last = event.rounds.exclude(status="draft").order_by("-number").first()
+    match = Match.objects.filter(round=last, participants__entrant=entrant).first()
+    return {
+        "slug": event.slug,
+        "number": 1,
+        "match_id": match.pk if match else 10**9,
+        "pk": world["reports"][key],
+        "action": "publish",
+        "code": event.entrants.get(number=2).claim_code,
+        "uidb64": "MQ",
+        "token": "not-a-valid-token",
+    }
+
+
+def _url(name: str, params: list[str], world, case: Case) -> str:
+    values = {**_defaults(world, case), **case.kwargs}
+    if values.get("code") == "player":  # the claim code the player has used
+        values["code"] = _event(world, case).entrants.get(number=1).claim_code
+    unknown = [p for p in params if p not in values]
+    assert not unknown, (
+        f"{name}: no default for URL argument(s) {unknown}; give them in the row's kwargs "
+        "or teach _defaults() in tests/test_authorization.py"
+    )
+    return reverse(name, kwargs={p: values[p] for p in params})
+
+
+def _answer(response) -> str:
+    if response.status_code in (301, 302):
+        login = resolve_url(settings.LOGIN_URL)
+        return "login" if response.url.startswith(login) else "302"
+    return str(response.status_code)
+
+
+def _clients(world) -> dict[str, Client]:
+    """One client per persona, signed in once (outside the rolled-back requests)."""
+    clients = {}
+    for persona in PERSONAS:
+        clients[persona] = Client()
+        if persona in world["users"]:
+            clients[persona].force_login(world["users"][persona])
+    return clients
+
+
+def _ask(client: Client, method: str, url: str, data, htmx: bool) -> str:
+    """One request, rolled back after, so every persona finds the same world."""
+    headers = {"HX-Request": "true"} if htmx else {}
+    cookies = copy.deepcopy(client.cookies)  # a sign-out or a new session must not stick
+    with transaction.atomic():
+        if method == "POST":
+            response = client.post(url, data, headers=headers)
+        else:
+            response = client.get(url, headers=headers)
+        answer = _answer(response)
+        transaction.set_rollback(True)
+    client.cookies = cookies
+    # The cache is not cleared between personas: a page cached for a director must never
+    # answer a stranger, and this test would see it.
+    return answer
+
+
+PARAMS = dict(url_patterns())
+
+
+def test_each_persona_gets_the_answer_in_the_table(world):
+    """One world for the whole table (building it per URL cost minutes on PostgreSQL);
+    every mismatch is listed, URL by URL."""
+    clients = _clients(world)
+    problems = []
+    for name in sorted(TABLE):
+        if name not in PARAMS:
+            problems.append(f"{name} is in TABLE but not in the URL conf; remove its row.")
+            continue
+        for case in TABLE[name]:
+            url = _url(name, PARAMS[name], world, case)
+            wanted = case.expect.split()
+            got = [
+                _ask(clients[persona], case.method, url, case.data, case.htmx)
+                for persona in PERSONAS
+            ]
+            if got != wanted:
+                problems.append(
+                    f"{name}: {case.method} {url} ({case.event or 'no'} event)\n"
+                    f"    persona: {' '.join(f'{p:>14}' for p in PERSONAS)}\n"
+                    f"    wanted:  {' '.join(f'{w:>14}' for w in wanted)}\n"
+                    f"    got:     {' '.join(f'{g:>14}' for g in got)}"
+                )
+    assert not problems, "\n".join(problems)

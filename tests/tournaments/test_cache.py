@@ -1,0 +1,136 @@
+"""Public pages cached per event version: one build per change, a fresh CSRF token per
+visitor, HTMX and full pages apart, and a site that keeps working when Redis is down."""
+
+import uuid
+
+import pytest
+from django.middleware.csrf import _unmask_cipher_token
+from django.urls import reverse
+
+from config.celery import app
+from tests.factories import play_round, round_robin_event
+from tournaments import tasks
+from tournaments.models import Event, Match
+from tournaments.services import pagecache, results, standings
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache(settings):
+    """A key prefix of its own: no marker or page left by another test (ids repeat on
+    SQLite) is seen, and a shared Redis is never flushed."""
+    settings.CACHES = {
+        name: {**conf, "KEY_PREFIX": f"t-{uuid.uuid4().hex[:8]}"}
+        for name, conf in settings.CACHES.items()
+    }
+    pagecache._down_until = 0.0
+    yield
+    pagecache._down_until = 0.0
+
+
+@pytest.fixture
+def event(director):
+    event = round_robin_event(director, players=6, slug="cached")
+    play_round(event, director)
+    play_round(event, director, complete=False)
+    return event
+
+
+def standings_url():
+    return reverse("tournaments:standings", args=["cached"])
+
+
+def test_a_page_is_built_once_per_change(client, director, event, django_assert_max_num_queries):
+    first = client.get(standings_url())
+    assert first["X-Page-Cache"] == "miss"
+    with django_assert_max_num_queries(1):  # the event's versions; the page comes from Redis
+        second = client.get(standings_url())
+    assert second["X-Page-Cache"] == "hit"
+    assert second.content.decode().count("Player 1") == first.content.decode().count("Player 1")
+    match = Match.objects.filter(round__event=event, round__number=2).first()
+    results.record(match, [{"scores": [0, 1]}], expected_version=match.version, by=director)
+    third = client.get(standings_url())
+    assert third["X-Page-Cache"] == "miss"  # new results version: a new key
+    assert client.get(standings_url())["X-Page-Cache"] == "hit"
+
+
+def test_each_visitor_gets_their_own_csrf_token(client, event):
+    from django.test import Client
+
+    client.get(standings_url())  # fills the cache
+    for visitor in (Client(), Client()):
+        response = visitor.get(standings_url())
+        assert response["X-Page-Cache"] == "hit"
+        html = response.content.decode()
+        assert pagecache.PLACEHOLDER not in html
+        token = html.split('"X-CSRFToken": "')[1].split('"')[0]
+        secret = response.cookies["csrftoken"].value
+        assert _unmask_cipher_token(token) == secret
+
+
+def test_htmx_and_full_pages_are_cached_apart(client, event):
+    full = client.get(standings_url())
+    partial = client.get(standings_url(), HTTP_HX_REQUEST="true")
+    assert partial["X-Page-Cache"] == "miss" and "<html" not in partial.content.decode()
+    again = client.get(standings_url(), HTTP_HX_REQUEST="true")
+    assert again["X-Page-Cache"] == "hit" and "<html" not in again.content.decode()
+    assert "<html" in client.get(standings_url()).content.decode()
+    for response in (full, partial, again):
+        assert "HX-Request" in response["Vary"]
+
+
+def test_signed_in_visitors_and_private_events_are_never_served_from_the_cache(
+    client, director, event
+):
+    client.get(standings_url())
+    client.force_login(director)
+    assert "X-Page-Cache" not in client.get(standings_url())
+    client.logout()
+    Event.objects.filter(pk=event.pk).update(public=False)
+    assert client.get(standings_url()).status_code == 404
+
+
+DEAD = "redis://127.0.0.1:1/0"  # a closed port: nothing listens there
+
+
+def test_with_redis_down_pages_are_served_results_saved_and_the_sweep_catches_up(
+    client, director, event, settings
+):
+    match = Match.objects.filter(round__event=event, round__number=2).first()
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": DEAD,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    saved = app.conf.broker_url, app.conf.task_always_eager
+    app.conf.broker_url, app.conf.task_always_eager = DEAD, False
+    app._pool = app.amqp._producer_pool = None
+    try:
+        for url in (
+            standings_url(),
+            reverse("tournaments:event", args=["cached"]),
+            reverse("tournaments:round", args=["cached", 2]),
+        ):
+            assert client.get(url).status_code == 200
+        outcome = results.record(
+            match, [{"scores": [0, 1]}], expected_version=match.version, by=director
+        )
+        assert outcome.version == match.version + 1
+        event.refresh_from_db()
+        assert event.standings_version < event.results_version  # the recompute waits
+        # the broker really is unreachable: nothing could be sent, and saying so is quiet
+        assert standings.schedule_recompute(event.pk, event.results_version, delay=0) is False
+        assert client.get(standings_url()).status_code == 200
+    finally:
+        app.conf.broker_url, app.conf.task_always_eager = saved
+        app._pool = app.amqp._producer_pool = None
+    # Redis is back (here: eager tasks and local memory): the periodic sweep catches up.
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    assert tasks.sweep_standings.delay().get() == 1
+    event.refresh_from_db()
+    assert event.standings_version == event.results_version

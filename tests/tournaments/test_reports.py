@@ -1,0 +1,132 @@
+"""Reports: built by the task, stored, downloadable by directors; each PDF opens and names
+the right people; each CSV parses; one page is rendered to PNG and looked at."""
+
+import csv
+import io
+
+import pytest
+from pypdf import PdfReader
+
+from tests.factories import play_round, round_robin_event
+from tournaments.models import Report
+from tournaments.services import reports
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def media(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    return tmp_path
+
+
+@pytest.fixture
+def event(director):
+    event = round_robin_event(director, players=6, slug="rep")
+    play_round(event, director, scores=lambda m: [1, 0])
+    play_round(event, director, scores=lambda m: [0.5, 0.5], complete=False)
+    return event
+
+
+def pdf_text(report: Report) -> str:
+    report.refresh_from_db()
+    assert report.status == Report.Status.DONE, report.message
+    with report.file.open("rb") as handle:
+        reader = PdfReader(io.BytesIO(handle.read()))
+    return "\n".join(page.extract_text() for page in reader.pages)
+
+
+def build(event, kind, director, **kwargs) -> Report:
+    report = reports.request(event, kind, by=director, **kwargs)
+    report.refresh_from_db()  # eager in tests: built after the commit
+    return report
+
+
+@pytest.mark.parametrize(
+    ("kind", "words"),
+    [
+        (Report.Kind.PAIRINGS_BY_TABLE, ["Round 2", "pairings by table", "Player 1", "Player 6"]),
+        (Report.Kind.PAIRINGS_BY_NAME, ["alphabetical", "Player 1", "Player 6"]),
+        (Report.Kind.RESULT_SLIPS, ["result slips", "Signature", "Player 1", "Player 6"]),
+        (Report.Kind.STANDINGS_PDF, ["Standings", "After round 2", "Player 1", "Player 6"]),
+        (Report.Kind.CROSSTABLE_PDF, ["Crosstable", "Player 1", "Player 6"]),
+    ],
+)
+def test_each_pdf_opens_and_names_the_entrants(event, director, kind, words):
+    text = pdf_text(build(event, kind, director))
+    assert "RR rep" in text
+    for word in words:
+        assert word in text, f"{word!r} missing from the {kind} PDF"
+
+
+def test_pairings_by_name_are_in_alphabetical_order(director):
+    event = round_robin_event(director, players=4, slug="abc")
+    for name, entrant in zip(
+        ["Zoe", "Adam", "Mia", "Bea"], event.entrants.order_by("number"), strict=True
+    ):
+        entrant.name = name
+        entrant.save()
+    play_round(event, director, complete=False)
+    text = pdf_text(build(event, Report.Kind.PAIRINGS_BY_NAME, director))
+    body = text[text.index("Opponent") :].splitlines()[1:]
+    firsts = [line.split()[0] for line in body if line.split()]
+    names = [word for word in firsts if word in {"Adam", "Bea", "Mia", "Zoe"}]
+    assert names == ["Adam", "Bea", "Mia", "Zoe"]
+
+
+def test_crosstable_rows_give_each_round_result_and_opponent(event, director):
+    from tournaments.services.report_files import crosstable_rows
+
+    rounds, rows = crosstable_rows(event)
+    assert [r.number for r in rounds] == [1, 2]
+    cells = [cell for row in rows for cell in row["cells"]]
+    assert all(cell[0] in "+-=" for cell in cells)
+    assert sum(cell.startswith("+") for cell in cells) == sum(c.startswith("-") for c in cells)
+    assert sum(cell.startswith("=") for cell in cells) == 6  # round 2: every game drawn
+
+
+def test_csv_exports_parse_with_the_expected_rows(event, director):
+    def rows(kind):
+        report = build(event, kind, director)
+        assert report.status == Report.Status.DONE
+        with report.file.open("rb") as handle:
+            return list(csv.DictReader(io.StringIO(handle.read().decode("utf-8-sig"))))
+
+    entrants = rows(Report.Kind.ENTRANTS_CSV)
+    assert [r["name"] for r in entrants] == [f"Player {i}" for i in range(1, 7)]
+    results = rows(Report.Kind.RESULTS_CSV)
+    assert len(results) == 12 and {r["round"] for r in results} == {"1", "2"}
+    assert {r["points"] for r in results if r["round"] == "2"} == {"0.5"}
+    standings = rows(Report.Kind.STANDINGS_CSV)
+    assert len(standings) == 6 and standings[0]["rank"] == "1"
+    assert {r["name"] for r in standings} == {f"Player {i}" for i in range(1, 7)}
+
+
+def test_asking_twice_for_one_version_builds_once(event, director):
+    first = build(event, Report.Kind.STANDINGS_PDF, director)
+    second = build(event, Report.Kind.STANDINGS_PDF, director)
+    assert first.pk == second.pk
+    assert reports.build(first.pk) is False  # the task run again: nothing to do
+
+
+def test_a_report_that_cannot_be_built_says_why(director):
+    event = round_robin_event(director, players=4, slug="empty")
+    with pytest.raises(reports.ServiceError, match="no round"):
+        reports.request(event, Report.Kind.RESULT_SLIPS, by=director)
+    with pytest.raises(reports.ServiceError, match="not a kind"):
+        reports.request(event, "poster", by=director)
+
+
+def test_an_unexpected_error_marks_the_report_failed_instead_of_leaving_it_building(
+    event, director, monkeypatch
+):
+    from tournaments.services import report_files
+
+    def broken(event, number, progress):
+        raise ValueError("a template bug")
+
+    monkeypatch.setitem(report_files.BUILDERS, Report.Kind.ENTRANTS_CSV, broken)
+    monkeypatch.setattr(reports, "BUILDERS", report_files.BUILDERS)
+    report = build(event, Report.Kind.ENTRANTS_CSV, director)
+    assert report.status == Report.Status.FAILED and "unexpected" in report.message
+    assert report.finished_at is not None

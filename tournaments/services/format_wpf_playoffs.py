@@ -1,0 +1,365 @@
+"""Writers of the WPF GP Playoffs' own data: eligibility, puzzles, preference lists, reveal.
+
+Each function is one user action: one transaction, the event row locked, an audit row.
+The keys written are the ones the engine reads (docs/formats/wpf_playoffs.md, "Data keys").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from rules.contract import Problem
+from rules.formats.wpf_playoffs.puzzles import preference_list
+from rules.formats.wpf_playoffs.replay import REVEAL_SETTING
+from rules.formats.wpf_playoffs.schedule import ONLINE_LETTERS, SESSIONS, Stage
+from tournaments.models import Entrant, Event, Match, Round
+from tournaments.services import audit, standings
+from tournaments.services.errors import ServiceError
+
+FORMAT = "wpf_playoffs"
+ONLINE_ROUNDS = len(ONLINE_LETTERS)  # engine rounds 1-7 are the online rounds A-G
+
+
+@dataclass(frozen=True)
+class EligibilityEntry:
+    """What the director typed for one candidate (None: left empty)."""
+
+    number: int
+    gp_scores: list[float | int] | None
+    gp_total: float | int | None
+    attending: bool
+    gp_position: int | None
+
+
+def _lock(event: Event) -> Event:
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.format != FORMAT:
+        raise ServiceError(f"{event.name} is not a WPF GP playoff.")
+    return event
+
+
+def save_eligibility(
+    event: Event, entries: Sequence[EligibilityEntry], *, by: Any, now: datetime | None = None
+) -> int:
+    """Write each candidate's GP scores (or total), attendance and GP position into the
+    entrant flags the engine reads. Refused once round A exists: the seeds are fixed then.
+    Returns how many entrants changed."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        event = _lock(event)
+        if event.rounds.exists():
+            raise ServiceError(
+                "Round A is drafted: the seeds are fixed. Delete its draft to change eligibility."
+            )
+        problems = []
+        for entry in entries:
+            values = [*(entry.gp_scores or []), entry.gp_total]
+            if any(v is not None and v < 0 for v in values):
+                problems.append(
+                    Problem("wpf.negative", f"e{entry.number}", "A GP score cannot be negative.")
+                )
+        if problems:
+            raise ServiceError(problems)
+        wanted = {entry.number: entry for entry in entries}
+        entrants = list(Entrant.objects.select_for_update().filter(event=event, number__in=wanted))
+        changed = []
+        before: dict[str, Any] = {}
+        after: dict[str, Any] = {}
+        for entrant in entrants:
+            entry = wanted[entrant.number]
+            flags = dict(entrant.flags)
+            for key in ("gp_scores", "gp_total", "gp_position"):
+                flags.pop(key, None)
+            if entry.gp_scores:
+                flags["gp_scores"] = list(entry.gp_scores)
+            elif entry.gp_total is not None:
+                flags["gp_total"] = entry.gp_total
+            if entry.gp_position is not None:
+                flags["gp_position"] = entry.gp_position
+            flags["attending"] = entry.attending
+            if flags != entrant.flags:
+                before[str(entrant.number)] = _eligibility_flags(entrant.flags)
+                after[str(entrant.number)] = _eligibility_flags(flags)
+                entrant.flags = flags
+                changed.append(entrant)
+        Entrant.objects.bulk_update(changed, ["flags"])
+        if changed:
+            audit.log(
+                event,
+                "wpf.eligibility_saved",
+                actor=by,
+                at=now,
+                subject=f"{len(changed)} candidates",
+                before=before,
+                after=after,
+            )
+            standings.results_changed(event)
+    return len(changed)
+
+
+def _eligibility_flags(flags: Mapping[str, Any]) -> dict[str, Any]:
+    keys = ("gp_scores", "gp_total", "attending", "gp_position")
+    return {k: flags[k] for k in keys if k in flags}
+
+
+def save_puzzles(
+    event: Event,
+    *,
+    selection: str,
+    online: Sequence[str],
+    live: Sequence[str],
+    by: Any,
+    now: datetime | None = None,
+) -> None:
+    """The puzzle selection mode and the two pools. The online side is fixed once round A
+    is drafted (earlier picks were made from it), the live pool once a heat is drafted."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        event = _lock(event)
+        settings = dict(event.settings)
+        new = {
+            **settings,
+            "puzzle_selection": selection,
+            "online_puzzles": list(online),
+            "live_puzzles": list(live),
+        }
+        engine = event.engine
+        current = engine.resolved(settings)
+        problems = list(engine.validate_settings(new))
+        rounds = list(event.rounds.values_list("number", flat=True))
+        if rounds and (
+            selection != current["puzzle_selection"]
+            or list(online) != list(current["online_puzzles"])
+        ):
+            problems.append(
+                Problem(
+                    "wpf.puzzles_fixed",
+                    "online_puzzles",
+                    "Round A is drafted: the online puzzles and the selection mode are fixed.",
+                )
+            )
+        if any(n > ONLINE_ROUNDS for n in rounds) and list(live) != list(current["live_puzzles"]):
+            problems.append(
+                Problem(
+                    "wpf.live_fixed",
+                    "live_puzzles",
+                    "A live heat is drafted: the live puzzle pool is fixed.",
+                )
+            )
+        if selection == "preference_lists" and online and len(online) != 8:
+            problems.append(
+                Problem(
+                    "wpf.pool_size",
+                    "online_puzzles",
+                    f"The online pool has 8 puzzles; you entered {len(online)}.",
+                )
+            )
+        if selection == "fixed" and len(online) > ONLINE_ROUNDS:
+            problems.append(
+                Problem(
+                    "wpf.fixed_size",
+                    "online_puzzles",
+                    f"Sudoku GP mode: one puzzle for each of rounds A-G, at most 7; "
+                    f"you entered {len(online)}.",
+                )
+            )
+        if live and len(live) != 4:
+            problems.append(
+                Problem(
+                    "wpf.live_size",
+                    "live_puzzles",
+                    f"The live pool has 4 puzzles; you entered {len(live)}.",
+                )
+            )
+        if problems:
+            raise ServiceError(problems)
+        if new == settings:
+            return
+        event.settings = new
+        event.save(update_fields=["settings"])
+        keys = ("puzzle_selection", "online_puzzles", "live_puzzles")
+        audit.log(
+            event,
+            "wpf.puzzles_saved",
+            actor=by,
+            at=now,
+            subject="puzzle pools",
+            before={k: settings.get(k) for k in keys},
+            after={k: new[k] for k in keys},
+        )
+
+
+def save_preferences(
+    entrant: Entrant,
+    order: Sequence[str],
+    *,
+    letter: str | None,
+    by: Any,
+    as_director: bool,
+    now: datetime | None = None,
+) -> None:
+    """An entrant's preference list for round ``letter`` (None: every round); an empty
+    ``order`` removes it. "Before the online stage begins": a player may change lists
+    until round A is drafted; the director may change the list of a round not drafted yet
+    (on the player's behalf, audited)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        event = _lock(entrant.event)
+        entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
+        settings = event.engine.resolved(event.settings)
+        pool = [str(p) for p in settings["online_puzzles"]]
+        if settings["puzzle_selection"] != "preference_lists":
+            raise ServiceError("Sudoku GP mode: each round's puzzle is fixed in advance.")
+        if not pool:
+            raise ServiceError("The director has not entered the online puzzle pool yet.")
+        if letter is not None and letter not in ONLINE_LETTERS:
+            raise ServiceError([Problem("wpf.letter", "letter", f"'{letter}' is not a round.")])
+        drafted = {
+            str(d.get("letter"))
+            for d in event.rounds.filter(number__lte=ONLINE_ROUNDS).values_list(
+                "details", flat=True
+            )
+        }
+        if drafted and not as_director:
+            raise ServiceError(
+                "The online stage has begun: preference lists are closed. "
+                "Ask the director if yours must change."
+            )
+        if letter is not None and letter in drafted:
+            raise ServiceError(
+                [Problem("wpf.drafted", "letter", f"Round {letter} is drafted: its list is used.")]
+            )
+        order = [str(p) for p in order]
+        if order and sorted(order) != sorted(pool):
+            raise ServiceError(
+                [
+                    Problem(
+                        "wpf.preference_list",
+                        "order",
+                        f"Put each of the {len(pool)} puzzles in the list exactly once.",
+                    )
+                ]
+            )
+        flags = dict(entrant.flags)
+        old = flags.get("puzzle_preferences")
+        lists = {
+            lt: preference_list(flags, lt)
+            for lt in ONLINE_LETTERS
+            if preference_list(flags, lt) is not None
+        }
+        targets = [letter] if letter is not None else [lt for lt in ONLINE_LETTERS]
+        for lt in targets:
+            if lt in drafted:
+                continue  # a list already used stays as it was
+            if order:
+                lists[lt] = list(order)
+            else:
+                lists.pop(lt, None)
+        values = list(lists.values())
+        if not lists:
+            flags.pop("puzzle_preferences", None)
+        elif len(lists) == len(ONLINE_LETTERS) and all(v == values[0] for v in values):
+            flags["puzzle_preferences"] = list(values[0])  # one list serves every round
+        else:
+            flags["puzzle_preferences"] = {lt: list(v) for lt, v in lists.items()}
+        if flags == entrant.flags:
+            return
+        entrant.flags = flags
+        entrant.save(update_fields=["flags"])
+        audit.log(
+            event,
+            "wpf.preferences_saved",
+            actor=by,
+            at=now,
+            subject=f"{entrant.name}: {'every round' if letter is None else 'round ' + letter}",
+            before={"puzzle_preferences": old},
+            after={"puzzle_preferences": flags.get("puzzle_preferences")},
+            reason="entered by the director" if as_director else "",
+        )
+
+
+def choose_live_puzzle(rnd: Round, puzzle: str, *, by: Any, now: datetime | None = None) -> None:
+    """Record the puzzle the rank 1 player chose for a live round letter, on its first heat
+    (round details ``puzzle``, which the engine reads)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        event = _lock(rnd.event)
+        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        if rnd.details.get("stage") != Stage.LIVE.value:
+            raise ServiceError(f"{rnd.label} is an online round: its puzzle is picked by rule.")
+        options = [str(p) for p in rnd.details.get("puzzle_options") or []]
+        if "puzzle_options" not in rnd.details:
+            raise ServiceError(
+                f"{rnd.label} plays the puzzle chosen on the first heat of its round."
+            )
+        if event.rounds.filter(number__gt=rnd.number).exists():
+            raise ServiceError(f"A later heat is drafted: {rnd.label}'s puzzle is fixed.")
+        if puzzle not in options:
+            raise ServiceError(
+                [
+                    Problem(
+                        "wpf.live_option", "puzzle", "Choose one of the puzzles left in the pool."
+                    )
+                ]
+            )
+        before = rnd.details.get("puzzle")
+        rnd.details = {**rnd.details, "puzzle": puzzle}
+        rnd.save(update_fields=["details"])
+        audit.log(
+            event,
+            "wpf.live_puzzle_chosen",
+            actor=by,
+            at=now,
+            subject=f"{rnd.label}: {puzzle}",
+            before={"puzzle": before},
+            after={"puzzle": puzzle},
+        )
+
+
+def reveal_online_results(event: Event, *, by: Any, now: datetime | None = None) -> None:
+    """ "At the beginning of the live stage, the official results of the online stage will
+    be presented": the online rounds, their results and the ranks become public. Allowed
+    once round G's online matches are all closed; done once."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        event = _lock(event)
+        if event.settings.get(REVEAL_SETTING, False):
+            raise ServiceError("The online results are public already.")
+        closed = event.rounds.filter(
+            number__lte=ONLINE_ROUNDS, status=Round.Status.COMPLETED
+        ).count()
+        if closed < ONLINE_ROUNDS:
+            missing = SESSIONS[closed].label
+            raise ServiceError(
+                f"The online stage is not over: close {missing} first. The results are "
+                "revealed at the start of the live stage."
+            )
+        event.settings = {**event.settings, REVEAL_SETTING: True}
+        event.save(update_fields=["settings"])
+        # The stored scores said "not public"; they are now (MatchScore.details["public"]).
+        matches = list(
+            Match.objects.filter(round__event=event, round__number__lte=ONLINE_ROUNDS).exclude(
+                result=None
+            )
+        )
+        for match in matches:
+            details = dict(match.result.get("details") or {})
+            details["public"] = True
+            match.result = {**match.result, "details": details}
+        Match.objects.bulk_update(matches, ["result"])
+        audit.log(
+            event,
+            "wpf.online_results_revealed",
+            actor=by,
+            at=now,
+            subject="online results",
+            before={REVEAL_SETTING: False},
+            after={REVEAL_SETTING: True},
+        )
+        standings.results_changed(event)

@@ -1,0 +1,160 @@
+"""Reports: asked for by a director (or, for a public event's standings, by anyone), built
+by a task (tournaments.tasks.build_report), stored as files, downloaded through a view that
+checks permission. Progress is written to the Report row as the build goes.
+
+A report is asked for once per kind, round and results version: asking again while one is
+queued, building or ready for the same version returns that one.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings as conf
+from django.core.files.base import ContentFile
+from django.db import DatabaseError, transaction
+from django.utils import timezone
+
+from tournaments.models import Event, Report, Round
+from tournaments.services.errors import ServiceError
+from tournaments.services.report_files import BUILDERS, ROUND_KINDS, STANDINGS_KINDS, safe_name
+
+log = logging.getLogger(__name__)
+
+
+def request(
+    event: Event,
+    kind: str,
+    *,
+    round_number: int | None = None,
+    by: Any,
+    now: datetime | None = None,
+) -> Report:
+    """Ask for a report; the build is enqueued after the commit."""
+    now = now or timezone.now()
+    if kind not in BUILDERS:
+        raise ServiceError(f"'{kind}' is not a kind of report.")
+    if kind in ROUND_KINDS:
+        round_number = round_number or _last_round_number(event)
+        if round_number is None:
+            raise ServiceError("There is no round to print yet: draft a round first.")
+        if not event.rounds.filter(number=round_number).exists():
+            raise ServiceError(f"round: the event has no round {round_number}.")
+    else:
+        round_number = None
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        # Standings reports show the published standings; the others the record as it is.
+        version = event.standings_version if kind in STANDINGS_KINDS else event.results_version
+        existing = (
+            Report.objects.filter(
+                event=event,
+                kind=kind,
+                round_number=round_number,
+                results_version=version,
+            )
+            .exclude(status=Report.Status.FAILED)
+            .first()
+        )
+        if existing is not None:
+            return existing
+        report = Report.objects.create(
+            event=event,
+            kind=kind,
+            round_number=round_number,
+            results_version=version,
+            requested_by=by if getattr(by, "is_authenticated", False) else None,
+            requested_at=now,
+        )
+        transaction.on_commit(lambda: enqueue(report.pk))
+    return report
+
+
+def enqueue(report_id: int) -> None:
+    from tournaments.tasks import build_report
+
+    try:
+        build_report.apply_async((report_id,), retry=False)
+    except Exception:
+        if conf.CELERY_TASK_ALWAYS_EAGER:
+            raise
+        log.warning("broker unavailable: report %s waits for the sweep", report_id)
+
+
+def _last_round_number(event: Event) -> int | None:
+    return event.rounds.order_by("-number").values_list("number", flat=True).first()
+
+
+def _set(report_id: int, **fields: Any) -> None:
+    Report.objects.filter(pk=report_id).update(**fields)
+
+
+def _fail(report_id: int, message: str, now: datetime | None) -> None:
+    _set(
+        report_id,
+        status=Report.Status.FAILED,
+        message=message[:300],
+        finished_at=now or timezone.now(),
+    )
+
+
+def build(report_id: int, *, now: datetime | None = None) -> bool:
+    """Build the report's file; a report already built is left alone (safe to run twice)."""
+    report = Report.objects.select_related("event").filter(pk=report_id).first()
+    if report is None or report.status == Report.Status.DONE:
+        return False
+    _set(report_id, status=Report.Status.RUNNING, progress=5, message="")
+
+    def progress(percent: int) -> None:
+        _set(report_id, progress=max(5, min(percent, 99)))
+
+    try:
+        name, content = BUILDERS[report.kind](report.event, report.round_number, progress)
+    except ServiceError as error:
+        _fail(report_id, " ".join(error.messages), now)
+        return False
+    except (DatabaseError, ConnectionError):
+        raise  # transient: the task retries
+    except Exception:
+        log.exception("report %s could not be built", report_id)
+        _fail(report_id, "An unexpected error stopped the build; the log has the details.", now)
+        return False
+    report.file.save(safe_name(name), ContentFile(content), save=False)
+    _set(
+        report_id,
+        file=report.file.name,
+        status=Report.Status.DONE,
+        progress=100,
+        finished_at=now or timezone.now(),
+    )
+    return True
+
+
+def for_event(event: Event, *, limit: int = 30) -> list[Report]:
+    return list(Report.objects.filter(event=event).select_related("requested_by")[:limit])
+
+
+def public_standings_pdf(event: Event) -> Report:
+    """The standings PDF of the published standings: the one built for the current version,
+    or a new build (anyone may ask for it: one build per version, whoever asks)."""
+    return request(event, Report.Kind.STANDINGS_PDF, by=None)
+
+
+def rounds_for_choice(event: Event) -> list[Round]:
+    return list(event.rounds.order_by("number"))
+
+
+def sweep_stuck(*, older_than_seconds: int = 600, now: datetime | None = None) -> int:
+    """Re-enqueue reports still waiting long after they were asked for (a lost task)."""
+    now = now or timezone.now()
+    stuck = Report.objects.filter(
+        status__in=[Report.Status.QUEUED, Report.Status.RUNNING],
+        requested_at__lt=now - timedelta(seconds=older_than_seconds),
+    ).values_list("pk", flat=True)
+    count = 0
+    for pk in stuck:
+        enqueue(pk)
+        count += 1
+    return count

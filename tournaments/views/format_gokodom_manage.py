@@ -1,0 +1,303 @@
+"""GokoDom director screens: the season page (dates, the current round's match states,
+decisions the engine asks for), result codes and 'who goes through' from the results grid,
+and closing a round by the unplayed-match rule."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Prefetch
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.permissions import event_for_director
+from rules.contract import NeedsDecision
+from rules.draws import DrawNeeded, DrawSource, InvalidDraw
+from rules.formats.gokodom.schedule import season as season_dates
+from tournaments.formats import gokodom_schedule as schedule
+from tournaments.formats import ui_for
+from tournaments.models import Event, Match, MatchParticipant, Round
+from tournaments.services import format_gokodom_director as director
+from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
+from tournaments.services.state import load_event_state
+
+PAGE = "tournaments/formats/gokodom/manage.html"
+GRID = "tournaments/manage/round.html#result-row"
+
+
+def _event(request: HttpRequest, slug: str) -> Event:
+    event = event_for_director(request.user, slug)
+    if event.format != "gokodom":
+        raise Http404("Not a GokoDom event.")
+    return event
+
+
+def _state_of(match: Match) -> str:
+    report = match.details.get("report") or {}
+    if match.result and match.result.get("complete"):
+        return "confirmed"
+    if report.get("status") in ("reported", "disputed"):
+        return str(report["status"])
+    return "no result"
+
+
+def pending_decision(event: Event, last: Round | None) -> NeedsDecision | None:
+    """What the engine asks before the next round (e.g. 8th/9th: coin or playoff)."""
+    if last is not None and last.status != Round.Status.COMPLETED:
+        return None
+    state = load_event_state(event)
+    try:
+        answer = event.engine.next_round(state, DrawSource(event.random_seed, state.draws))
+    except (DrawNeeded, InvalidDraw, ServiceError, Exception):  # shown on the dashboard
+        return None
+    return answer if isinstance(answer, NeedsDecision) else None
+
+
+@login_required
+@require_GET
+def season(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(request, slug)
+    last = event.rounds.order_by("-number").first()
+    current = None
+    rows = []
+    if last is not None and last.status != Round.Status.DRAFT:
+        current = last
+        matches = last.matches.order_by("order").prefetch_related(
+            Prefetch(
+                "participants",
+                queryset=MatchParticipant.objects.order_by("seat").select_related("entrant"),
+            )
+        )
+        rows = [{"match": m, "state": _state_of(m)} for m in matches]
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[row["state"]] = counts.get(row["state"], 0) + 1
+    open_matches = [
+        r["match"]
+        for r in rows
+        if r["match"].result
+        and any(
+            x.get("code") in ("gokodom.tied", "gokodom.both_messaged")
+            for x in r["match"].result.get("reasons", [])
+        )
+    ]
+    settings = event.engine.resolved(event.settings)
+    context: dict[str, Any] = {
+        "event": event,
+        "current": current,
+        "rows": rows,
+        "counts": counts,
+        "open_matches": open_matches,
+        "decision": pending_decision(event, last),
+        "first_round_start": settings["first_round_start"],
+        "planned": season_dates(settings, schedule.swiss_rounds(event)),
+        "opens_at": schedule.ROUND_OPENS_AT,
+        "closes_at": schedule.ROUND_CLOSES_AT,
+    }
+    if current is not None:
+        context.update(
+            starts=schedule.starts_at(event, current), deadline=schedule.deadline(event, current)
+        )
+    with timezone.override(schedule.zone(event)):
+        return render(request, PAGE, context)
+
+
+@login_required
+@require_POST
+def schedule_view(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(request, slug)
+    text = request.POST.get("first_round_start", "").strip()
+    try:
+        day = datetime.date.fromisoformat(text) if text else None
+    except ValueError:
+        messages.error(request, f"First round start: '{text}' is not a date like 2025-02-10.")
+        return redirect("tournaments:gokodom_manage", slug=slug)
+    try:
+        director.set_first_round_start(event, day, by=request.user)
+        messages.success(request, "The season's dates are set.")
+    except ServiceError as error:
+        messages.error(request, " ".join(error.messages))
+    return redirect("tournaments:gokodom_manage", slug=slug)
+
+
+def _moment(event: Event, text: str, label: str) -> datetime.datetime | None:
+    if not text.strip():
+        return None
+    try:
+        naive = datetime.datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise ServiceError(f"{label}: '{text}' is not a date and time.") from None
+    return naive.replace(tzinfo=schedule.zone(event))
+
+
+@login_required
+@require_POST
+def round_times(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    event = _event(request, slug)
+    rnd = event.rounds.filter(number=number).first()
+    if rnd is None:
+        raise Http404("No such round.")
+    try:
+        starts = _moment(event, request.POST.get("starts_at", ""), "Start")
+        ends = _moment(event, request.POST.get("deadline", ""), "Deadline")
+        director.set_round_times(rnd, starts, ends, by=request.user)
+        messages.success(request, f"{rnd.label}: times saved.")
+    except ServiceError as error:
+        messages.error(request, " ".join(error.messages))
+    return redirect("tournaments:gokodom_manage", slug=slug)
+
+
+@login_required
+@require_POST
+def close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Apply the unplayed-match rule now (at or before the deadline) and close the round."""
+    event = _event(request, slug)
+    rnd = event.rounds.filter(number=number).first()
+    if rnd is None:
+        raise Http404("No such round.")
+    try:
+        outcome = director.close_at_deadline(rnd.pk, by=request.user, force=True)
+    except ServiceError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect("tournaments:gokodom_manage", slug=slug)
+    if outcome.closed:
+        applied = len(outcome.applied)
+        messages.success(request, f"{rnd.label} is closed ({applied} results applied).")
+    elif outcome.ran:
+        left = "; ".join(f"{code}: {why}" for code, why in outcome.left.items())
+        messages.warning(request, f"{rnd.label} stays open. Settle first: {left}.")
+    else:
+        messages.error(request, f"{rnd.label} is not open.")
+    return redirect("tournaments:gokodom_manage", slug=slug)
+
+
+@login_required
+@require_POST
+def eighth_place(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(request, slug)
+    try:
+        director.choose_eighth_place(event, request.POST.get("method", ""), by=request.user)
+        messages.success(request, "Recorded. Draft the next round.")
+    except ServiceError as error:
+        messages.error(request, " ".join(error.messages))
+    return redirect("tournaments:gokodom_manage", slug=slug)
+
+
+def _grid_match(event: Event, match_id: int) -> Match:
+    match = (
+        Match.objects.filter(pk=match_id, round__event=event)
+        .select_related("round")
+        .prefetch_related(
+            Prefetch(
+                "participants",
+                queryset=MatchParticipant.objects.order_by("seat").select_related("entrant"),
+            ),
+            "games",
+        )
+        .first()
+    )
+    if match is None:
+        raise Http404("No such match.")
+    return match
+
+
+def _version(request: HttpRequest) -> int:
+    try:
+        return int(request.POST.get("version", ""))
+    except ValueError:
+        return -1
+
+
+def _grid_row(
+    request: HttpRequest, event: Event, match_id: int, extra: dict, status: int
+) -> HttpResponse:
+    """The results grid's row for the match, as the generic results screen renders it."""
+    ui = ui_for(event)
+    match = _grid_match(event, match_id)
+    settings = event.engine.resolved(event.settings)
+    participants = list(match.participants.all())
+    row = {
+        "match": match,
+        "participants": participants,
+        "games": ui.rows(match, settings),
+        "errors": {},
+        **extra,
+    }
+    rnd = match.round
+    entered = sum(1 for m in rnd.matches.all() if m.result and m.result.get("complete"))
+    context = {
+        "event": event,
+        "round": rnd,
+        "row": row,
+        "ui": ui,
+        "entered": entered,
+        "total": rnd.matches.count(),
+        "oob": True,
+    }
+    if not request.htmx:
+        for texts in extra.get("errors", {}).values():
+            for text in texts:
+                messages.error(request, text)
+        if extra.get("conflict"):
+            messages.error(request, extra["conflict"].messages[0])
+        url = redirect("tournaments:manage_round", slug=event.slug, number=rnd.number)
+        url["Location"] += f"#match-{match.pk}"
+        return url
+    return render(request, GRID, context, status=status)
+
+
+def _save(request: HttpRequest, event: Event, match_id: int, write) -> HttpResponse:
+    try:
+        write()
+    except StaleResult as conflict:
+        return _grid_row(request, event, match_id, {"conflict": conflict}, 409)
+    except InvalidResult as refused:
+        errors = {"match": [p.text for p in refused.problems]}
+        return _grid_row(request, event, match_id, {"errors": errors}, 422)
+    except ServiceError as error:
+        return _grid_row(request, event, match_id, {"errors": {"match": error.messages}}, 422)
+    return _grid_row(request, event, match_id, {"saved": True}, 200)
+
+
+@login_required
+@require_POST
+def codes(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+    """Result codes of a Swiss match, from its row in the results grid."""
+    event = _event(request, slug)
+    match = _grid_match(event, match_id)
+    typed = {
+        str(p.entrant.number): request.POST.get(f"code-{p.entrant.number}", "").strip().upper()
+        for p in match.participants.all()
+        if p.entrant_id
+    }
+    chosen = typed if any(typed.values()) else None
+    return _save(
+        request,
+        event,
+        match_id,
+        lambda: director.record_codes(
+            match, chosen, expected_version=_version(request), by=request.user
+        ),
+    )
+
+
+@login_required
+@require_POST
+def advances(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+    """Who goes through from an elimination match the rules leave open (IV.A.4)."""
+    event = _event(request, slug)
+    match = _grid_match(event, match_id)
+    chosen = request.POST.get("advances", "").strip()
+    return _save(
+        request,
+        event,
+        match_id,
+        lambda: director.decide_advances(
+            match, chosen, expected_version=_version(request), by=request.user
+        ),
+    )

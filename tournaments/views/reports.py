@@ -1,0 +1,128 @@
+"""Reports: the director asks for a file, a task builds it, the page shows its progress
+(HTMX polls one row) and offers the download. Thin: permission, form, one service call."""
+
+from __future__ import annotations
+
+from django import forms
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.permissions import event_for_director, event_for_viewer, is_director
+from tournaments import selectors
+from tournaments.models import Event, Report
+from tournaments.services import reports
+from tournaments.services.errors import ServiceError
+from tournaments.services.report_files import ROUND_KINDS
+
+PAGE = "tournaments/reports/index.html"
+CONTENT_TYPES = {"pdf": "application/pdf", "csv": "text/csv; charset=utf-8"}
+
+
+class ReportForm(forms.Form):
+    kind = forms.ChoiceField(label=_("Report"), choices=Report.Kind.choices)
+    round_number = forms.IntegerField(
+        label=_("Round"),
+        required=False,
+        min_value=1,
+        help_text=_("For pairings sheets and result slips; empty: the latest round."),
+    )
+
+
+def _page(request: HttpRequest, event: Event, form: ReportForm, status: int = 200) -> HttpResponse:
+    return render(
+        request,
+        PAGE,
+        {
+            "event": event,
+            "form": form,
+            "reports": reports.for_event(event),
+            "rounds": selectors.public_rounds(event),
+            "all_rounds": reports.rounds_for_choice(event),
+            "round_kinds": sorted(ROUND_KINDS),
+        },
+        status=status,
+    )
+
+
+@require_GET
+def reports_index(request: HttpRequest, slug: str) -> HttpResponse:
+    event = event_for_director(request.user, slug)
+    return _page(request, event, ReportForm())
+
+
+@require_POST
+def reports_create(request: HttpRequest, slug: str) -> HttpResponse:
+    event = event_for_director(request.user, slug)
+    form = ReportForm(request.POST)
+    if form.is_valid():
+        try:
+            reports.request(
+                event,
+                form.cleaned_data["kind"],
+                round_number=form.cleaned_data["round_number"],
+                by=request.user,
+            )
+        except ServiceError as error:
+            for message in error.messages:
+                form.add_error(None, message)
+        else:
+            if getattr(request, "htmx", False):  # the list again: asking twice shows one row
+                context = {"event": event, "reports": reports.for_event(event)}
+                return render(request, f"{PAGE}#report-rows", context)
+            return redirect("tournaments:reports_index", slug=event.slug)
+    if getattr(request, "htmx", False):
+        return render(request, f"{PAGE}#report-form", {"event": event, "form": form}, status=422)
+    return _page(request, event, form, status=422)
+
+
+@require_GET
+def reports_status(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """One report's row: what the page polls while the report builds."""
+    event = event_for_director(request.user, slug)
+    report = get_object_or_404(Report, pk=pk, event=event)
+    if getattr(request, "htmx", False):
+        response = render(request, f"{PAGE}#report-row", {"event": event, "report": report})
+    else:
+        response = _page(request, event, ReportForm())
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _file_response(report: Report) -> FileResponse:
+    name = report.file.name.rsplit("/", 1)[-1].split("-", 1)[-1]
+    ext = name.rsplit(".", 1)[-1]
+    return FileResponse(
+        report.file.open("rb"),
+        as_attachment=ext == "csv",
+        filename=name,
+        content_type=CONTENT_TYPES.get(ext, "application/octet-stream"),
+    )
+
+
+@require_GET
+def reports_download(request: HttpRequest, slug: str, pk: int) -> FileResponse:
+    event = event_for_director(request.user, slug)
+    report = get_object_or_404(Report, pk=pk, event=event, status=Report.Status.DONE)
+    return _file_response(report)
+
+
+@require_http_methods(["GET", "HEAD"])
+def reports_public_standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings as PDF: public for a public event, directors only for a private one.
+    Built once per published standings version; while it builds, a page that reloads."""
+    event = event_for_viewer(request.user, slug)
+    if not event.public and not is_director(request.user, event):
+        raise Http404("No such event.")
+    report = reports.public_standings_pdf(event)
+    report.refresh_from_db()
+    if report.status == Report.Status.DONE:
+        return _file_response(report)
+    return render(
+        request,
+        "tournaments/reports/public_wait.html",
+        {"event": event, "report": report, "rounds": selectors.public_rounds(event)},
+        status=503 if report.status == Report.Status.FAILED else 202,
+    )
