@@ -118,6 +118,12 @@ TABLE: dict[str, list[Case]] = {
         Case("private", DIRECTOR_ONLY),
         Case("public", DIRECTOR_ONLY, htmx=True),
     ],
+    "tournaments:manage_directors": [
+        Case("private", "login 405 405 405 405"),
+        # an empty username is refused with a message and a redirect to the dashboard
+        Case("private", "login 404 404 302 302", method="POST"),
+        Case("public", "login 404 404 302 302", method="POST"),
+    ],
     "tournaments:manage_entrants": [
         Case("private", DIRECTOR_ONLY),
         Case("public", DIRECTOR_ONLY),

@@ -16,6 +16,7 @@ urlpatterns = [
         name="manage_standings_publish",
     ),
     path("e/<slug:slug>/manage/check/", manage_event.conformance_verdict, name="manage_check"),
+    path("e/<slug:slug>/manage/directors/add", manage_event.add_director, name="manage_directors"),
     path("e/<slug:slug>/manage/entrants/", manage_entrants.entrant_list, name="manage_entrants"),
     path(
         "e/<slug:slug>/manage/entrants/import/",

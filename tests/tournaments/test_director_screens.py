@@ -212,3 +212,15 @@ def test_an_outside_draw_out_of_range_is_refused_and_nothing_stored(signed_in, d
     assert not event.draws.exists()
     signed_in.post(url, {"key": "round-2/grouping/1", "value": 7, "low": 0, "high": 9})
     assert event.draws.get().value == 7
+
+
+def test_a_director_adds_another_director_by_username(signed_in, director, django_user_model):
+    event = round_robin_event(director, players=2, slug="codir")
+    helper = django_user_model.objects.create_user("helper", password="helper-pw-1")
+    url = reverse("tournaments:manage_directors", args=["codir"])
+    signed_in.post(url, {"username": "nobody"})
+    assert list(event.directors.all()) == [director]
+    signed_in.post(url, {"username": "HELPER"})
+    assert set(event.directors.all()) == {director, helper}
+    page = signed_in.get(reverse("tournaments:manage", args=["codir"])).content.decode()
+    assert "helper" in page

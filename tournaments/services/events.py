@@ -133,3 +133,24 @@ def withdraw(
         )
         standings.results_changed(event)
     return entrant
+
+
+def add_director(event: Event, username: str, *, by: Any, now: datetime | None = None) -> Any:
+    """Make an existing account a director of the event (audited)."""
+    from django.contrib.auth import get_user_model
+
+    now = now or timezone.now()
+    user = get_user_model().objects.filter(username__iexact=username.strip()).first()
+    if user is None:
+        raise ServiceError(
+            [Problem("director.unknown", "username", f"No account is called '{username}'.")]
+        )
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        _, created = EventDirector.objects.get_or_create(event=event, user=user)
+        if not created:
+            raise ServiceError(
+                [Problem("director.already", "username", f"{user} already directs this event.")]
+            )
+        audit.log(event, "event.director_added", actor=by, at=now, subject=str(user))
+    return user

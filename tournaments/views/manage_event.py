@@ -69,6 +69,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             "active_count": event.entrants.filter(status="active").count(),
             "audit": event.audit_entries.select_related("actor")[:15],
             "standings_state": standings.standings_state(event),
+            "directors": event.directors.order_by("username"),
         },
     )
 
@@ -133,3 +134,16 @@ def conformance_verdict(request: HttpRequest, slug: str) -> HttpResponse:
     if getattr(request, "htmx", False):
         template += "#verdict"
     return render(request, template, {"event": event, "verdict": verdict})
+
+
+@login_required
+@require_POST
+def add_director(request: HttpRequest, slug: str) -> HttpResponse:
+    event = event_for_director(request.user, slug)
+    try:
+        user = events.add_director(event, request.POST.get("username", ""), by=request.user)
+    except ServiceError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, f"{user} now directs {event.name}.")
+    return redirect("tournaments:manage", slug=slug)
