@@ -100,7 +100,7 @@ class Walk:
             for branch in branches:
                 yield from self._walk(branch, self._todo(branch), depth + 1)
             return
-        state = _append(state, plan, source)
+        state = append_round(state, plan, source)
         last = len(state.rounds) - 1
         todo = tuple(
             (last, m_index)
@@ -139,7 +139,8 @@ def complete_rounds(state: EventState, pending: Pending) -> EventState:
     return dataclasses.replace(state, rounds=rounds)
 
 
-def _append(state: EventState, plan: RoundPlan, source: DrawSource) -> EventState:
+def append_round(state: EventState, plan: RoundPlan, source: DrawSource) -> EventState:
+    """``state`` with ``plan`` added as a published round (no games yet) and its new draws."""
     matches = tuple(
         MatchState(
             m.code,

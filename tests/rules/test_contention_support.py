@@ -8,6 +8,7 @@ import dataclasses
 import random
 from collections.abc import Callable, Iterator, Sequence
 
+from rules.contention.explore import append_round
 from rules.contention.types import Finish, Status, aggregate
 from rules.contract import (
     Engine,
@@ -17,7 +18,6 @@ from rules.contract import (
     MatchState,
     NeedsDecision,
     RoundPlan,
-    RoundState,
     RoundStatus,
 )
 from rules.draws import DrawSource
@@ -67,30 +67,7 @@ def completions(
         yield state
         return
     yield from completions(
-        add_plan(state, plan, source), engine, menu, pending, decide=decide, until=until
-    )
-
-
-def add_plan(state: EventState, plan: RoundPlan, source: DrawSource) -> EventState:
-    matches = tuple(
-        MatchState(
-            m.code, plan.number, m.participants, (), m.bracket, m.group, m.table, dict(m.details)
-        )
-        for m in plan.matches
-    )
-    rnd = RoundState(
-        plan.number,
-        plan.label,
-        RoundStatus.PUBLISHED,
-        matches,
-        plan.stage,
-        plan.groups,
-        dict(plan.details),
-    )
-    known = {d.key for d in state.draws}
-    new = {d.key: d for d in (*plan.draws, *source.new) if d.key not in known}
-    return dataclasses.replace(
-        state, rounds=(*state.rounds, rnd), draws=(*state.draws, *new.values())
+        append_round(state, plan, source), engine, menu, pending, decide=decide, until=until
     )
 
 
@@ -127,7 +104,7 @@ def play_rounds(
         source = DrawSource(seed, state.draws)
         plan = engine.next_round(state, source)
         assert isinstance(plan, RoundPlan), plan
-        state = add_plan(state, plan, source)
+        state = append_round(state, plan, source)
         last = state.rounds[-1]
         matches = tuple(
             m if m.is_bye else dataclasses.replace(m, games=result(m)) for m in last.matches
