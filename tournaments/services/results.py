@@ -15,7 +15,7 @@ from tournaments.models import Game, Match, ResultChange, Round
 from tournaments.services import standings
 from tournaments.services.errors import InvalidResult, StaleResult
 from tournaments.services.rounds import score_json
-from tournaments.services.state import load_event_state, match_state
+from tournaments.services.state import load_event_state
 
 
 @dataclass(frozen=True)
@@ -171,7 +171,3 @@ def record(
             raise StaleResult(locked.version, None) from None
         standings.results_changed(event)
     return Outcome(match=locked, score=score, version=locked.version)
-
-
-def current_match_state(match: Match) -> Any:
-    return match_state(match, match.round.number)
