@@ -2,9 +2,10 @@
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 WORKDIR /app
-# Pango and fonts for the PDF reports (WeasyPrint); nothing else from Debian.
+# Pango and fonts for the PDF reports (WeasyPrint); pg_dump and pg_restore for
+# `manage.py backup` and `restore --database`; nothing else from Debian.
 RUN apt-get update && apt-get install -y --no-install-recommends \
-        libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core \
+        libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core postgresql-client \
     && rm -rf /var/lib/apt/lists/*
 COPY requirements.lock pyproject.toml ./
 RUN pip install --no-cache-dir --require-hashes --no-deps -r requirements.lock

@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run install migrate demo test test-deep lint format typecheck bench lock clean
+.PHONY: run install migrate demo test test-deep lint format typecheck bench bench-load bench-fuzz lock clean
 
 $(VENV)/.installed: requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,17 @@ bench: install
 	$(PY) -m bench
 	$(PY) -m bench.woc_pairing --quick
 	PYTHONPATH=. $(PY) bench/conformance.py $${BENCH_EVENTS:-50}
+	$(PY) -m bench.load $${LOAD_SECONDS:-600}
+
+# The load scenario alone (docs/reliability.md): LOAD_SECONDS (30 here), PostgreSQL in
+# BENCH_DATABASE_URL, Redis in REDIS_URL.
+bench-load: install
+	$(PY) -m bench.load $${LOAD_SECONDS:-30}
+
+# 10,000 hostile inputs per entry point, then atheris (docs/reliability.md); needs
+# DATABASE_URL (PostgreSQL) like the tests. Long: about 40 minutes on two shared cores.
+bench-fuzz: install
+	$(PY) -m bench.fuzz $${FUZZ_EXAMPLES:-10000}
 
 # Regenerates requirements.lock from pyproject.toml (needs uv on the PATH).
 lock:

@@ -4,7 +4,8 @@
     PYTHONPATH=. .venv/bin/python bench/woc_pairing.py [--quick]
 
 For N = 100, 1,000 and 10,000 it pairs a mid-event round (round 7 of 13: six rounds played
-with draws, floats and byes, made by ``rules.formats.woc.swiss_sample``) and prints, side by
+with draws, floats and byes, made by ``rules.formats.woc.swiss_sample``; a mixed field of 30
+countries, and a field where one of three countries holds 60 %) and prints, side by
 side: the route the engine uses (``swiss.pair_round``: exact window solves up to 120
 players, else the pruned route with its lower bound) with how the optimum was proven; the
 pruned route forced; the plain complete graph (only up to 2,000 players, one seed at 1,000:
@@ -56,13 +57,20 @@ def show(values: list[float]) -> str:
     return f"{statistics.mean(values):.4f} / {max(values):.4f}"
 
 
-def pairing_row(size: int) -> list[str]:
+FIELDS = {
+    "mixed": Shape(),
+    # rule (g) at its hardest: 60 % of the field from one of three countries
+    "one country": Shape(concentration=0.6, countries=3),
+}
+
+
+def pairing_row(size: int, kind: str = "mixed") -> list[str]:
     auto: list[float] = []
     pruned: list[float] = []
     complete: list[float] = []
     methods: dict[str, int] = {}
     for seed in range(SEEDS[size]):
-        field = players(size, random.Random(seed), Shape())
+        field = players(size, random.Random(seed), FIELDS[kind])
         seconds, outcome = timed(lambda f=field: swiss_pruned.pair(f, False))
         auto.append(seconds)
         methods[outcome.method] = methods.get(outcome.method, 0) + 1
@@ -76,7 +84,8 @@ def pairing_row(size: int) -> list[str]:
                 [p.cost for p in forced.pairings]
             ), f"N = {size}, seed {seed}: the pruned route missed the optimum"
     proof = ", ".join(f"{k} {v}" for k, v in sorted(methods.items()))
-    return [f"{size:,}", str(SEEDS[size]), show(auto), show(pruned), show(complete), proof]
+    runs = str(SEEDS[size])
+    return [kind, f"{size:,}", runs, show(auto), show(pruned), show(complete), proof]
 
 
 def event(size: int, rounds: int, seed: int) -> EventState:
@@ -147,8 +156,8 @@ def main(argv: list[str]) -> None:
     sizes = SIZES[:2] if "--quick" in argv else SIZES
     start = time.perf_counter()
     print("Pairing one mid-event round (round 7 of 13), CPU seconds mean / max:")
-    head = ["N", "rounds", "engine's route", "pruned route", "complete graph", "proven by"]
-    print(table(head, [pairing_row(size) for size in sizes]))
+    head = ["field", "N", "rounds", "engine's route", "pruned route", "complete graph", "proven by"]
+    print(table(head, [pairing_row(size, kind) for kind in FIELDS for size in sizes]))
     print()
     print("The engine on an event record after six rounds, CPU seconds:")
     head = ["N", "next_round (round 7)", "standings", "matches"]

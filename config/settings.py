@@ -52,6 +52,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # a dropped database or Redis connection: a clear 503 page, not a server error
+    "tournaments.middleware.ServiceUnavailableMiddleware",
     # last, as django-axes asks: it turns a locked-out sign-in into a clear page
     "axes.middleware.AxesMiddleware",
 ]
@@ -160,6 +162,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "max_retries": 1,
     "interval_start": 0,
     "interval_step": 0.2,
+    # A Redis that stalls (accepts, never answers) must not hang the request that sends a
+    # task: without these a send waits forever (tests/faults). Above the 1 s BRPOP poll.
+    "socket_timeout": env_int("CELERY_BROKER_SOCKET_TIMEOUT", 2),
+    "socket_connect_timeout": 2,
 }
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "celery")
@@ -172,11 +178,36 @@ CELERY_BEAT_SCHEDULE = {
     },
     "sweep-reports": {"task": "tournaments.tasks.sweep_reports", "schedule": 300.0},
 }
+# Backups (manage.py backup / restore, docs/operations.md): where they go, how many the
+# scheduled one keeps, and how often beat makes one (0: never).
+ARBITER_BACKUP_DIR = Path(env_str("ARBITER_BACKUP_DIR", str(VAR_DIR / "backups")))
+ARBITER_BACKUP_KEEP = env_int("ARBITER_BACKUP_KEEP", 48)
+ARBITER_BACKUP_EVERY_MINUTES = env_int("ARBITER_BACKUP_EVERY_MINUTES", 60)
+if ARBITER_BACKUP_EVERY_MINUTES > 0:
+    CELERY_BEAT_SCHEDULE["backup"] = {
+        "task": "tournaments.tasks.scheduled_backup",
+        "schedule": ARBITER_BACKUP_EVERY_MINUTES * 60.0,
+    }
+# Rate limits ("20/m": n per s, m, h or d) on what people or programs may hammer
+# (tournaments/ratelimit.py): past one, a 429 that says when to try again.
+ARBITER_RATE_LIMITS = {
+    # a signed-in player's own result actions (report, confirm, dispute, ...), per user
+    "self_report": env_str("ARBITER_RATE_SELF_REPORT", "20/m"),
+    # the bot contest referee program's posts, per token
+    "referee": env_str("ARBITER_RATE_REFEREE", "240/m"),
+    # posts to the referee endpoint with a missing or wrong token, per address
+    "referee_bad_token": env_str("ARBITER_RATE_REFEREE_BAD_TOKEN", "20/m"),
+}
+# Behind a proxy, the client address is the last one the proxy appended to this header.
+ARBITER_CLIENT_IP_HEADER = env_str("ARBITER_CLIENT_IP_HEADER", "")
 # Seconds a standings recompute waits after a result, so that a burst makes one recompute.
 ARBITER_STANDINGS_DELAY = float(env_str("ARBITER_STANDINGS_DELAY", "1") or 1)
 # Public pages cached per event version for anonymous visitors (0 turns it off).
 ARBITER_PAGE_CACHE = env_bool("ARBITER_PAGE_CACHE", True)
 ARBITER_PAGE_CACHE_SECONDS = env_int("ARBITER_PAGE_CACHE_SECONDS", 600)
+# A public page is rebuilt at most once every this many seconds; meanwhile visitors get the
+# newest built (pages poll every 20 s). 0: rebuilt on the first visit after each change.
+ARBITER_PAGE_MIN_AGE = env_int("ARBITER_PAGE_MIN_AGE", 5)
 
 EMAIL_BACKEND = env_str("DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DJANGO_DEFAULT_FROM_EMAIL", "arbiter@localhost")
@@ -185,6 +216,9 @@ DEFAULT_FROM_EMAIL = env_str("DJANGO_DEFAULT_FROM_EMAIL", "arbiter@localhost")
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if PRODUCTION else None
 SESSION_COOKIE_SECURE = PRODUCTION
 CSRF_COOKIE_SECURE = PRODUCTION
+# No script reads the CSRF cookie (htmx sends the token from the page's hx-headers).
+CSRF_COOKIE_HTTPONLY = True
+SESSION_COOKIE_HTTPONLY = True
 SECURE_SSL_REDIRECT = PRODUCTION and env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
 SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31536000) if PRODUCTION else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = PRODUCTION

@@ -38,3 +38,6 @@ def _fast_password_hashing(request):
         return
     settings = request.getfixturevalue("settings")
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Public pages rebuilt on the first visit after each change (production waits up to
+    # a few seconds: tests/tournaments/test_pagecache_stampede.py).
+    settings.ARBITER_PAGE_MIN_AGE = 0

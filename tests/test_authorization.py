@@ -104,6 +104,27 @@ TABLE: dict[str, list[Case]] = {
     "tournaments:version": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
     # --- director screens -------------------------------------------------------------
     "tournaments:manage_create": [Case(None, SIGNED_IN)],
+    # importing a whole event: anyone who may create one (an empty or forged form is refused)
+    "tournaments:manage_import_event": [
+        Case(None, SIGNED_IN),
+        Case(None, "login 422 422 422 422", method="POST", data={"step": "check"}),
+        Case(
+            None,
+            "login 400 400 400 400",
+            method="POST",
+            data={"step": "confirm", "sealed": "forged", "slug": "x", "name": "X"},
+        ),
+    ],
+    "tournaments:manage_export_event": [
+        Case("private", DIRECTOR_ONLY),
+        Case("public", DIRECTOR_ONLY),
+    ],
+    # a WOF rating file holds a WOC event only: another format is a 404 even to its director
+    "tournaments:manage_export_wof": [
+        Case("private", DIRECTOR_ONLY, format="woc"),
+        Case("public", DIRECTOR_ONLY, format="woc"),
+        Case("public", "login 404 404 404 404"),
+    ],
     "tournaments:manage": [Case("private", DIRECTOR_ONLY), Case("public", DIRECTOR_ONLY)],
     "tournaments:manage_standings": [
         Case("private", DIRECTOR_ONLY),
@@ -136,8 +157,9 @@ TABLE: dict[str, list[Case]] = {
     ],
     "tournaments:manage_withdraw": [
         Case("private", "login 405 405 405 405"),
-        Case("private", "login 404 404 302 302", method="POST"),
-        Case("public", "login 404 404 302 302", method="POST"),
+        # rounds are paired: a director first gets the preview of what the withdrawal changes
+        Case("private", "login 404 404 200 200", method="POST"),
+        Case("public", "login 404 404 200 200", method="POST"),
     ],
     "tournaments:manage_draft": [
         Case("private", "login 405 405 405 405"),

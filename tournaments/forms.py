@@ -233,3 +233,99 @@ class DrawForm(forms.Form):
                 _("The draw is a number from %(low)s to %(high)s.") % {"low": low, "high": high},
             )
         return data
+
+
+# -- importing a whole event (issue 12) ---------------------------------------------------
+
+IMPORT_KINDS = [
+    ("auto", _("Detect it from the file")),
+    ("event", _("Arbiter event file (JSON)")),
+    ("wof", _("WOF rating file (.ELO, PAPP)")),
+    ("ftd", _("FlipTheDisc JSON export")),
+]
+IMPORT_MAX_BYTES = 5_000_000
+IMPORT_SALT = "tournaments.event-import"
+IMPORT_MAX_AGE = 6 * 3600  # a confirmation older than a working day's session is refused
+
+
+class EventImportForm(forms.Form):
+    file = forms.FileField(label=_("File"), required=False)
+    text = forms.CharField(
+        label=_("or paste its text here"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 6}),
+    )
+    kind = forms.ChoiceField(label=_("Kind of file"), choices=IMPORT_KINDS, initial="auto")
+    slug = forms.SlugField(
+        label=_("Web address"),
+        max_length=80,
+        required=False,
+        help_text=_("Leave empty to take it from the file (or from the event's name)."),
+    )
+    name = forms.CharField(
+        label=_("Name"),
+        max_length=200,
+        required=False,
+        help_text=_("Leave empty to take it from the file."),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        upload = data.get("file")
+        data["filename"] = ""
+        if upload:
+            raw = upload.read(IMPORT_MAX_BYTES + 1)
+            if len(raw) > IMPORT_MAX_BYTES:
+                raise forms.ValidationError(_("The file is larger than 5 MB."))
+            try:
+                data["content"] = raw.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                # PAPP writes its files in a Windows code page
+                data["content"] = raw.decode("cp1252", errors="replace")
+            data["filename"] = upload.name or ""
+        else:
+            data["content"] = data.get("text", "")
+        if not data["content"].strip():
+            raise forms.ValidationError(_("Choose a file or paste its text."))
+        return data
+
+
+def seal_import(user: Any, kind: str, text: str, filename: str) -> str:
+    """The checked file, signed for the confirmation step: a changed one is refused."""
+    from django.core import signing
+
+    payload = {"user": user.pk, "kind": kind, "text": text, "filename": filename}
+    return signing.dumps(payload, salt=IMPORT_SALT, compress=True)
+
+
+class EventImportConfirmForm(forms.Form):
+    sealed = forms.CharField(widget=forms.HiddenInput)
+    slug = forms.SlugField(label=_("Web address"), max_length=80)
+    name = forms.CharField(label=_("Name"), max_length=200)
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_sealed(self) -> dict[str, Any]:
+        from django.core import signing
+
+        try:
+            payload = signing.loads(
+                self.cleaned_data["sealed"], salt=IMPORT_SALT, max_age=IMPORT_MAX_AGE
+            )
+        except signing.SignatureExpired:
+            raise forms.ValidationError(
+                _("This confirmation is too old; upload the file again."), code="expired"
+            ) from None
+        except signing.BadSignature:
+            raise forms.ValidationError(
+                _("This confirmation was changed after the file was checked; upload it again."),
+                code="tampered",
+            ) from None
+        if not isinstance(payload, dict) or payload.get("user") != self.user.pk:
+            raise forms.ValidationError(
+                _("This confirmation belongs to another user; upload the file again."),
+                code="tampered",
+            )
+        return payload

@@ -461,6 +461,9 @@ class StandingsSnapshot(models.Model):
     # Per table: key, title, columns, decided (the reasons), notes; rows are StandingsRow.
     tables = models.JSONField(default=list)
     pending = models.JSONField(default=list, blank=True)
+    # Who can still win / reach the next stage (rules.contention), stored with the standings
+    # so public pages read it without another query: stage_key, stage_name, method, notes.
+    contention = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["event", "-results_version"]
@@ -484,6 +487,8 @@ class StandingsRow(models.Model):
     values = models.JSONField(default=dict)
     status = models.CharField(max_length=20, blank=True)
     details = models.JSONField(default=dict, blank=True)
+    # The entrant's contention verdicts: {"win": {...}, "stage": {...} or None}.
+    contention = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["snapshot", "table_key", "position"]

@@ -29,7 +29,12 @@ def visible_events(user) -> QuerySet[Event]:
     if getattr(user, "is_staff", False):
         return events
     if getattr(user, "is_authenticated", False):
-        return events.filter(Q(public=True) | Q(directors=user) | Q(entrants__user=user)).distinct()
+        # Subqueries, not joins: joining entrants again (and DISTINCT) beside the count
+        # multiplied the rows by the entrants squared; a signed-in director waited minutes
+        # for the list of three 1,000-entrant events (bench/load.py).
+        directed = Event.directors.through.objects.filter(user=user).values("event_id")
+        entered = Entrant.objects.filter(user=user).values("event_id")
+        return events.filter(Q(public=True) | Q(pk__in=directed) | Q(pk__in=entered))
     return events.filter(public=True)
 
 
@@ -82,12 +87,13 @@ def find_matches(matches: list[Match], query: str) -> list[Match]:
     return found
 
 
-def match_sections(matches: list[Match]) -> list[MatchSection]:
+def match_sections(matches: list[Match], ui: Any = None) -> list[MatchSection]:
     """Split a round's matches by group or bracket, in their order; one untitled section
-    when the format has neither."""
+    when the format has neither. The format names its brackets (FormatUI.bracket_title)."""
     sections: dict[str, MatchSection] = {}
     for match in matches:
-        title = match.group.label if match.group else match.bracket
+        bracket = ui.bracket_title(match.bracket) if ui and match.bracket else match.bracket
+        title = match.group.label if match.group else bracket
         sections.setdefault(title, MatchSection(title)).matches.append(match)
     return list(sections.values())
 
@@ -106,7 +112,8 @@ def published_standings(event: Event) -> tuple[StandingsSnapshot | None, list[di
     for row in rows:
         by_table.setdefault(row.table_key, []).append(row)
     shown = public_tables(event, snapshot)
-    return snapshot, [_table(table, by_table.get(table["key"], [])) for table in shown]
+    ui = ui_for(event)
+    return snapshot, [_table(table, by_table.get(table["key"], []), ui) for table in shown]
 
 
 def public_tables(event: Event, snapshot: StandingsSnapshot) -> list[dict[str, Any]]:
@@ -115,7 +122,7 @@ def public_tables(event: Event, snapshot: StandingsSnapshot) -> list[dict[str, A
     return [table for table in snapshot.tables if ui.public_table(event, table["key"])]
 
 
-def _table(table: dict[str, Any], rows: list[StandingsRow]) -> dict[str, Any]:
+def _table(table: dict[str, Any], rows: list[StandingsRow], ui: Any) -> dict[str, Any]:
     names = {str(r.entrant.number): r.entrant.name for r in rows}
     columns = table["columns"]
     labels = {c["key"]: c["label"] for c in columns}
@@ -136,6 +143,7 @@ def _table(table: dict[str, Any], rows: list[StandingsRow]) -> dict[str, Any]:
             for d in table.get("decided", [])
         ],
         "notes": table.get("notes", []),
+        "breakdown": ui.table_breakdown(table, rows),
     }
 
 

@@ -13,77 +13,48 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from rules.contract import EntrantState, EventState, RoundStatus
+from rules import variations
+from rules.contract import EventState, RoundStatus
+from rules.variations import Variations
 
-Simulator = Callable[[int, random.Random], EventState]
-
-
-def _round_robin(entrants: int, rng: random.Random) -> EventState:
-    from rules.contract import GameState, MatchState, RoundPlan, RoundState
-    from rules.draws import DrawSource
-    from rules.formats.round_robin import ENGINE
-
-    people = tuple(
-        EntrantState(str(i), f"Player {i}", rating=2200 - 10 * i) for i in range(1, entrants + 1)
-    )
-    state = EventState("round_robin", {}, people)
-    seed = str(rng.getrandbits(32))
-    while True:
-        source = DrawSource(seed, state.draws)
-        plan = ENGINE.next_round(state, source)
-        if not isinstance(plan, RoundPlan):
-            return state
-        matches = tuple(
-            MatchState(
-                m.code,
-                plan.number,
-                m.participants,
-                () if m.is_bye else (GameState(1, (rng.randint(0, 2), rng.randint(0, 2))),),
-                table=m.table,
-            )
-            for m in plan.matches
-        )
-        rnd = RoundState(
-            plan.number, plan.label, RoundStatus.COMPLETED, matches, details=plan.details
-        )
-        state = EventState(
-            state.format,
-            state.settings,
-            state.entrants,
-            (*state.rounds, rnd),
-            (*state.draws, *source.new),
-        )
+Simulator = Callable[[int, random.Random, Variations], EventState]
 
 
-def _freestyle(entrants: int, rng: random.Random) -> EventState:
+def _round_robin(entrants: int, rng: random.Random, vary: Variations) -> EventState:
+    from rules.formats.round_robin_simulate import simulate
+
+    return simulate(entrants, rng, vary=vary)
+
+
+def _freestyle(entrants: int, rng: random.Random, vary: Variations) -> EventState:
     from rules.formats.freestyle.simulate import simulate_event
 
-    return simulate_event(rng, entrants)
+    return simulate_event(rng, entrants, vary=vary)
 
 
-def _bot_contest(entrants: int, rng: random.Random) -> EventState:
+def _bot_contest(entrants: int, rng: random.Random, vary: Variations) -> EventState:
     from rules.formats.bot_contest.simulate import simulate
 
-    return simulate(entrants, rng)[0]
+    return simulate(entrants, rng, vary=vary)[0]
 
 
-def _wpf_playoffs(entrants: int, rng: random.Random) -> EventState:
+def _wpf_playoffs(entrants: int, rng: random.Random, vary: Variations) -> EventState:
     from rules.formats.wpf_playoffs.simulate import entrants as make
     from rules.formats.wpf_playoffs.simulate import simulate
 
-    return simulate(rng, make(entrants, rng))
+    return simulate(rng, make(entrants, rng), vary=vary)
 
 
-def _gokodom(entrants: int, rng: random.Random) -> EventState:
+def _gokodom(entrants: int, rng: random.Random, vary: Variations) -> EventState:
     from rules.formats.gokodom.simulate import simulate
 
-    return simulate(entrants, rng).state
+    return simulate(entrants, rng, vary=vary).state
 
 
-def _woc(entrants: int, rng: random.Random) -> EventState:
+def _woc(entrants: int, rng: random.Random, vary: Variations) -> EventState:
     from rules.formats.woc.simulate import field, play
 
-    return play(field(entrants, rng), rng, finals=True)
+    return play(field(entrants, rng), rng, finals=True, vary=vary)
 
 
 SIMULATORS: dict[str, Simulator] = {
@@ -96,14 +67,18 @@ SIMULATORS: dict[str, Simulator] = {
 }
 
 
-def simulate(format_key: str, entrants: int, seed: int) -> EventState:
+def simulate(
+    format_key: str, entrants: int, seed: int, vary: Variations = variations.NONE
+) -> EventState:
+    """A whole event of ``format_key``; ``vary`` switches on withdrawals, late entries,
+    defaults, drawn games and director overrides where the format's rules allow them."""
     try:
         simulator = SIMULATORS[format_key]
     except KeyError:
         raise ValueError(
             f"No simulation for '{format_key}'; one of {', '.join(SIMULATORS)}."
         ) from None
-    return simulator(entrants, random.Random(seed))
+    return simulator(entrants, random.Random(seed), vary)
 
 
 def cut(state: EventState, rounds: int, *, unfinished_share: float = 0.5) -> EventState:
@@ -206,6 +181,7 @@ def to_event_file(state: EventState, *, slug: str, name: str, public: bool = Tru
                             "bracket": m.bracket,
                             "table": m.table,
                             "details": ref(dict(m.details)),
+                            "overridden": bool(m.details.get("override")),
                             "participants": [
                                 {
                                     "entrant": number(p.entrant),

@@ -64,3 +64,14 @@ def sweep_reports() -> int:
 )
 def build_report(report_id: int) -> bool:
     return reports.build(report_id)
+
+
+@shared_task(acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)
+def scheduled_backup() -> str:
+    """Beat's backup (ARBITER_BACKUP_EVERY_MINUTES): event files always, the database dump
+    when its tool is there; then only the newest ARBITER_BACKUP_KEEP backups are kept."""
+    from tournaments.services import backup
+
+    made = backup.create_backup(database=backup.IF_AVAILABLE)
+    backup.prune()
+    return str(made.path)

@@ -2,10 +2,11 @@
 
 from django.urls import path
 
-from tournaments.views import manage_entrants, manage_event, manage_rounds
+from tournaments.views import manage_entrants, manage_event, manage_import, manage_rounds
 
 urlpatterns = [
     path("manage/new/", manage_event.create_event, name="manage_create"),
+    path("manage/import/", manage_import.import_event, name="manage_import_event"),
     path("e/<slug:slug>/manage/", manage_event.dashboard, name="manage"),
     path(
         "e/<slug:slug>/manage/standings/", manage_event.standings_preview, name="manage_standings"
@@ -15,6 +16,12 @@ urlpatterns = [
         manage_event.publish_standings,
         name="manage_standings_publish",
     ),
+    path(
+        "e/<slug:slug>/manage/export/event.json",
+        manage_import.export_event,
+        name="manage_export_event",
+    ),
+    path("e/<slug:slug>/manage/export/wof.elo", manage_import.export_wof, name="manage_export_wof"),
     path("e/<slug:slug>/manage/check/", manage_event.conformance_verdict, name="manage_check"),
     path("e/<slug:slug>/manage/directors/add", manage_event.add_director, name="manage_directors"),
     path("e/<slug:slug>/manage/entrants/", manage_entrants.entrant_list, name="manage_entrants"),

@@ -10,10 +10,10 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 
-from rules.checkers.common import Report, Violation, Where
+from rules.checkers.common import OVERRIDE, Report, Violation, Where, attribute_overrides
 from rules.contract import EventState, Standings
 
-__all__ = ["CHECKERS", "Report", "Violation", "Where", "audit", "check"]
+__all__ = ["CHECKERS", "OVERRIDE", "Report", "Violation", "Where", "audit", "check"]
 
 CHECKERS: dict[str, str] = {
     "round_robin": "rules.checkers.round_robin",
@@ -32,8 +32,10 @@ def _checker(key: str) -> Callable[[EventState, Standings | None], Report]:
 
 
 def audit(state: EventState, standings: Standings | None = None) -> Report:
-    """Every violation of the record (and of ``standings``, when given), with counts."""
-    return _checker(state.format)(state, standings)
+    """Every violation of the record (and of ``standings``, when given), with counts; each
+    director override is reported as one violation (rule ``OVERRIDE``) instead of what it
+    breaks in its round."""
+    return attribute_overrides(state, _checker(state.format)(state, standings))
 
 
 def check(state: EventState, standings: Standings | None = None) -> list[Violation]:

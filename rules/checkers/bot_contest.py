@@ -18,7 +18,7 @@ from typing import Any
 import rustworkx
 
 from rules.checkers.common import Report, check_once_per_round, ids, played_rounds, same, setting
-from rules.contract import EventState, MatchState, RoundState, Standings
+from rules.contract import EventState, GameEnding, MatchState, RoundState, Standings
 
 GAUNTLET = "STEP 3: a match against each of the three seed programs - a total of six games"
 BONUS = "STEP 4: 1000 for winning as X, 1200 as O, 500 for tieing as X, 600 as O, plus points"
@@ -109,6 +109,7 @@ def _score(
         ("tie", True): setting(state, "tie_first_bonus", 500),
         ("tie", False): setting(state, "tie_second_bonus", 600),
     }
+    referee = setting(state, "result_from", "points") == "referee"
     wins = [Fraction(0), Fraction(0)]
     for game, first in zip(match.games, firsts, strict=True):
         a, b = game.scores
@@ -129,9 +130,14 @@ def _score(
                 round=rnd.number,
                 match=match.code,
             )
-        for seat, (mine, theirs) in enumerate(((a, b), (b, a))):
+        winner: int | None = None if a == b else (0 if a > b else 1)
+        if referee or game.ending is not GameEnding.NORMAL:
+            # decision 26: the referee's result decides a game that did not end normally
+            said = game.details.get("result")
+            winner = None if said not in ("X", "O") else first if said == "X" else 1 - first
+        for seat, mine in enumerate((a, b)):
             who = people[seat]
-            result = "win" if mine > theirs else "tie" if mine == theirs else "loss"
+            result = "tie" if winner is None else "win" if winner == seat else "loss"
             extra = bonus.get((result, seat == first), 0)
             totals[who] += Fraction(extra) + Fraction(mine)
             points[who] += Fraction(mine)
@@ -203,6 +209,10 @@ def expected_pairs(members: Sequence[str], met: set[frozenset[str]]) -> list[tup
                 budget -= cost
                 rest = others
                 break
+        else:
+            # only an odd list (a bracket the record got wrong) gets here: the top seed
+            # cannot be placed in a best pairing, so it is left out
+            rest = rest[1:]
     return pairs
 
 
@@ -396,7 +406,8 @@ def _check_standings(
                         table=key,
                         column=column,
                     )
-        for above, below in itertools.pairwise(rows):
+        # decision 24: an entry withdrawn during the gauntlet keeps its row but is not ranked
+        for above, below in itertools.pairwise([r for r in rows if r.status != "withdrawn"]):
             if (tot[below.entrant], pts[below.entrant]) > (tot[above.entrant], pts[above.entrant]):
                 report.add(
                     rule,

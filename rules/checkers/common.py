@@ -7,6 +7,7 @@ format's rules. It never asks the engine what it would have decided.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -57,6 +58,7 @@ class Report:
     pairings: int = 0
     scores: int = 0
     rows: int = 0
+    overrides: int = 0  # overridden matches, each reported once as an override
 
     def add(
         self,
@@ -166,3 +168,75 @@ def lexicographic_order_ok(order: Sequence[str], keys: Mapping[str, tuple[Any, .
         if keys[order[index]] > keys[order[index - 1]]:
             return index
     return -1
+
+
+OVERRIDE = "Director override: the director changed the engine's pairing (reported, not checked)"
+
+
+def attribute_overrides(state: EventState, report: Report) -> Report:
+    """Report every overridden match once, as an override, in place of what it breaks.
+
+    A director's override (match detail ``override``: who, why, the engine's proposal) is a
+    decision outside the rules' pairing, so the checker does not judge it by them: the
+    violations it causes in its own round (in the overridden match, about its players, or
+    about the round as a whole) are replaced by one override per overridden match, which
+    names the rules the change departs from (data ``breaks``), so a director still sees what
+    the override costs. Later rounds are still checked in full, against the record as it
+    happened.
+    """
+    found: dict[int, list[tuple[MatchState, set[str], dict[str, Any]]]] = {}
+    for rnd in played_rounds(state):
+        for match in rnd.matches:
+            override = match.details.get("override")
+            if not override:
+                continue
+            info = dict(override) if isinstance(override, Mapping) else {"override": override}
+            engine = info.get("engine") or []
+            people = {str(e) for e in (*ids(match), *engine) if e is not None}
+            found.setdefault(rnd.number, []).append((match, people, info))
+    if not found:
+        return report
+    breaks: dict[tuple[int, str], list[Violation]] = defaultdict(list)
+    kept: list[Violation] = []
+    for v in report.violations:
+        here = found.get(v.where.round) if v.where.round is not None else None
+        owners = [
+            m.code
+            for m, people, _ in here or []
+            if (v.where.match == m.code)
+            or (v.where.entrant and v.where.entrant in people)
+            or (not v.where.match and not v.where.entrant)
+        ]
+        if not owners:
+            kept.append(v)
+        for code in owners:
+            breaks[(v.where.round or 0, code)].append(v)
+    notes: list[Violation] = []
+    for number, matches in found.items():
+        for match, _people, info in matches:
+            by = info.get("by") or "a director"
+            why = info.get("reason") or "no reason given"
+            engine = info.get("engine") or []
+            broken = breaks.get((number, match.code), [])
+            rules = list(dict.fromkeys(v.rule for v in broken))
+            text = (
+                f"{match.code} was overridden by {by} ({why}); the engine proposed "
+                f"{' v '.join(str(e) for e in engine) or 'another pairing'}."
+            )
+            if rules:
+                text += " The change departs from: " + "; ".join(rules) + "."
+            notes.append(
+                Violation(
+                    OVERRIDE,
+                    Where(number, match.code),
+                    text,
+                    {
+                        **info,
+                        "recorded": ids(match),
+                        "breaks": [{"rule": v.rule, "text": v.text} for v in broken],
+                    },
+                )
+            )
+    report.violations = kept + notes
+    report.overrides = len(notes)
+    return report

@@ -8,18 +8,24 @@ groupings, that each later group draws its players from the groupings' source gr
 no Round 2 pair meeting again in Round 3, the semi-finals (a #1 of one group against the #2
 of the other), and tie games replayed in the last two rounds.
 
-Group places are checked as far as the first step of the ranking (number of wins): the
-later steps need the earlier rounds and a tiebreaker game, and are not replayed here.
+The group ranking chain is replayed from the document ("Later Rounds": steps 1-4 in the
+current round, then 6-8 for each earlier round, then a tie-breaker game; decisions 7-12):
+every complete group table of the standings must list its players in that order, the Round 2
+groups must hold the places the chosen grouping names (B1, Y2, ...; decision 15), the Round 3
+groups the #1s and #2s of theirs, the semi-finals a #1 against the other group's #2, and
+the final ranking the results of the final and the third-place game.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from typing import Any
 
 from rules.checkers.common import Report, ids, pair_key, played_rounds
-from rules.contract import EventState, RoundState, Standings
+from rules.contract import EventState, GroupState, MatchState, RoundState, Standings
 
 SNAKE = "Round 1: listed in descending order of points, then assigned to groups as shown (snake)"
 GROUP_SEEDS = "Players in each group are seeded by their Ranking Points, 1 - N"
@@ -34,6 +40,32 @@ NO_REPEAT = "No matches are repeated from Round 2 to Round 3"
 SEMIS = "Each semi-final has a #1 from one group and the #2 from the other group"
 REPLAY = "If a semi-final or final game is a tie game, it is replayed"
 WINS = "Rankings: 1. Number of wins (tie games count as half-wins)"
+CHAIN = (
+    "Later Rounds: the rankings are determined as follows, with the steps applied until each "
+    "player has a unique ranking (1. wins, 2. head-to-head, 3. points difference, 4. among "
+    "tied only, 6-8 prior rounds, 9. tie-breaker game)"
+)
+PLACES2 = "The possible groupings are: 1: (B1,Y2,R3,G4) . (B2,Y3,R4,G1) . (B3,Y4,R1,G2) ..."
+PLACES3 = "Round 3 groups: 1: (T1, E1, B2, S2) & (B1, S1, T2, E2); 2: ...; 3: ..."
+FINAL = "Finals: The winners of the two semi-finals play; the losing players play off for 3rd/4th"
+
+# The document's tables, transcribed (Round 1 groups B, Y, R, G; decision 3).
+GROUPINGS2 = {
+    1: ("B1 Y2 R3 G4", "B2 Y3 R4 G1", "B3 Y4 R1 G2", "B4 Y1 R2 G3"),
+    2: ("B1 Y2 R4 G3", "B2 Y4 R3 G1", "B3 Y1 R2 G4", "B4 Y3 R1 G2"),
+    3: ("B1 Y3 R2 G4", "B2 Y4 R1 G3", "B3 Y1 R4 G2", "B4 Y2 R3 G1"),
+    4: ("B1 Y3 R4 G2", "B2 Y1 R3 G4", "B3 Y4 R2 G1", "B4 Y2 R1 G3"),
+    5: ("B1 Y4 R2 G3", "B2 Y3 R1 G4", "B3 Y2 R4 G1", "B4 Y1 R3 G2"),
+    6: ("B1 Y4 R3 G2", "B2 Y1 R4 G3", "B3 Y2 R1 G4", "B4 Y3 R2 G1"),
+}
+# Round 2 groups T, E, B, S in the printed order of the chosen grouping (decision 16).
+GROUPINGS3 = {
+    1: ("T1 E1 B2 S2", "B1 S1 T2 E2"),
+    2: ("T1 B1 E2 S2", "E1 S1 T2 B2"),
+    3: ("T1 S1 B2 E2", "B1 E1 T2 S2"),
+}
+ROUND1_KEYS = ("B", "Y", "R", "G")
+ROUND2_KEYS = ("T", "E", "B", "S")
 
 
 def snake(index: int) -> int:
@@ -91,6 +123,7 @@ def check(state: EventState, standings: Standings | None = None) -> Report:
                         round=rnd.number,
                         match=match.code,
                     )
+    check_chain(state, report, standings)
     return report
 
 
@@ -235,3 +268,336 @@ def _check_semis(report: Report, rnd: RoundState, places: dict[int, dict[str, li
                 round=rnd.number,
                 match=match.code,
             )
+
+
+# -- the ranking chain -------------------------------------------------------------------
+
+Game = tuple[str, str, Fraction, Fraction]  # two players and their game points
+
+
+def round_games(state: EventState, rnd: RoundState) -> list[Game]:
+    """A group round's counted games: a player who withdrew during the round has his games
+    void ("his games ... do not count")."""
+    entrants = state.entrants_by_id
+    games: list[Game] = []
+    for match in rnd.matches:
+        people = ids(match)
+        if len(people) != 2 or not match.games:
+            continue
+        if not all(entrants[p].active_in_round(rnd.number) for p in people):
+            continue
+        a, b = match.games[-1].scores
+        if a is None or b is None:
+            continue
+        games.append((people[0], people[1], Fraction(a), Fraction(b)))
+    return games
+
+
+def _tally(players: Sequence[str], games: Sequence[Game], among: bool) -> dict[str, Any]:
+    """Wins and points difference per player (only games among ``players`` if ``among``);
+    per game when the players played different numbers of games (decision 11)."""
+    wins: dict[str, Fraction] = dict.fromkeys(players, Fraction(0))
+    diff: dict[str, Fraction] = dict.fromkeys(players, Fraction(0))
+    played: dict[str, int] = dict.fromkeys(players, 0)
+    inside = set(players)
+    for x, y, px, py in games:
+        if among and not (x in inside and y in inside):
+            continue
+        for me, mine, theirs in ((x, px, py), (y, py, px)):
+            if me not in inside:
+                continue
+            played[me] += 1
+            wins[me] += 1 if mine > theirs else Fraction(1, 2) if mine == theirs else 0
+            diff[me] += mine - theirs
+    if len(set(played.values())) > 1:
+        return {
+            "wins": {p: wins[p] / played[p] if played[p] else Fraction(0) for p in players},
+            "diff": {p: diff[p] / played[p] if played[p] else Fraction(0) for p in players},
+        }
+    return {"wins": wins, "diff": diff}
+
+
+def _met_all(players: Sequence[str], games: Sequence[Game]) -> bool:
+    met = {pair_key(x, y) for x, y, _, _ in games}
+    return all(pair_key(a, b) in met for a, b in itertools.combinations(players, 2))
+
+
+def chain_steps(
+    number: int, games_by_round: Mapping[int, Sequence[Game]], group_games: Sequence[Game]
+) -> list[Callable[[Sequence[str]], dict[str, Fraction] | None]]:
+    """The document's steps for a group of round ``number``, as functions of the tied set
+    (None: the step does not apply to that set)."""
+
+    def current(key: str, among: bool) -> Callable[[Sequence[str]], dict[str, Fraction]]:
+        return lambda tied: _tally(tied, group_games, among)[key]
+
+    steps: list[Callable[[Sequence[str]], dict[str, Fraction] | None]] = [
+        current("wins", False),  # 1. number of wins
+        current("wins", True),  # 2. head-to-head
+        current("diff", False),  # 3. points difference within the whole group
+        current("diff", True),  # 4. points difference among the tied only
+    ]
+    for earlier in range(number - 1, 0, -1):  # 5: the round before, then before that
+        before = games_by_round.get(earlier, [])
+
+        def head_to_head(
+            tied: Sequence[str], before: Sequence[Game] = before
+        ) -> dict[str, Fraction] | None:
+            # decision 10: only when every pair of the tied met in that round
+            if not _met_all(tied, before):
+                return None
+            result: dict[str, Fraction] = _tally(tied, before, True)["wins"]
+            return result
+
+        def record(
+            key: str, before: Sequence[Game] = before
+        ) -> Callable[[Sequence[str]], dict[str, Fraction]]:
+            return lambda tied: _tally(tied, before, False)[key]
+
+        steps += [head_to_head, record("wins"), record("diff")]  # 6, 7, 8
+    return steps
+
+
+def rank_group(
+    players: Sequence[str],
+    steps: Sequence[Callable[[Sequence[str]], dict[str, Fraction] | None]],
+    tiebreak: Callable[[Sequence[str]], Any],
+) -> list[list[str]]:
+    """The group's order as tiers, best first; a tier of several players is a tie that
+    nothing in the record breaks (no tie-breaker game recorded for it)."""
+    if len(players) <= 1:
+        return [list(players)]
+    for step in steps:
+        keys = step(players)
+        if keys is None or len(set(keys.values())) == 1:
+            continue
+        # a step that splits the tied: each part still tied starts again (decision 8)
+        tiers: list[list[str]] = []
+        for value in sorted(set(keys.values()), reverse=True):
+            part = [p for p in players if keys[p] == value]
+            tiers += rank_group(part, steps, tiebreak)
+        return tiers
+    return _tiebreaker(list(players), tiebreak)
+
+
+def _tiebreaker(players: list[str], tiebreak: Callable[[Sequence[str]], Any]) -> list[list[str]]:
+    """9. a tie-breaker game: the recorded winner goes first and the others stay tied for the
+    next game; a recorded full order settles everyone (decision 12)."""
+    if len(players) <= 1:
+        return [players] if players else []
+    value = tiebreak(players)
+    if isinstance(value, list | tuple) and sorted(map(str, value)) == sorted(players):
+        return [[str(v)] for v in value]
+    if isinstance(value, str) and value in players:
+        rest = [p for p in players if p != value]
+        return [[value], *_tiebreaker(rest, tiebreak)]
+    return [sorted(players)]
+
+
+def group_order(
+    state: EventState,
+    rnd: RoundState,
+    group: GroupState,
+    games_by_round: Mapping[int, Sequence[Game]],
+) -> list[list[str]]:
+    entrants = state.entrants_by_id
+    members = [e for e in group.entrants if entrants[e].active_in_round(rnd.number)]
+    inside = set(members)
+    group_games = [g for g in games_by_round.get(rnd.number, []) if g[0] in inside]
+    draws = {d.key: d.value for d in state.draws}
+    prefix = f"round-{rnd.number}/group-{group.key}/tiebreaker/"
+
+    def tiebreak(tied: Sequence[str]) -> Any:
+        return draws.get(prefix + "+".join(sorted(tied)))
+
+    return rank_group(members, chain_steps(rnd.number, games_by_round, group_games), tiebreak)
+
+
+def _complete(rnd: RoundState, group: GroupState, state: EventState) -> bool:
+    entrants = state.entrants_by_id
+    return all(
+        m.games
+        for m in rnd.matches
+        if m.group == group.key
+        and len(ids(m)) == 2
+        and all(entrants[p].active_in_round(rnd.number) for p in ids(m))
+    )
+
+
+def check_chain(state: EventState, report: Report, standings: Standings | None) -> None:
+    """Replay the ranking of every complete group and hold the standings, the later
+    groupings, the semi-finals and the final ranking to it."""
+    rounds = played_rounds(state)
+    entrants = state.entrants_by_id
+    games_by_round = {r.number: round_games(state, r) for r in rounds if r.groups}
+    places: dict[int, dict[str, list[str]]] = {}
+    tables = {t.key: t for t in standings.tables} if standings is not None else {}
+    for rnd in rounds:
+        if not rnd.groups:
+            continue
+        places[rnd.number] = {}
+        for group in rnd.groups:
+            if not _complete(rnd, group, state):
+                continue
+            tiers = group_order(state, rnd, group, games_by_round)
+            tier_of = {p: i for i, tier in enumerate(tiers) for p in tier}
+            # withdrawn between rounds: the others move up one place (the advancing list)
+            places[rnd.number][group.key] = [
+                p for tier in tiers for p in tier if entrants[p].active_in_round(rnd.number + 1)
+            ]
+            table = tables.get(f"round-{rnd.number}/group-{group.key}")
+            if table is None:
+                continue
+            rows = [r.entrant for r in table.rows if r.entrant in tier_of]
+            report.rows += len(rows)
+            for above, below in itertools.pairwise(rows):
+                if tier_of[below] < tier_of[above]:
+                    report.add(
+                        CHAIN,
+                        f"Round {rnd.number} group {group.key}: {below} is listed below "
+                        f"{above}; the ranking steps put {below} higher.",
+                        round=rnd.number,
+                        entrant=below,
+                        expected=[list(t) for t in tiers],
+                        recorded=rows,
+                    )
+                    break
+        nxt = next((r for r in rounds if r.number == rnd.number + 1), None)
+        if nxt is None:
+            continue
+        if rnd.number == 1:
+            _hold_grouping(report, nxt, places[1], GROUPINGS2, ROUND1_KEYS, PLACES2, True)
+        elif rnd.number == 2:
+            _hold_grouping(report, nxt, places[2], GROUPINGS3, ROUND2_KEYS, PLACES3, False)
+    if 3 in places:
+        _hold_knockout(state, report, rounds, places[3], tables)
+
+
+def _hold_grouping(
+    report: Report,
+    rnd: RoundState,
+    before: Mapping[str, list[str]],
+    table: Mapping[int, tuple[str, ...]],
+    keys: tuple[str, ...],
+    rule: str,
+    seeded: bool,
+) -> None:
+    """The next round's groups hold the places the chosen grouping names; in Round 2 seeded
+    by place (#1 first, decision 15), in Round 3 the #1s before the #2s (decision 17)."""
+    try:
+        chosen = table[int(rnd.details.get("grouping", 0))]
+    except (KeyError, TypeError, ValueError):
+        return
+    if len(before) != len(keys) or len(rnd.groups) != len(chosen):
+        return
+    # Round 1 groups are B, Y, R, G; the Round 2 groups T, E, B, S are those of the printed
+    # grouping in order (decision 16), and so are the record's keys
+    if set(before) != set(keys):
+        return
+    for group, spec in zip(rnd.groups, chosen, strict=True):
+        items = spec.split()
+        if seeded:
+            items.sort(key=lambda item: int(item[1:]))
+        wanted: list[str] = []
+        for item in items:
+            members = before[item[0]]
+            place = int(item[1:])
+            if place > len(members):
+                return  # a group too small to fill the grouping: not judged here
+            wanted.append(members[place - 1])
+        recorded = list(group.entrants)
+        if seeded:
+            ok = recorded == wanted
+        else:
+            ok = set(recorded) == set(wanted) and set(recorded[:2]) == set(wanted[:2])
+        if not ok:
+            report.add(
+                rule,
+                f"Group {group.key} of round {rnd.number} should hold "
+                f"{', '.join(wanted)} ({spec}); the record has {', '.join(recorded)}.",
+                round=rnd.number,
+                expected=wanted,
+                recorded=recorded,
+            )
+
+
+def _hold_knockout(
+    state: EventState,
+    report: Report,
+    rounds: Sequence[RoundState],
+    groups: Mapping[str, list[str]],
+    tables: Mapping[str, Any],
+) -> None:
+    """Semi-finals: each #1 against the other group's #2, the #1 as the higher seed (seat
+    0); the final between the semi-final winners, third place between the losers; the final
+    ranking from those two matches."""
+    if len(groups) != 2 or any(len(m) < 2 for m in groups.values()):
+        return
+    (one, two) = [groups[key] for key in sorted(groups)]
+    semis = next((r for r in rounds if r.number == 4), None)
+    if semis is None:
+        return
+    wanted = {frozenset((one[0], two[1])): one[0], frozenset((two[0], one[1])): two[0]}
+    winners: list[str] = []
+    losers: list[str] = []
+    for match in semis.matches:
+        people = ids(match)
+        if len(people) != 2:
+            continue
+        top = wanted.get(frozenset(people))
+        if top is None or people[0] != top:
+            report.add(
+                SEMIS,
+                f"{match.code} pairs {' v '.join(people)}; the semi-finals are "
+                f"{one[0]} v {two[1]} and {two[0]} v {one[1]}, the #1 first.",
+                round=4,
+                match=match.code,
+            )
+        won = _knockout_winner(match)
+        if won is not None:
+            winners.append(people[won])
+            losers.append(people[1 - won])
+    final = next((r for r in rounds if r.number == 5), None)
+    if final is None or len(winners) != 2:
+        return
+    results: dict[str, tuple[str, str]] = {}
+    for match in final.matches:
+        people = ids(match)
+        want = winners if match.code == "F" else losers if match.code == "3P" else None
+        if want is None or len(people) != 2:
+            continue
+        if set(people) != set(want):
+            report.add(
+                FINAL,
+                f"{match.code} is between {' and '.join(want)}; the record has "
+                f"{' and '.join(people)}.",
+                round=5,
+                match=match.code,
+            )
+        won = _knockout_winner(match)
+        if won is not None:
+            results[match.code] = (people[won], people[1 - won])
+    table = tables.get("final")
+    if table is None or "F" not in results:
+        return
+    order = [*results["F"], *results.get("3P", ())]
+    shown = [r.entrant for r in table.rows][: len(order)]
+    report.rows += len(shown)
+    if shown != order:
+        report.add(
+            FINAL,
+            f"The final ranking begins {', '.join(shown)}; the final and third-place game "
+            f"give {', '.join(order)}.",
+            expected=order,
+            recorded=shown,
+        )
+
+
+def _knockout_winner(match: MatchState) -> int | None:
+    """The seat that won the deciding (last) game, None when nothing decided it."""
+    if not match.games:
+        return None
+    a, b = match.games[-1].scores
+    if a is None or b is None or a == b:
+        return None
+    return 0 if a > b else 1

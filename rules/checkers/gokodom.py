@@ -4,8 +4,9 @@ Verifies: the number of Swiss rounds (I.B), that every player still in sits once
 Byes by Request (I.E, II.B.8), at most one assigned bye (II.H), no rematch while a pairing
 without one exists (II.F.1), the A-B-B-A-A-B seats and the match result of every match
 (IV.A), each Swiss result code and its match points (II.B, II.C), the Swiss table's match
-points, defaults, cumulative score and round codes, the order by points then defaults
-(III.A 1-2), the top eight seeded into the bracket (III.B: 1-8, 4-5, 2-7, 3-6) and each
+points, defaults, Solkoff (III.A.3 with the virtual opponents of II.I and V.A), cumulative
+score and round codes, the order by points, fewest defaults, Solkoff, cumulative
+(III.A 1-4), the top eight seeded into the bracket (III.B: 1-8, 4-5, 2-7, 3-6) and each
 later elimination match between the winners of the matches that feed it.
 """
 
@@ -29,7 +30,8 @@ REMATCH = "II.F.1 Has not yet been played"
 SEATS = "IV.A.1 A-B-B-A-A-B"
 RESULT = "IV.A.4 A player wins the match if after 3 or 4 games, s/he has 3 game points"
 POINTS = "II.C Results of W, WD, and WB are worth 2 match points ... D, DD, and BR 1"
-ORDER = "III.A 1. Total match points 2. Fewest defaults"
+ORDER = "III.A 1. Total match points 2. Fewest defaults 3. Solkoff 4. Cumulative score"
+SOLKOFF = "III.A.3 Solkoff score, the sum of all opponents' total match points"
 SEEDING = "III.B seeded into the elimination rounds by rank"
 ONE_SEAT = "II.F each player will be paired (once a round)"
 PATTERN = "ABBAAB"
@@ -192,9 +194,55 @@ def check(state: EventState, standings: Standings | None = None) -> Report:
                     removed.add(entrant)
             if not match.is_bye and (handshake or set(result.values()) != {"DD"}):
                 met.add(frozenset(ids(match)))
-    _check_swiss_table(report, standings, codes, swiss, entrants)
+    _check_swiss_table(report, standings, codes, swiss, entrants, solkoff_of(state))
     _check_knockout(report, rounds, swiss, codes)
     return report
+
+
+def _solkoff(
+    state: EventState,
+    swiss: list[RoundState],
+    codes: Mapping[str, Mapping[int, str]],
+    opponents: Mapping[str, list[tuple[int, str | None]]],
+) -> dict[str, int]:
+    """Each player's Solkoff: the sum of the total match points of every opponent met, the
+    virtual ones included (II.I, V.A): a bye's virtual opponent starts with the player's
+    points before that round, loses an assigned bye or draws a requested one, then draws
+    every later Swiss round; a player removed by an LD keeps the points he had before that
+    round, loses it, then draws every later round; a withdrawn player the same from the
+    round he left (decision 8). "Later rounds" are the Swiss rounds in the record (decision 7).
+    """
+    numbers = [r.number for r in swiss]
+    entrants = state.entrants_by_id
+
+    def through(entrant: str, last: int) -> int:
+        return sum(VALUE.get(c, 0) for r, c in codes.get(entrant, {}).items() if r <= last)
+
+    def later(number: int) -> int:
+        return sum(1 for n in numbers if n > number)
+
+    total: dict[str, int] = {}
+    for entrant in {*codes, *opponents}:
+        mine = codes.get(entrant, {})
+        removed = min((r for r, c in mine.items() if c == "LD"), default=None)
+        left = entrants[entrant].withdrawn_after_round if entrant in entrants else None
+        if removed is not None and (left is None or removed <= left):
+            total[entrant] = through(entrant, removed - 1) + later(removed)
+        elif left is not None and left < max(numbers, default=0):
+            total[entrant] = through(entrant, left) + later(left)
+        else:
+            total[entrant] = through(entrant, max(numbers, default=0))
+    result: dict[str, int] = {}
+    for entrant, met in opponents.items():
+        value = 0
+        for number, other in met:
+            if other is None:  # the bye's virtual opponent
+                bye = codes.get(entrant, {}).get(number, "WB")
+                value += through(entrant, number - 1) + (1 if bye == "BR" else 0) + later(number)
+            else:
+                value += total.get(other, 0)
+        result[entrant] = value
+    return result
 
 
 def _check_swiss_table(
@@ -203,13 +251,14 @@ def _check_swiss_table(
     codes: dict[str, dict[int, str]],
     swiss: list[RoundState],
     entrants: Mapping[str, object],
+    solkoff: Mapping[str, int],
 ) -> None:
     if standings is None:
         return
     table = next((t for t in standings.tables if t.key == "swiss"), None)
     if table is None:
         return
-    keys: dict[str, tuple[int, int]] = {}
+    keys: dict[str, tuple[int, int, int, int]] = {}
     for row in table.rows:
         report.rows += 1
         mine = codes.get(row.entrant, {})
@@ -219,27 +268,29 @@ def _check_swiss_table(
             sum(VALUE.get(mine.get(r.number, ""), 0) for r in swiss[: i + 1])
             for i in range(len(swiss))
         )
-        keys[row.entrant] = (points, -defaults)
+        keys[row.entrant] = (points, -defaults, solkoff.get(row.entrant, 0), cumulative)
         for column, value in (
             ("match_points", points),
             ("defaults", defaults),
+            ("solkoff", solkoff.get(row.entrant, 0)),
             ("cumulative", cumulative),
         ):
             if not same(row.values.get(column), value):
                 report.add(
-                    POINTS,
+                    SOLKOFF if column == "solkoff" else POINTS,
                     f"{row.entrant}'s {column} is {row.values.get(column)}; the "
                     f"results give {value}.",
                     entrant=row.entrant,
                     column=column,
                 )
-    live = [r for r in table.rows if r.status != "removed"]
+    # removed (LD) and withdrawn players sit below every player still in (decisions 8, 9)
+    live = [r for r in table.rows if r.status not in ("removed", "withdrawn")]
     for above, below in itertools.pairwise(live):
         if keys[below.entrant] > keys[above.entrant]:
             report.add(
                 ORDER,
-                f"{below.entrant} is below {above.entrant} with more match points "
-                "or fewer defaults.",
+                f"{below.entrant} is below {above.entrant} with more match points, "
+                "fewer defaults, a higher Solkoff or a higher cumulative score.",
                 entrant=below.entrant,
             )
 
@@ -307,3 +358,26 @@ def _advances(report: Report, rnd: RoundState, match: MatchState) -> str | None:
         return messages[0] if len(messages) == 1 else None
     winner = match_games(report, rnd, match)
     return people[winner] if winner is not None and winner >= 0 else None
+
+
+def solkoff_of(state: EventState) -> dict[str, int]:
+    """Every player's Solkoff as the rule document gives it: opponents are the players met
+    (a handshake counts when ``handshake_counts_as_met``, decision 2) and each bye's virtual
+    opponent."""
+    swiss = [r for r in played_rounds(state) if r.stage == "swiss"]
+    handshake = bool(setting(state, "handshake_counts_as_met", True))
+    report = Report()
+    codes: dict[str, dict[int, str]] = defaultdict(dict)
+    opponents: dict[str, list[tuple[int, str | None]]] = defaultdict(list)
+    for rnd in swiss:
+        for match in rnd.matches:
+            result = _swiss_codes(report, rnd, match)
+            for entrant, code in result.items():
+                codes[entrant][rnd.number] = code
+            people = ids(match)
+            if match.is_bye and people:
+                opponents[people[0]].append((rnd.number, None))
+            elif not match.is_bye and (handshake or set(result.values()) != {"DD"}):
+                for me in people:
+                    opponents[me].extend((rnd.number, o) for o in people if o != me)
+    return _solkoff(state, swiss, codes, opponents)

@@ -98,12 +98,13 @@ def check(state: EventState, standings: Standings | None = None) -> Report:
         report.rounds += 1
         present = [e for e in field if e in entrants and entrants[e].active_in_round(rnd.number)]
         check_once_per_round(report, ONE_SEAT, rnd, present)
-        _check_byes(report, rnd, present)
-        if not swiss:
+        if not swiss:  # the Berger table says who has a round off (odd field, withdrawals)
             _check_berger(report, rnd, details, system, present)
         elif rnd.number == 1:
+            _check_byes(report, rnd, present)
             _check_round_one(state, report, rnd, field)
         else:
+            _check_byes(report, rnd, present)
             _check_swiss(report, rnd, players, present, system == "modified_swiss")
         for match in rnd.matches:
             report.pairings += 1
@@ -364,12 +365,10 @@ def _check_standings(
                 else:
                     game_discs[me] += mine
                     opponents[me].append(other)
+        # Appendix A 3 c: "each bye received (or unplayed round)", a withdrawn player's
+        # rounds after he left included (docs/formats/woc.md, the withdrawn player's own BQ)
         for entrant in field:
-            if (
-                entrant not in seen
-                and entrant in entrants
-                and entrants[entrant].active_in_round(rnd.number)
-            ):
+            if entrant not in seen and entrant in entrants:
                 substitutes[entrant] += 1
     keys: dict[str, tuple[Fraction, ...]] = {}
     for row in table.rows:

@@ -218,7 +218,13 @@ def _check_seeds(state: EventState, report: Report, seeds: Sequence[str | None])
     eligible.sort(key=lambda e: -scores[e])
     wanted = eligible[:16]
     real = [s for s in seeds if s is not None]
-    if len(seeds) != 16 or sorted(real) != sorted(wanted) or real != seeds[: len(real)]:
+    # players level with the 16th score at the cut may go either way: a recorded draw (or
+    # the GP position) decides which of them is invited, so any of them may fill the places
+    last = scores[wanted[-1]] if len(wanted) == 16 else None
+    sure = {e for e in wanted if last is None or scores[e] > last}
+    level = {e for e in eligible if last is not None and scores[e] == last}
+    fits = sure <= set(real) and set(real) <= sure | level and len(real) == len(wanted)
+    if len(seeds) != 16 or not fits or real != seeds[: len(real)]:
         report.add(
             SEEDS,
             "The seed list is not the 16 eligible players with the highest "
@@ -227,7 +233,19 @@ def _check_seeds(state: EventState, report: Report, seeds: Sequence[str | None])
             expected=wanted,
             recorded=list(seeds),
         )
+    positions = {e.id: e.flags.get("gp_position") for e in state.entrants}
     for index in range(1, len(real)):
+        a, b = real[index - 1], real[index]
+        if scores.get(b, Fraction()) == scores.get(a, Fraction()):
+            pa, pb = positions.get(a), positions.get(b)
+            if isinstance(pa, int) and isinstance(pb, int) and pb < pa:
+                report.add(
+                    SEEDS,
+                    f"{b} is seeded {index + 1} below {a} on the same score with a better "
+                    "GP position.",
+                    round=1,
+                    entrant=b,
+                )
         if scores.get(real[index], Fraction()) > scores.get(real[index - 1], Fraction()):
             report.add(
                 SEEDS,

@@ -39,6 +39,18 @@ Decide = Callable[[EventState, NeedsDecision], Sequence[EventState] | None]
 Pending = Callable[[EventState, MatchState], bool]
 
 
+# The exact walk ranks the whole field once per outcome: it runs only while outcomes times
+# entrants stays under this (at 1,000 entrants, 5 outcomes; at 12, the walk's own limit).
+# Beyond it the bound answers, so the standings task stays fast (docs/performance.md).
+WORK = 5000
+
+
+def affordable(outcomes: int, entrants: int, limit: int) -> bool:
+    """Whether an exact walk over ``outcomes`` outcomes of a field of ``entrants`` is worth
+    starting: within the walk's ``limit`` and within WORK."""
+    return outcomes <= limit and outcomes * max(1, entrants) <= WORK
+
+
 class TooMany(Exception):
     pass
 

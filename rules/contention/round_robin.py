@@ -14,6 +14,7 @@ A plain round robin has no next stage: ``stage`` is None.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -24,7 +25,7 @@ from rules.formats.round_robin import ENGINE
 from .bounds import Reach, fraction, top_bound
 from .cuts import table_finishes
 from .exact import exact_verdicts
-from .explore import Outcome, Walk, pending_by_score
+from .explore import Outcome, Walk, affordable, pending_by_score
 from .types import Contention, EntrantContention, Finish, Method
 
 AS_ENGINE: Engine = registry.get("round_robin")
@@ -64,18 +65,21 @@ def contention(state: EventState, *, limit: int = 500) -> Contention:
     ids = [e.id for e in state.entrants]
     walk = Walk(AS_ENGINE, menu, evaluate, pending_by_score(AS_ENGINE), limit=limit)
     # 3 results a game: skip the walk when the count alone is over the limit.
-    outcomes = walk.outcomes(state) if 3 ** _games_left(state) <= limit else None
+    future = _future(state)  # the Berger rounds not yet planned, worked out once
+    left = _games_left(state, future)
+    small = left <= limit.bit_length() and affordable(3**left, len(ids), limit)
+    outcomes = walk.outcomes(state) if small else None
     if outcomes is not None:
         verdicts = exact_verdicts(outcomes, ids, names, index=0, goal="win", target="finish first")
         method = Method.EXACT
     else:
-        verdicts = bound(state)
+        verdicts = bound(state, future)
         method = Method.BOUND
     rows = tuple(EntrantContention(e, verdicts[e]) for e in ids)
     return Contention(state.format, "", "", rows, method)
 
 
-def bound(state: EventState) -> dict[str, Any]:
+def bound(state: EventState, future: Mapping[str, Slots] | None = None) -> dict[str, Any]:
     settings = ENGINE.resolved(state)
     games = int(settings["games_per_match"])
     win, loss = fraction(settings["win_points"]), fraction(settings["loss_points"])
@@ -95,10 +99,10 @@ def bound(state: EventState) -> dict[str, Any]:
                     if entrant is not None:
                         low[entrant] += loss * games
                         high[entrant] += win * games
-    for entrant, slots in _future(state).items():
-        for slot in slots:
-            low[entrant] += bye if slot == "bye" else loss * games
-            high[entrant] += bye if slot == "bye" else win * games
+    for entrant, slots in (future if future is not None else _future(state)).items():
+        # counted, then multiplied once: a 1,000-entrant field has a million slots
+        low[entrant] += bye * slots.byes + loss * games * slots.games
+        high[entrant] += bye * slots.byes + win * games * slots.games
     rounds_left += _future_rounds(state)
     left = f"in the {rounds_left} round{'s' if rounds_left != 1 else ''} left"
     names = {e.id: e.name for e in state.entrants}
@@ -106,12 +110,12 @@ def bound(state: EventState) -> dict[str, Any]:
     return top_bound(reaches, 1, goal="win", unit="points", left=left)
 
 
-def _games_left(state: EventState) -> int:
+def _games_left(state: EventState, future: Mapping[str, Slots]) -> int:
     games = int(ENGINE.resolved(state)["games_per_match"])
     pending = pending_by_score(AS_ENGINE)
     now = sum(1 for r in state.rounds for m in r.matches if pending(state, m))
-    future = sum(slots.count("game") for slots in _future(state).values()) // 2
-    return (now + future) * games
+    later = sum(slots.games for slots in future.values()) // 2
+    return (now + later) * games
 
 
 def _numbers(state: EventState) -> list[str]:
@@ -123,12 +127,25 @@ def _future_rounds(state: EventState) -> int:
     return max(0, berger.rounds_needed(len(_numbers(state)), cycles) - len(state.rounds))
 
 
-def _future(state: EventState) -> Mapping[str, list[str]]:
-    """Per entrant, the rounds not yet planned: "game" or "bye" (odd field, withdrawn opponent)."""
+@dataclass
+class Slots:
+    """An entrant's rounds not yet planned: games, and byes (odd field, withdrawn opponent)."""
+
+    games: int = 0
+    byes: int = 0
+
+
+def _future(state: EventState) -> Mapping[str, Slots]:
     cycles = int(ENGINE.resolved(state)["cycles"])
     numbers = _numbers(state)
     entrants = state.entrants_by_id
-    slots: dict[str, list[str]] = {e: [] for e in numbers}
+    total = berger.rounds_needed(len(numbers), cycles)
+    if len(numbers) % 2 == 0 and all(e.withdrawn_after_round is None for e in state.entrants):
+        # an even field with no one leaving: everyone plays every round left (the schedule
+        # of a 1,000-entrant round robin takes seconds to build)
+        left = max(0, total - len(state.rounds))
+        return {e: Slots(games=left) for e in numbers}
+    slots: dict[str, Slots] = {e: Slots() for e in numbers}
     schedule = berger.schedule(len(numbers), cycles)
     for index in range(len(state.rounds), len(schedule)):
         number = index + 1
@@ -138,7 +155,9 @@ def _future(state: EventState) -> Mapping[str, list[str]]:
             present = [
                 e for e in (first, second) if e is not None and entrants[e].active_in_round(number)
             ]
-            kind = "game" if len(present) == 2 else "bye"
             for entrant in present:
-                slots[entrant].append(kind)
+                if len(present) == 2:
+                    slots[entrant].games += 1
+                else:
+                    slots[entrant].byes += 1
     return slots

@@ -16,12 +16,12 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from fractions import Fraction
 
-from rules.contract import Engine, EventState, MatchState
+from rules.contract import Engine, EventState, MatchState, StandingsTable
 
 from .bounds import Reach, fraction, top_bound
 from .cuts import table_finishes
 from .exact import exact_verdicts
-from .explore import Menu, Outcome, Walk
+from .explore import Menu, Outcome, Walk, affordable
 from .types import Method, Verdict
 
 
@@ -47,17 +47,15 @@ def verdicts(state: EventState, stage: Stage) -> tuple[dict[str, Verdict], Metho
     names = {e.id: e.name for e in state.entrants}
     table = stage.engine.standings(state).table(stage.table)
     ids = [row.entrant for row in table.rows]
-    if stage.rounds_left == 0:
+    if stage.rounds_left == 0 and _affordable(state, stage, len(ids)):
 
         def evaluate(done: EventState) -> Outcome:
+            ranked = stage.engine.standings(done).table(stage.table)
             result = table_finishes(
-                stage.engine.standings(done).table(stage.table),
+                ranked,
                 stage.places,
                 stage.firm,
-                eligible={
-                    r.entrant: stage.can_place(r.entrant, r.status)
-                    for r in stage.engine.standings(done).table(stage.table).rows
-                },
+                eligible={r.entrant: stage.can_place(r.entrant, r.status) for r in ranked.rows},
             )
             return {e: (f, f) for e, f in result.items()}
 
@@ -75,11 +73,26 @@ def verdicts(state: EventState, stage: Stage) -> tuple[dict[str, Verdict], Metho
                 exact_verdicts(outcomes, ids, names, index=0, goal=stage.goal, target=stage.target),
                 Method.EXACT,
             )
-    return bound(state, stage), Method.BOUND
+    return bound(state, stage, table), Method.BOUND
 
 
-def bound(state: EventState, stage: Stage) -> dict[str, Verdict]:
-    table = stage.engine.standings(state).table(stage.table)
+def _affordable(state: EventState, stage: Stage, entrants: int) -> bool:
+    """The walk's size, known before it starts: the menu's results per pending match."""
+    pending = [m for r in state.rounds for m in r.matches if stage.pending(state, m)]
+    if not pending:
+        return True
+    per = len(stage.menu(state, pending[0]))
+    if per > 1 and len(pending) > stage.limit.bit_length():
+        return False  # at least 2 ** len(pending) outcomes: over the limit
+    return affordable(per ** len(pending), entrants, stage.limit)
+
+
+def bound(
+    state: EventState, stage: Stage, table: StandingsTable | None = None
+) -> dict[str, Verdict]:
+    """``table``: the stage's standings table of ``state``, when the caller has it already."""
+    if table is None:
+        table = stage.engine.standings(state).table(stage.table)
     low = {r.entrant: fraction(r.values.get(stage.points)) for r in table.rows}
     high = dict(low)
     pending_rounds = set()

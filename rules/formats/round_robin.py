@@ -60,6 +60,9 @@ TIEBREAKS = {
 
 class RoundRobinEngine(SettingsMixin):
     key = "round_robin"
+    # score_match reads the match and the settings only: saving a result need not load the
+    # whole event (tournaments/services/results.py)
+    scores_match_alone = True
     name = "Round robin (Berger tables)"
     settings = (
         Setting("cycles", 1, "How many times each pair meets (2: a double round robin).", (1, 2)),
@@ -84,8 +87,14 @@ class RoundRobinEngine(SettingsMixin):
 
     def validate_settings(self, settings: Mapping[str, Any]) -> list[Problem]:
         problems = super().validate_settings(settings)
-        for key in settings.get("tiebreaks", []) if isinstance(settings, Mapping) else []:
-            if key not in TIEBREAKS:
+        tiebreaks = settings.get("tiebreaks", []) if isinstance(settings, Mapping) else []
+        if not isinstance(tiebreaks, list | tuple):
+            problems.append(
+                Problem("setting.tiebreak", "tiebreaks", "'tiebreaks' must be a list of names.")
+            )
+            tiebreaks = []
+        for key in tiebreaks:
+            if not isinstance(key, str) or key not in TIEBREAKS:
                 problems.append(
                     Problem(
                         "setting.tiebreak",

@@ -10,3 +10,11 @@ window.addEventListener("afterprint", function () {
     d.open = d.dataset.wasOpen === "1";
   });
 });
+// A 429 (too many requests) carries a message to show above what was there (HX-Reswap):
+// htmx swaps only 2xx by default.
+document.addEventListener("htmx:beforeSwap", function (event) {
+  if (event.detail.xhr.status === 429) {
+    event.detail.shouldSwap = true;
+    event.detail.isError = false;
+  }
+});

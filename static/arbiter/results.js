@@ -20,3 +20,22 @@ document.addEventListener("htmx:beforeSwap", function (event) {
     event.detail.isError = false;
   }
 });
+// The server could not save (503: its database connection dropped) or was not reached:
+// keep what was typed and say so in the row, so the director can send it again.
+function showUnsaved(event, text) {
+  var row = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest(".result-row");
+  if (!row) return;
+  var note = row.querySelector(".unsaved") || document.createElement("p");
+  note.className = "error unsaved";
+  note.setAttribute("role", "alert");
+  note.textContent = text;
+  row.appendChild(note);
+}
+document.addEventListener("htmx:responseError", function (event) {
+  var xhr = event.detail.xhr;
+  showUnsaved(event, (xhr && xhr.getResponseHeader("X-Arbiter-Message")) ||
+    "The result was not saved (the server answered " + (xhr ? xhr.status : "nothing") + "). Save it again.");
+});
+document.addEventListener("htmx:sendError", function (event) {
+  showUnsaved(event, "The server could not be reached: the result was not saved. Save it again.");
+});

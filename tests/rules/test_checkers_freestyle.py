@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from fractions import Fraction
 
 import pytest
 
@@ -85,3 +86,112 @@ def test_an_unreplayed_tie_in_a_semi_final_is_reported() -> None:
         lambda m: dataclasses.replace(m, games=(dataclasses.replace(m.games[-1], scores=(5, 5)),)),
     )
     assert fc.REPLAY in rules_of(check(state))
+
+
+# -- the ranking chain (steps 1-9 of "Later Rounds") --------------------------------------
+
+
+def _games(*results: tuple[str, str, int, int]) -> list[fc.Game]:
+    return [(x, y, Fraction(a), Fraction(b)) for x, y, a, b in results]
+
+
+def _order(players, current, earlier=None, tiebreak=None):  # type: ignore[no-untyped-def]
+    by_round = {1: earlier or [], 2: current} if earlier is not None else {1: current}
+    number = 2 if earlier is not None else 1
+    steps = fc.chain_steps(number, by_round, current)
+    return fc.rank_group(players, steps, tiebreak or (lambda tied: None))
+
+
+def test_the_chain_counts_wins_first_then_head_to_head() -> None:
+    """1. Number of wins; 2. head-to-head among just the tied players: B beat A, so B is
+    above A although A has the better points difference; D beat C likewise."""
+    current = _games(
+        ("A", "B", 9, 10),
+        ("A", "C", 20, 0),
+        ("A", "D", 20, 0),
+        ("B", "C", 0, 10),
+        ("B", "D", 10, 9),
+        ("C", "D", 0, 1),
+    )
+    assert _order(["A", "B", "C", "D"], current) == [["B"], ["A"], ["D"], ["C"]]
+
+
+def test_a_circle_of_three_goes_to_the_points_difference() -> None:
+    """A beat B, B beat C, C beat A: head-to-head cannot split them; 3. the game points
+    difference in the whole group does (A +14, B +5, C +3)."""
+    current = _games(
+        ("A", "B", 10, 5),
+        ("B", "C", 10, 2),
+        ("C", "A", 10, 9),
+        ("A", "D", 10, 0),
+        ("B", "D", 10, 8),
+        ("C", "D", 10, 0),
+    )
+    assert _order(["A", "B", "C", "D"], current) == [["A"], ["B"], ["C"], ["D"]]
+
+
+def test_a_tie_in_the_current_round_goes_back_to_the_earlier_round() -> None:
+    """Equal in every step of Round 2: 6. head-to-head from Round 1 decides (Y beat X)."""
+    current = _games(("X", "Y", 5, 5), ("X", "Z", 10, 0), ("Y", "Z", 10, 0))
+    earlier = _games(("X", "Y", 3, 8), ("X", "W", 10, 0), ("Y", "W", 0, 10))
+    assert _order(["X", "Y", "Z"], current, earlier) == [["Y"], ["X"], ["Z"]]
+
+
+def test_a_tie_nothing_breaks_waits_for_the_tiebreaker_game() -> None:
+    """9. Finally, if need be, there is a tie-breaker game: unrecorded, the tie stands."""
+    current = _games(("P", "Q", 5, 5), ("P", "R", 1, 0), ("Q", "R", 1, 0))
+    assert _order(["P", "Q", "R"], current) == [["P", "Q"], ["R"]]
+    decided = _order(["P", "Q", "R"], current, tiebreak=lambda tied: "Q")
+    assert decided == [["Q"], ["P"], ["R"]]
+
+
+def _standings_with(state: EventState, key: str, change):  # type: ignore[no-untyped-def]
+    standings = ENGINE.standings(state)
+    tables = tuple(
+        dataclasses.replace(t, rows=change(list(t.rows))) if t.key == key else t
+        for t in standings.tables
+    )
+    return dataclasses.replace(standings, tables=tables)
+
+
+def test_a_group_table_out_of_the_chain_order_is_reported() -> None:
+    """A Round 2 table that lists its #2 above its #1 breaks the ranking steps."""
+    state = event(16, 4)
+    key = f"round-2/group-{state.rounds[1].groups[0].key}"
+    standings = _standings_with(state, key, lambda rows: [rows[1], rows[0], *rows[2:]])
+    first = ENGINE.standings(state)
+    top = next(t for t in first.tables if t.key == key).rows[0].entrant
+    violations = [v for v in audit(state, standings).violations if v.rule == fc.CHAIN]
+    assert [(v.where.round, v.where.entrant) for v in violations] == [(2, top)]
+
+
+def test_a_round_two_group_off_its_places_is_reported() -> None:
+    """Each Round 2 group is the grouping's #1, #2, #3, #4, seeded in that order."""
+    state = event(16, 5)
+
+    def reseed(rnd):  # type: ignore[no-untyped-def]
+        first, *rest = rnd.groups
+        flipped = GroupState(
+            first.key, first.label, (first.entrants[1], first.entrants[0], *first.entrants[2:])
+        )
+        return dataclasses.replace(rnd, groups=(flipped, *rest))
+
+    violations = [v for v in check(edit_round(state, 2, reseed)) if v.rule == fc.PLACES2]
+    assert len(violations) == 1 and violations[0].where.round == 2
+
+
+def test_semi_finals_must_pair_a_first_with_the_other_groups_second() -> None:
+    """'Each semi-final has a #1 from one group and the #2 from the other group.'"""
+    state = event(16, 6)
+    sf1 = next(m for m in state.rounds[3].matches if m.code == "SF1")
+    state = edit_match(
+        state, 4, "SF1", lambda m: dataclasses.replace(m, participants=sf1.participants[::-1])
+    )
+    assert [v.where.match for v in check(state) if v.rule == fc.SEMIS] == ["SF1"]
+
+
+def test_a_final_ranking_against_the_final_is_reported() -> None:
+    """The winners of the two semi-finals play; 1st and 2nd come from the final."""
+    state = event(16, 7)
+    standings = _standings_with(state, "final", lambda rows: [rows[1], rows[0], *rows[2:]])
+    assert fc.FINAL in rules_of(audit(state, standings).violations)

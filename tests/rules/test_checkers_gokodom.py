@@ -4,15 +4,25 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from fractions import Fraction
 
 import pytest
 
 from rules.checkers import audit, check
 from rules.checkers import gokodom as gc
-from rules.contract import EventState
+from rules.contract import (
+    EntrantState,
+    EntrantStatus,
+    EventState,
+    GameState,
+    MatchState,
+    Participant,
+    RoundState,
+    RoundStatus,
+)
 from rules.formats.gokodom import ENGINE
 from rules.formats.gokodom.simulate import simulate
-from tests.rules.test_checkers_support import edit_match, rules_of, swap_players
+from tests.rules.test_checkers_support import edit_match, edit_round, rules_of, swap_players
 
 
 def season(players: int, seed: int) -> EventState:
@@ -90,3 +100,106 @@ def test_a_bye_by_request_in_the_last_swiss_round_is_reported() -> None:
         lambda m: dataclasses.replace(m, details={**m.details, "result": "BR"}),
     )
     assert gc.BR in rules_of(check(state))
+
+
+# -- Solkoff (III.A.3, with the virtual opponents of II.I and V.A) -----------------------
+
+
+def _won(code: str, number: int, winner: str, loser: str) -> MatchState:
+    """A match the first-named player wins 3-0 in the A-B-B seats of IV.A.1."""
+    games = tuple(
+        GameState(i + 1, (Fraction(1), Fraction(0)), first=first)
+        for i, first in enumerate((0, 1, 1))
+    )
+    return MatchState(code, number, (Participant(winner), Participant(loser)), games)
+
+
+def _bye(code: str, number: int, player: str, result: str = "WB") -> MatchState:
+    return MatchState(code, number, (Participant(player),), details={"result": result})
+
+
+def _three_players(p2_withdraws: bool) -> EventState:
+    """Three players, two Swiss rounds (ceil(log2 3)): round 1 p1 beats p2, p3 has the bye;
+    round 2 p3 beats p1 and p2 has the bye, or has withdrawn after round 1."""
+    entrants = tuple(
+        EntrantState(f"p{i}", f"Player {i}", flags={"colour": "red" if i % 2 else "blue"})
+        for i in (1, 2, 3)
+    )
+    if p2_withdraws:
+        entrants = (
+            entrants[0],
+            dataclasses.replace(
+                entrants[1], status=EntrantStatus.WITHDRAWN, withdrawn_after_round=1
+            ),
+            entrants[2],
+        )
+    second = [_won("R2-1", 2, "p3", "p1")]
+    if not p2_withdraws:
+        second.append(_bye("R2-BYE", 2, "p2"))
+    rounds = (
+        RoundState(
+            1,
+            "Round 1",
+            RoundStatus.COMPLETED,
+            (_won("R1-1", 1, "p1", "p2"), _bye("R1-BYE", 1, "p3")),
+            "swiss",
+        ),
+        RoundState(2, "Round 2", RoundStatus.COMPLETED, tuple(second), "swiss"),
+    )
+    return EventState("gokodom", {}, entrants, rounds)
+
+
+def _solkoff_column(state: EventState) -> dict[str, object]:
+    table = next(t for t in ENGINE.standings(state).tables if t.key == "swiss")
+    return {row.entrant: row.values["solkoff"] for row in table.rows}
+
+
+def test_solkoff_counts_a_byes_virtual_opponent() -> None:
+    """p1 met p2 (2 points) and p3 (4): 6. p2 met p1 (2) and round 2's virtual opponent,
+    who starts on p2's 0 points and loses: 2. p3's round 1 virtual opponent starts on 0,
+    loses, then draws round 2 (1 point), plus p1 (2): 3."""
+    state = _three_players(p2_withdraws=False)
+    assert gc.solkoff_of(state) == {"p1": 6, "p2": 2, "p3": 3}
+    assert check(state, ENGINE.standings(state)) == []
+
+
+def test_solkoff_counts_a_withdrawn_player_as_drawing_every_later_round() -> None:
+    """p2 withdrew after round 1 on 0 points: as a virtual player he draws round 2, so p1's
+    Solkoff counts him as 1 (plus p3's 4); p2's own counts p1 (2)."""
+    state = _three_players(p2_withdraws=True)
+    assert gc.solkoff_of(state) == {"p1": 5, "p2": 2, "p3": 3}
+    assert check(state, ENGINE.standings(state)) == []
+
+
+def test_a_wrong_solkoff_is_reported() -> None:
+    """III.A.3 Solkoff score, the sum of all opponents' total match points."""
+    state = season(12, 4)
+    standings = ENGINE.standings(state)
+    table = next(t for t in standings.tables if t.key == "swiss")
+    first = table.rows[0]
+    bad = dataclasses.replace(
+        first, values={**first.values, "solkoff": int(first.values["solkoff"]) + 1}
+    )
+    tables = tuple(
+        dataclasses.replace(t, rows=(bad, *t.rows[1:])) if t.key == "swiss" else t
+        for t in standings.tables
+    )
+    violations = check(state, dataclasses.replace(standings, tables=tables))
+    assert [(v.rule, v.where.entrant) for v in violations] == [(gc.SOLKOFF, first.entrant)]
+
+
+def test_a_second_assigned_bye_in_a_round_is_reported() -> None:
+    """II.H the last unpaired player (one) receives a Bye in that round."""
+    state = season(9, 5)
+    match = next(m for m in state.rounds[0].matches if not m.is_bye)
+    one, two = match.participants
+
+    def split(rnd):  # type: ignore[no-untyped-def]
+        kept = tuple(m for m in rnd.matches if m.code != match.code)
+        byes = (
+            MatchState(match.code, 1, (one,), details={"result": "WB"}),
+            MatchState(match.code + "b", 1, (two,), details={"result": "WB"}),
+        )
+        return dataclasses.replace(rnd, matches=kept + byes)
+
+    assert gc.BYE in rules_of(check(edit_round(state, 1, split)))

@@ -124,15 +124,27 @@ def test_the_wrong_system_for_the_field_is_reported() -> None:
     assert wc.SYSTEM in rules_of(check(dataclasses.replace(state, rounds=tuple(rounds))))
 
 
-def test_two_byes_in_one_round_are_reported() -> None:
-    """II.7 a dummy player called BYE: one, and only for an odd field."""
-    state = event(9, 0)
-    rnd = state.rounds[0]
+def _a_game_made_a_bye(state: EventState, number: int) -> EventState:
+    rnd = next(r for r in state.rounds if r.number == number)
     game = next(m for m in rnd.matches if not m.is_bye)
-    state = edit_match(
+    return edit_match(
         state,
-        1,
+        number,
         game.code,
         lambda m: dataclasses.replace(m, participants=m.participants[:1], games=()),
     )
-    assert wc.BYE_RULE in rules_of(check(state))
+
+
+def test_a_bye_in_an_even_swiss_field_is_reported() -> None:
+    """II.7 a dummy player called BYE: one, and only for an odd field."""
+    state = event(18, 0)
+    assert state.rounds[0].details["system"] in ("swiss", "modified_swiss")
+    assert wc.BYE_RULE in rules_of(check(_a_game_made_a_bye(state, 3)))
+
+
+def test_a_bye_off_the_berger_table_is_reported() -> None:
+    """In a round robin the Berger table says who has the round off (the odd field's dummy,
+    a withdrawn opponent): any other bye breaks it."""
+    state = event(9, 0)
+    assert "round_robin" in state.rounds[0].details["system"]
+    assert wc.BERGER in rules_of(check(_a_game_made_a_bye(state, 1)))

@@ -9,7 +9,7 @@ import pytest
 
 from rules.checkers import audit, check
 from rules.checkers import wpf_playoffs as wc
-from rules.contract import EventState
+from rules.contract import EntrantState, EventState
 from rules.formats.wpf_playoffs import ENGINE
 from rules.formats.wpf_playoffs.simulate import entrants, simulate
 from tests.rules.test_checkers_support import edit_match, rules_of, swap_players
@@ -66,6 +66,37 @@ def test_a_seed_list_out_of_score_order_is_reported() -> None:
     state = playoff(16, 0)
     seeds = list(state.rounds[0].details["seeds"])
     seeds[0], seeds[1] = seeds[1], seeds[0]
+    first = dataclasses.replace(
+        state.rounds[0], details={**state.rounds[0].details, "seeds": seeds}
+    )
+    state = dataclasses.replace(state, rounds=(first, *state.rounds[1:]))
+    assert wc.SEEDS in rules_of(check(state))
+
+
+def _level_at_the_cut(count: int) -> tuple[EntrantState, ...]:
+    """``count`` candidates with distinct scores, except that the 16th and 17th best are level."""
+    people = []
+    for n in range(1, count + 1):
+        score = 1000 - 10 * n if n <= 16 else 1000 - 10 * (n - 1)
+        people.append(
+            EntrantState(f"p{n}", f"Player {n}", flags={"gp_total": score, "attending": True})
+        )
+    return tuple(people)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_either_player_level_on_the_16th_score_may_be_invited(seed: int) -> None:
+    """'The 16 eligible players with the highest eligibility scores will be invited': the
+    two level on the 16th score are ordered by a recorded draw, and either may go."""
+    rng = random.Random(seed)
+    state = simulate(rng, _level_at_the_cut(20))
+    assert state.rounds[0].details["seeds"][-1] in ("p16", "p17")
+    assert check(state) == []
+
+
+def test_a_player_below_the_cut_invited_is_reported() -> None:
+    state = simulate(random.Random(0), _level_at_the_cut(20))
+    seeds = [*state.rounds[0].details["seeds"][:-1], "p18"]
     first = dataclasses.replace(
         state.rounds[0], details={**state.rounds[0].details, "seeds": seeds}
     )

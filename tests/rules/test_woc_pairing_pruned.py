@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.formats.woc import swiss, swiss_pruned
-from rules.formats.woc.swiss_bound import layout, score_bound, window_bound
+from rules.formats.woc.swiss_bound import country_chain, layout, score_bound, window_bound
 from rules.formats.woc.swiss_pruned import Tuning
 from rules.formats.woc.swiss_sample import Shape, players
 from rules.formats.woc.swiss_weigh import Table
@@ -174,6 +174,27 @@ def test_score_bound_by_hand() -> None:
     assert score_bound(lay) == 8
     # a pair across both boundaries: (2 + 2)^2 and nothing else needed
     assert window_bound(lay, 2) == 16
+
+
+def test_country_bound_counts_a_same_country_crossing_by_hand() -> None:
+    """II.6.2(g) in the bound: groups A A A and A A B with the boundary between them crossed
+    once. Whoever crosses, two pairs join players of country A (the top group keeps an A-A
+    pair; below, either the crossing or the inside pair is A-A), and the complete graph
+    agrees. Counting each group alone (the crosser's partner assumed foreign) gives only 1."""
+    countries = ["A", "A", "A", "A", "A", "B"]
+    field = [
+        swiss.SwissPlayer(f"p{i}", Fraction(2 if i < 3 else 1), country=country)
+        for i, country in enumerate(countries)
+    ]
+    entrants = swiss.field_of(field)
+    table = Table(entrants, False, swiss.weights(entrants))
+    lay = layout(table)
+    assert [len(g) for g in lay.groups] == [3, 3] and lay.odd == (True,)
+    assert country_chain(table, lay, {0, 1}) == 2
+    optimum = swiss.total([p.cost for p in swiss_pruned.pair(field, False).pairings])
+    assert optimum[-1] == 2  # rule (g) is the last of b..g
+    # a group solved exactly keeps its own (g) costs: only the counted group is counted
+    assert country_chain(table, lay, {0}) == 1
 
 
 def test_round_details_say_how_the_optimum_was_proven() -> None:

@@ -4,8 +4,9 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from rules import checkers
 from tests.factories import play_round, round_robin_event
-from tournaments.models import MatchParticipant, Round
+from tournaments.models import Event, Match, MatchParticipant, Round
 from tournaments.services import conformance, rounds
 from tournaments.services.eventfile import export_event
 
@@ -22,15 +23,63 @@ def test_an_engine_paired_event_conforms(director, capsys):
     assert capsys.readouterr().out.startswith("All 2 rounds conform")
 
 
-def test_a_pairing_changed_behind_the_engine_is_a_violation_and_an_override_is_listed(director):
+def test_a_directors_swap_is_reported_as_overrides_and_nothing_else(director):
+    """The swap breaks the Berger table in both matches it touches; the checker reports each
+    overridden match once, as an override with who and why, instead of the broken rule."""
     event = round_robin_event(director, players=4, slug="bent")
     outcome = rounds.draft_next_round(event, by=director)
     rounds.swap(outcome.round, 1, 2, by=director, reason="travel")
     rounds.publish_round(Round.objects.get(pk=outcome.round.pk), by=director)
     verdict = conformance.check_event(event)
-    assert not verdict.conforms
-    assert any("Berger" in v.rule or "Berger" in v.text for v in verdict.violations)
-    assert verdict.overrides and verdict.overrides[0]["reason"] == "travel"
+    swapped = set(
+        Match.objects.filter(round__event=event, overridden=True).values_list("code", flat=True)
+    )
+    assert len(swapped) == 2
+    assert {(v.rule, v.where.match) for v in verdict.violations} == {
+        (checkers.OVERRIDE, code) for code in swapped
+    }
+    assert all("travel" in v.text for v in verdict.violations)
+    assert [o["reason"] for o in verdict.overrides] == ["travel", "travel"]
+
+
+def test_a_pairing_changed_without_an_override_breaks_the_berger_table(director):
+    event = round_robin_event(director, players=4, slug="hidden")
+    outcome = rounds.draft_next_round(event, by=director)
+    rounds.swap(outcome.round, 1, 2, by=director, reason="travel")
+    # the same change with its override record wiped: only the rules can judge it now
+    for match in Match.objects.filter(round__event=event, overridden=True):
+        match.details = {k: v for k, v in match.details.items() if k != "override"}
+        match.overridden = False
+        match.save(update_fields=["details", "overridden"])
+    rounds.publish_round(Round.objects.get(pk=outcome.round.pk), by=director)
+    verdict = conformance.check_event(event)
+    assert verdict.violations and not verdict.overrides
+    assert all("Berger" in v.rule for v in verdict.violations)
+
+
+def test_a_simulated_event_with_overrides_reports_exactly_them(capsys):
+    call_command(
+        "simulate_event",
+        "--format=gokodom",
+        "--entrants=12",
+        "--seed=4",
+        "--vary",
+        "--overrides=0.6",
+        "--slug=varied",
+    )
+    assert "override" in capsys.readouterr().out
+    event = Event.objects.get(slug="varied")
+    marked = set(
+        Match.objects.filter(round__event=event, overridden=True).values_list("code", flat=True)
+    )
+    verdict = conformance.check_event(event)
+    assert marked and {v.where.match for v in verdict.violations} == marked
+    assert {v.rule for v in verdict.violations} == {checkers.OVERRIDE}
+    assert len(verdict.overrides) == len(marked)
+    with pytest.raises(SystemExit):
+        call_command("check_event", "varied")
+    out = capsys.readouterr().out
+    assert out.count("* override in") == len(marked)
 
 
 def test_check_event_reads_an_event_file_and_fails_on_a_bad_record(director, tmp_path, capsys):

@@ -230,6 +230,48 @@ def test_live_submissions_with_penalties_give_the_official_time(signed_in, direc
     assert match.result["winner"] == 0
 
 
+def test_judges_decide_a_live_match_the_timers_cannot(signed_in, director):
+    """Live: "If there is a malfunction in the timers ... Judges' decisions are final." The
+    decision is typed with the result, overrides the timers, and can be taken back."""
+    event = wpf_imported_event(director, 7, live_puzzles=["L1", "L2", "L3", "L4"])
+    heat = rounds.draft_next_round(event, by=director).round
+    rounds.publish_round(heat, by=director)
+    match = _first_match(event, 8)
+    page = signed_in.get(reverse("tournaments:manage_round", args=[event.slug, 8]))
+    assert 'name="m-judges_winner"' in page.content.decode()
+    url = reverse("tournaments:manage_result", args=[event.slug, match.pk])
+    # the timers stopped: no reading at all, the judges give it to seed 2
+    response = signed_in.post(
+        url, {"version": "0", "stage": "live", "m-judges_winner": "1"}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200
+    match.refresh_from_db()
+    assert match.details["judges_winner"] == 1
+    assert match.result["winner"] == 1
+    assert [r["rule"] for r in match.result["reasons"]] == ["Grading (Live Stage Only)"]
+    # readings that favour seed 1 do not overturn a final decision
+    readings = {"stage": "live", "s0-t1": "1:00", "s0-v1": "correct", "s1-v1": "none"}
+    signed_in.post(url, {"version": "1", **readings})
+    match.refresh_from_db()
+    assert match.result["winner"] == 1
+    # back to the timers: the readings decide
+    signed_in.post(url, {"version": "2", **readings, "m-judges_winner": "timers"})
+    match.refresh_from_db()
+    assert match.details["judges_winner"] is None
+    assert match.result["winner"] == 0
+    # a seat that is not in the match is refused, naming the field
+    response = signed_in.post(url, {"version": "3", **readings, "m-judges_winner": "5"})
+    assert response.status_code == 422
+    assert "Judges&#x27; decision: choose one." in response.content.decode()
+
+
+def test_online_matches_have_no_judges_decision(signed_in, director):
+    event = wpf_playoffs_event(director)
+    rounds.publish_round(rounds.draft_next_round(event, by=director).round, by=director)
+    page = signed_in.get(reverse("tournaments:manage_round", args=[event.slug, 1])).content
+    assert b"m-judges_winner" not in page
+
+
 def test_wpf_results_row_shows_one_slot_online_and_attempts_live(signed_in, director):
     event = wpf_playoffs_event(director)
     rounds.publish_round(rounds.draft_next_round(event, by=director).round, by=director)

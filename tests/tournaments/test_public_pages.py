@@ -202,5 +202,53 @@ def test_public_pages_run_the_same_queries_for_10_and_1000_entrants(
         client.get(_url("event_list"))
 
 
+def _with_contention(event):
+    """Give a bulk event's snapshot contention, as the standings task stores it: entrant 1
+    clinched, the rest eliminated."""
+    from tournaments.models import StandingsRow, StandingsSnapshot
+
+    verdict = {"method": "bound", "code": "contention.win.eliminated.points"}
+    StandingsSnapshot.objects.filter(event=event).update(
+        contention={"stage_key": "", "stage_name": "", "method": "bound", "notes": []}
+    )
+    rows = StandingsRow.objects.filter(snapshot__event=event)
+    rows.exclude(entrant__number=1).update(
+        contention={"win": {**verdict, "status": "eliminated", "text": "eliminated: too far"}}
+    )
+    rows.filter(entrant__number=1).update(
+        contention={"win": {**verdict, "status": "clinched", "text": "clinched: no one close"}}
+    )
+
+
+def test_contention_marks_keep_the_query_count_constant(client, django_assert_max_num_queries):
+    small = bulk_event("small-c", entrants=10, rounds=3, groups=2)
+    big = bulk_event("big-c", entrants=1000, rounds=3, groups=10)
+    for event in (small, big):
+        _with_contention(event)
+    for name, extra in [("standings", []), ("entrant", [1]), ("entrant", [5]), ("event", [])]:
+        counts = [_count(client, _url(name, e.slug, *extra)) for e in (small, big)]
+        assert counts[0] == counts[1], (name, counts)
+        with django_assert_max_num_queries(8):
+            client.get(_url(name, big.slug, *extra))
+    page = client.get(_url("standings", "big-c")).content.decode()
+    # one mark per row of every table (the overall table and the ten groups)
+    assert page.count("cm-eliminated cm-win") == 2 * 999
+    assert 'title="clinched: no one close">clinched 1st' in page
+    entrant = client.get(_url("entrant", "big-c", 1)).content.decode()
+    assert "clinched: no one close" in entrant
+
+
 def test_health_endpoint(client):
     assert client.get(reverse("tournaments:health")).json() == {"status": "ok"}
+
+
+def test_health_endpoint_says_503_when_the_database_is_down(client, monkeypatch):
+    from django.db import OperationalError, connection
+
+    def refuse(*args, **kwargs):
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(connection, "cursor", refuse)
+    response = client.get(reverse("tournaments:health"))
+    assert response.status_code == 503
+    assert response.json() == {"status": "database unavailable"}

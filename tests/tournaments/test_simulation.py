@@ -3,12 +3,15 @@ gives the engine's own standings, and the engine drafts the same next round from
 database as from its own state."""
 
 import pytest
+from django.core.management import CommandError, call_command
 
-from rules import registry
-from rules.contract import RoundPlan
+from rules import checkers, registry
+from rules.contract import EntrantStatus, RoundPlan
 from rules.draws import DrawSource
+from rules.variations import Variations
 from tournaments import simulation
-from tournaments.services import rounds, standings
+from tournaments.models import Event, Match
+from tournaments.services import conformance, rounds, standings
 from tournaments.services.eventfile import import_event
 from tournaments.services.state import load_event_state
 
@@ -73,3 +76,37 @@ def _renumbered(pure, data):
 
     data = {**data, "event": {**data["event"], "slug": "compare-only"}}
     return _state_from(validate(data))
+
+
+@pytest.mark.parametrize("format_key", sorted(FIELDS))
+def test_a_varied_event_imports_and_its_verdict_lists_only_its_overrides(format_key):
+    """Withdrawals, late entries, defaults, draws and overrides survive the event file: the
+    stored event has the same withdrawals, its overridden matches are marked, and the rules
+    check reports each of them as an override and nothing else."""
+    vary = Variations.everything().with_overrides(0.4)
+    pure = simulation.simulate(format_key, FIELDS[format_key], seed=3, vary=vary)
+    data = simulation.to_event_file(pure, slug=f"varied-{format_key}", name="x")
+    event = import_event(data, by=None)
+    withdrawn = sum(e.status is EntrantStatus.WITHDRAWN for e in pure.entrants)
+    assert event.entrants.filter(status="withdrawn").count() == withdrawn
+    assert event.entrants.count() == len(pure.entrants)
+    made = {(r.number, m.code) for r in pure.rounds for m in r.matches if m.details.get("override")}
+    marked = set(
+        Match.objects.filter(round__event=event, overridden=True).values_list(
+            "round__number", "code"
+        )
+    )
+    assert marked == made
+    # the play-offs have nothing to override: a match's seats are its ranks
+    assert bool(made) is (format_key != "wpf_playoffs")
+    verdict = conformance.check_event(event)
+    assert {(v.rule, v.where.round, v.where.match) for v in verdict.violations} == {
+        (checkers.OVERRIDE, number, code) for number, code in made
+    }
+    assert len(verdict.overrides) == len(made)
+
+
+def test_simulate_event_names_a_rate_outside_0_to_1():
+    with pytest.raises(CommandError, match=r"--withdrawals must be between 0 and 1; got 2\.0"):
+        call_command("simulate_event", "--format=woc", "--entrants=8", "--withdrawals=2")
+    assert not Event.objects.exists()

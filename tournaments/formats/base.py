@@ -217,6 +217,38 @@ class FormatUI:
         """(label, url) of the format's own director screens, for the director's navigation."""
         return []
 
+    # -- how a value on a public page was built (read from data already loaded) ---------
+
+    def table_breakdown(self, table: Mapping[str, Any], rows: Sequence[Any]) -> Breakdown | None:
+        """A second view of a standings table that shows how a tiebreak value is built
+        from its parts (the WOC Brightwell Quotient), or None. ``rows`` are the table's
+        StandingsRow objects with their entrants; no query may be made."""
+        return None
+
+    def row_explanation(self, row: Any) -> str:
+        """One sentence that shows how a standings row's tiebreak value is built, for the
+        entrant's page; empty when there is nothing to explain."""
+        return ""
+
+    def bracket_title(self, bracket: str) -> str:
+        """The heading of a bracket's matches on the round page."""
+        return bracket
+
+    def match_notes(self, match: Any) -> list[str]:
+        """Short public notes on a match (who played Black, the colour or draw win a
+        player chose), from the match, its stored result and its prefetched participants."""
+        return []
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """A table of parts: ``rows`` are (entrant, cells) in the standings order."""
+
+    title: str
+    caption: str
+    columns: tuple[tuple[str, str], ...]  # (label, help)
+    rows: tuple[tuple[Any, tuple[Any, ...]], ...]
+
 
 def _show(value: Any) -> str:
     if value is None:

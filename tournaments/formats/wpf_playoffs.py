@@ -17,10 +17,12 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.contract import Problem
 from tournaments.formats import wpf_playoffs_entry as entry
-from tournaments.formats.base import FormatUI
+from tournaments.formats.base import DetailField, FormatUI
 from tournaments.formats.registry import register
 
 KEY = "wpf_playoffs"
+JUDGES = "judges_winner"
+TIMERS = "timers"
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,35 @@ class WpfPlayoffsUI(FormatUI):
 
     def verdict_choices(self) -> Sequence[tuple[str, Any]]:
         return entry.VERDICT_LABELS
+
+    # "Judges' decisions are final." A live match the timers cannot decide (a malfunction,
+    # a tie the judges cannot split) is decided by them: typed with the result.
+    def match_fields(self, match: Any) -> tuple[DetailField, ...]:
+        if entry.stage_of(match.code) != "live":
+            return ()
+        names = [
+            (str(p.seat), p.entrant.name if p.entrant else str(_("bye")))
+            for p in match.participants.all()
+        ]
+        choices = ((TIMERS, _("the timers decide")), *names)
+        return (DetailField(JUDGES, str(_("Judges' decision")), choices=choices),)
+
+    def parse_match_details(
+        self, data: Mapping[str, Any], match: Any
+    ) -> tuple[dict[str, Any], list[Problem]]:
+        details, problems = super().parse_match_details(data, match)
+        if JUDGES in details:
+            # a seat index, or None: back to the timers (an empty field keeps what is stored)
+            value = details[JUDGES]
+            details[JUDGES] = None if value == TIMERS else int(value)
+        return details, problems
+
+    def match_rows(self, match: Any) -> list[dict[str, Any]]:
+        rows = super().match_rows(match)
+        for row in rows:
+            if row["name"] == f"m-{JUDGES}" and match.details.get(JUDGES) is None:
+                row["value"] = TIMERS if JUDGES in match.details else ""
+        return rows
 
     # "Online results stay hidden from the public until the director reveals them."
     def public_rounds(self, event: Any, rounds: Sequence[Any]) -> list[Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -16,10 +17,12 @@ from rules.contract import Problem
 from tournaments.models import Entrant, Event, Team
 from tournaments.services import audit
 from tournaments.services.errors import ServiceError
+from tournaments.services.eventfile import storable_text
 
 COLUMNS = ("name", "rating", "seed", "country", "gender", "team", "flags", "external_id")
 GENDERS = {"": "", "f": "F", "m": "M", "x": "X", "female": "F", "male": "M", "other": "X"}
 MAX_ROWS = 5000
+MAX_INTEGER = 2**31 - 1  # rating and seed are 32-bit integer columns
 
 
 @dataclass
@@ -56,8 +59,13 @@ def preview_csv(event: Event, text: str) -> Preview:
     rows: list[PreviewRow] = []
     if not text.strip():
         return Preview([], [Problem("csv.empty", "file", "The file is empty.")])
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-    header = [h.strip().lower() for h in (reader.fieldnames or [])]
+    # newline="": the csv module reads "\r", "\n" and "\r\n" line ends itself (old Mac
+    # exports end lines with "\r" alone).
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff"), newline=""))
+    try:
+        header = [h.strip().lower() for h in (reader.fieldnames or [])]
+    except csv.Error as error:
+        return Preview([], [_unreadable(reader.line_num or 1, error)])
     reader.fieldnames = header
     if "name" not in header:
         return Preview(
@@ -75,9 +83,11 @@ def preview_csv(event: Event, text: str) -> Preview:
         )
     existing_names = {n.casefold() for n in event.entrants.values_list("name", flat=True)}
     existing_seeds = set(event.entrants.exclude(seed=None).values_list("seed", flat=True))
+    existing_ids = set(event.entrants.exclude(external_id="").values_list("external_id", flat=True))
+    seen_ids: dict[str, int] = {}
     seen_names: dict[str, int] = {}
     seen_seeds: dict[int, int] = {}
-    for index, raw in enumerate(reader):
+    for index, raw in enumerate(_rows(reader, problems)):
         line = index + 2
         if index >= MAX_ROWS:
             problems.append(Problem("csv.too_long", f"line {line}", f"More than {MAX_ROWS} rows."))
@@ -86,6 +96,9 @@ def preview_csv(event: Event, text: str) -> Preview:
         values = {k: (v or "").strip() for k, v in raw.items() if k}
         if None in raw:
             row.problems.append("has more cells than the header has columns")
+        for column, cell in values.items():
+            if not storable_text(cell):  # PostgreSQL text cannot hold it
+                row.problems.append(f"{column}: contains a NUL character or a lone surrogate")
         name = values.get("name", "")
         if not name:
             row.problems.append("name: is empty")
@@ -110,6 +123,9 @@ def preview_csv(event: Event, text: str) -> Preview:
                 continue
             if column == "seed" and number < 1:
                 row.problems.append("seed: must be 1 or more")
+            elif abs(number) > MAX_INTEGER:  # the database column's range
+                row.problems.append(f"{column}: {number} is too large")
+                number = None
             row.values[column] = number
         seed = row.values.get("seed")
         if seed is not None:
@@ -127,7 +143,20 @@ def preview_csv(event: Event, text: str) -> Preview:
             row.problems.append(f"gender: '{values.get('gender')}' is not F, M, X or empty")
         row.values["gender"] = GENDERS.get(gender, "")
         row.values["team"] = values.get("team", "")
-        row.values["external_id"] = values.get("external_id", "")
+        if len(row.values["team"]) > 120:
+            row.problems.append("team: is longer than 120 characters")
+        external_id = values.get("external_id", "")
+        if len(external_id) > 40:
+            row.problems.append("external_id: is longer than 40 characters")
+        elif external_id and external_id in existing_ids:
+            row.problems.append(f"external_id: '{external_id}' is already registered")
+        elif external_id in seen_ids:
+            row.problems.append(
+                f"external_id: '{external_id}' is also on line {seen_ids[external_id]}"
+            )
+        if external_id:
+            seen_ids.setdefault(external_id, line)
+        row.values["external_id"] = external_id
         row.values["flags"] = parse_flags(values.get("flags", ""))
         for problem in row.problems:
             column = problem.split(":")[0] if ":" in problem else ""
@@ -142,6 +171,19 @@ def preview_csv(event: Event, text: str) -> Preview:
     if not rows and not problems:
         problems.append(Problem("csv.no_rows", "file", "The file has a header but no entrants."))
     return Preview(rows, problems)
+
+
+def _unreadable(line: int, error: csv.Error) -> Problem:
+    text = f"Line {line}: cannot be read as CSV ({error})."
+    return Problem("csv.unreadable", f"line {line}", text)
+
+
+def _rows(reader: csv.DictReader, problems: list[Problem]) -> Iterator[dict[str, Any]]:
+    """The reader's rows until one cannot be read; that one becomes a problem of its line."""
+    try:
+        yield from reader
+    except csv.Error as error:
+        problems.append(_unreadable(reader.line_num, error))
 
 
 def import_csv(event: Event, text: str, *, by: Any, now: datetime | None = None) -> list[Entrant]:

@@ -8,6 +8,7 @@ recorded pairings as they were; the engine scores their games and pairs what com
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,6 +21,7 @@ from rules.contract import EventState, Problem
 from tournaments.models import (
     Entrant,
     Event,
+    EventDirector,
     Game,
     Group,
     GroupMember,
@@ -38,6 +40,8 @@ from tournaments.services.rounds import score_json
 from tournaments.services.state import load_event_state, match_state, rounds_queryset
 
 FILE_VERSION = 1
+MAX_INTEGER = 2**31 - 1  # integer columns are 32-bit
+MAX_JSON_INTEGER = 2**53  # beyond it a browser reading the export loses digits
 ROUND_STATUSES = {s.value for s in Round.Status}
 GAME_ENDINGS = {e.value for e in Game.Ending}
 DRAW_METHODS = {m.value for m in RandomDraw.Method}
@@ -211,6 +215,9 @@ class _Checker:
             return default
         if required and not value.strip():
             self.add(_join(place, key), "must not be empty.")
+        if not storable_text(value):
+            self.add(_join(place, key), "contains a NUL character or a lone surrogate.")
+            return default
         if max_length is not None and len(value) > max_length:
             self.add(_join(place, key), f"is longer than {max_length} characters.")
         return value
@@ -235,6 +242,9 @@ class _Checker:
         if minimum is not None and value < minimum:
             self.add(_join(place, key), f"must be at least {minimum}; got {value}.")
             return None
+        if abs(value) > MAX_INTEGER:
+            self.add(_join(place, key), f"is too large; got {value}.")
+            return None
         return value
 
     def boolean(self, parent: Mapping[str, Any], key: str, place: str, default: bool) -> bool:
@@ -248,7 +258,7 @@ class _Checker:
         self, parent: Mapping[str, Any], key: str, place: str, allowed: set[str], default: str
     ) -> str:
         value = parent.get(key, default)
-        if value not in allowed:
+        if not isinstance(value, str) or value not in allowed:
             self.add(
                 _join(place, key), f"must be one of {', '.join(sorted(allowed))}; got {value!r}."
             )
@@ -286,7 +296,41 @@ class _Checker:
         if not isinstance(value, Mapping):
             self.add(_join(place, key), "must be an object ({...}).")
             return {}
+        self.storable(value, _join(place, key))
         return dict(value)
+
+    def storable(self, value: Any, place: str) -> bool:
+        """JSON the database can store: no NUL character, no NaN or infinite number."""
+        if isinstance(value, str):
+            bad = not storable_text(value)
+        elif isinstance(value, float):
+            bad = not math.isfinite(value)
+        elif isinstance(value, int) and not isinstance(value, bool):
+            bad = abs(value) > MAX_JSON_INTEGER
+        elif isinstance(value, Mapping):
+            return all(
+                self.storable(k, place) and self.storable(v, _join(place, str(k)))
+                for k, v in value.items()
+            )
+        elif isinstance(value, list | tuple):
+            return all(self.storable(v, f"{place}[{i}]") for i, v in enumerate(value))
+        else:
+            bad = False
+        if bad:
+            self.add(place, f"holds {value!r}, which cannot be stored (NUL, NaN or too large).")
+        return not bad
+
+
+def storable_text(value: str) -> bool:
+    """Text PostgreSQL can hold: no NUL character, and valid UTF-8 (no lone surrogate,
+    which a JSON file can spell as \\udcff)."""
+    if "\x00" in value:
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _join(place: str, key: str) -> str:
@@ -334,7 +378,13 @@ def validate(data: Any, *, slug: str | None = None) -> dict[str, Any]:
                 f"'{event['format']}' is not a format ({', '.join(registry.formats())}).",
             )
     if engine is not None:
-        for problem in engine.validate_settings(event["settings"]):
+        try:
+            setting_problems = engine.validate_settings(event["settings"])
+        except (TypeError, ValueError, AttributeError, KeyError):
+            # settings of the wrong shape that the engine's checks did not foresee
+            check.add("event.settings", f"do not fit the format '{event['format']}'.")
+            setting_problems = []
+        for problem in setting_problems:
             check.add(f"event.settings.{problem.field}", problem.text, problem.code)
 
     teams = []
@@ -431,6 +481,7 @@ def validate(data: Any, *, slug: str | None = None) -> dict[str, Any]:
         }
         if "value" not in draw:
             check.add(f"{place}.value", "is required.")
+        check.storable(item["value"], f"{place}.value")
         if item["round"] is not None and item["round"] not in round_numbers:
             check.add(f"{place}.round", f"names round {item['round']}, which is not in rounds.")
         draws.append(item)
@@ -469,9 +520,12 @@ def _validate_round(
         "groups": [],
         "matches": [],
     }
+    check.storable(item["reasons"], f"{place}.reasons")
     if not item["label"] and item["number"]:
         item["label"] = f"Round {item['number']}"
-    if item["stage"] is not None and item["stage"] not in stage_keys:
+    if item["stage"] is not None and (
+        not isinstance(item["stage"], str) or item["stage"] not in stage_keys
+    ):
         check.add(f"{place}.stage", f"names the stage '{item['stage']}', which is not in stages.")
     for g, group in enumerate(check.items(rnd, "groups", place)):
         gplace = f"{place}.groups[{g}]"
@@ -481,13 +535,13 @@ def _validate_round(
             check.add(f"{gplace}.entrants", "must be a list of entrant numbers.")
             members = []
         for m, member in enumerate(members):
-            if member not in numbers:
+            if not isinstance(member, int) or member not in numbers:
                 check.add(f"{gplace}.entrants[{m}]", f"{member!r} is not an entrant's number.")
         item["groups"].append(
             {
                 "key": check.text(group, "key", gplace, required=True, max_length=20),
                 "label": check.text(group, "label", gplace, max_length=80),
-                "entrants": [m for m in members if m in numbers],
+                "entrants": [m for m in members if isinstance(m, int) and m in numbers],
             }
         )
     _unique(check, [g["key"] for g in item["groups"]], f"{place}.groups", "key")
@@ -495,7 +549,7 @@ def _validate_round(
     for m, match in enumerate(check.items(rnd, "matches", place)):
         item["matches"].append(_validate_match(check, match, f"{place}.matches[{m}]", numbers))
         group = item["matches"][-1]["group"]
-        if group is not None and group not in group_keys:
+        if group is not None and (not isinstance(group, str) or group not in group_keys):
             check.add(f"{place}.matches[{m}].group", f"names the group '{group}', not in groups.")
     _unique(check, [m["code"] for m in item["matches"]], f"{place}.matches", "code")
     # Whether an entrant may play several matches in one round is the format's business
@@ -516,6 +570,7 @@ def _validate_match(check: _Checker, match: Any, place: str, numbers: set[int]) 
         "participants": [],
         "games": [],
     }
+    check.storable(item["reasons"], f"{place}.reasons")
     participants = check.items(match, "participants", place)
     if not participants:
         check.add(f"{place}.participants", "a match needs at least one participant.")
@@ -523,7 +578,7 @@ def _validate_match(check: _Checker, match: Any, place: str, numbers: set[int]) 
         pplace = f"{place}.participants[{p}]"
         participant = check.mapping(participant, pplace)
         number = participant.get("entrant")
-        if number is not None and number not in numbers:
+        if number is not None and (not isinstance(number, int) or number not in numbers):
             check.add(f"{pplace}.entrant", f"{number!r} is not an entrant's number.")
         item["participants"].append(
             {
@@ -549,6 +604,7 @@ def _validate_match(check: _Checker, match: Any, place: str, numbers: set[int]) 
                 isinstance(score, bool) or not isinstance(score, int | float)
             ):
                 check.add(f"{gplace}.scores[{s}]", f"must be a number; got {score!r}.")
+        check.storable(scores, f"{gplace}.scores")
         first = check.integer(game, "first", gplace, minimum=0)
         if first is not None and first >= len(item["participants"]):
             check.add(f"{gplace}.first", f"seat {first} does not exist in this match.")
@@ -701,6 +757,8 @@ def import_event(
             created_by=by if getattr(by, "is_authenticated", False) else None,
             **({"random_seed": ev["random_seed"]} if ev["random_seed"] else {}),
         )
+        if getattr(by, "is_authenticated", False):  # who imports it directs it (issue 12)
+            EventDirector.objects.create(event=event, user=by)
         teams = {
             t["name"]: Team.objects.create(event=event, name=t["name"], country=t["country"])
             for t in clean["teams"]

@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 PLACEHOLDER = "__ARBITER_CSRF_TOKEN__"
 TOKEN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]{64}(?![A-Za-z0-9])")
 RETRY_AFTER_FAILURE = 5.0  # seconds the cache is left alone after an error
+BUILD_LOCK_SECONDS = 30  # the longest a build may hold the page (a crashed one: expiry)
 _down_until = 0.0
 
 View = Callable[..., HttpResponse]
@@ -71,6 +72,12 @@ def page_key(request: HttpRequest, view: str, event: dict[str, Any]) -> str:
             request.get_full_path()[:300],
         ]
     )
+
+
+def _latest_key(key: str) -> str:
+    """The key without the event's versions: the newest page built for this address."""
+    parts = key.split(":")
+    return ":".join(["latest", *parts[1:4], *parts[7:]])
 
 
 def _strip_tokens(request: HttpRequest, content: str) -> str:
@@ -107,24 +114,40 @@ def cached_public_page(view: View) -> View:
         if event is None:  # private or missing: the view answers (a 404)
             return view(request, slug, *args, **kwargs)
         key = page_key(request, name, event)
-        hit = _cache_call("get", key)
+        hit, state = _cache_call("get", key), "hit"
+        building = None
+        min_age = settings.ARBITER_PAGE_MIN_AGE
+        if hit is None:
+            # One visitor builds a new version of the page, at most once every min_age
+            # seconds; the others meanwhile get the previous version (a page polls, so it
+            # catches up), rather than every worker rendering the same large page after
+            # each of a stream of results.
+            lock = "building:" + _latest_key(key)
+            building = _cache_call("add", lock, 1, timeout=min_age or BUILD_LOCK_SECONDS)
+            if building is False:
+                hit, state = _cache_call("get", _latest_key(key)), "stale"
         if hit is not None:
             content_type, body = hit
             response = HttpResponse(body.replace(PLACEHOLDER, get_token(request)))
             response["Content-Type"] = content_type
-            response["X-Page-Cache"] = "hit"
+            response["X-Page-Cache"] = state
         else:
-            response = view(request, slug, *args, **kwargs)
-            if response.status_code == 200 and not response.streaming:
-                charset = response.charset or "utf-8"
-                body = _strip_tokens(request, response.content.decode(charset))
-                _cache_call(
-                    "set",
-                    key,
-                    (response["Content-Type"], body),
-                    timeout=settings.ARBITER_PAGE_CACHE_SECONDS,
-                )
-                response["X-Page-Cache"] = "miss"
+            done = False
+            try:
+                response = view(request, slug, *args, **kwargs)
+                if response.status_code == 200 and not response.streaming:
+                    charset = response.charset or "utf-8"
+                    page = (
+                        response["Content-Type"],
+                        _strip_tokens(request, response.content.decode(charset)),
+                    )
+                    timeout = settings.ARBITER_PAGE_CACHE_SECONDS
+                    _cache_call("set_many", {key: page, _latest_key(key): page}, timeout=timeout)
+                    response["X-Page-Cache"] = "miss"
+                done = True
+            finally:
+                if building and (not done or not min_age):  # a failed build: retry now
+                    _cache_call("delete", "building:" + _latest_key(key))
         patch_vary_headers(response, ["HX-Request"])
         return response
 

@@ -8,14 +8,23 @@ from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Prefetch
 from django.utils import timezone
 
-from rules.contract import EventState, GameEnding, GameState, MatchScore, Problem
-from tournaments.models import Game, Match, ResultChange, Round
+from rules.contract import (
+    EventState,
+    GameEnding,
+    GameState,
+    MatchScore,
+    Problem,
+    RoundState,
+    RoundStatus,
+)
+from tournaments.models import Game, Match, MatchParticipant, ResultChange, Round
 from tournaments.services import standings
 from tournaments.services.errors import InvalidResult, StaleResult
 from tournaments.services.rounds import score_json
-from tournaments.services.state import load_event_state
+from tournaments.services.state import entrant_state, load_event_state, match_state
 
 
 @dataclass(frozen=True)
@@ -80,6 +89,34 @@ def parse_games(games: Sequence[Mapping[str, Any]]) -> tuple[GameState, ...]:
     return tuple(parsed)
 
 
+def _match_only_state(event: Any, rnd: Round, match: Match) -> EventState:
+    """The event as a format that scores a match alone sees it: its settings and the
+    round holding that one match."""
+    loaded = (
+        Match.objects.filter(pk=match.pk)
+        .select_related("group")
+        .prefetch_related(
+            Prefetch(
+                "participants",
+                queryset=MatchParticipant.objects.order_by("seat").select_related("entrant"),
+            ),
+            Prefetch("games", queryset=Game.objects.order_by("number")),
+        )
+        .get()
+    )
+    only = RoundState(
+        number=rnd.number,
+        label=rnd.label,
+        status=RoundStatus(rnd.status),
+        matches=(match_state(loaded, rnd.number),),
+        details=dict(rnd.details),
+    )
+    entrants = tuple(entrant_state(p.entrant) for p in loaded.participants.all() if p.entrant)
+    return EventState(
+        format=event.format, settings=dict(event.settings), entrants=entrants, rounds=(only,)
+    )
+
+
 def record(
     match: Match,
     games: Sequence[Mapping[str, Any]],
@@ -111,6 +148,10 @@ def record(
         event = rnd.event
         if rnd.status == Round.Status.DRAFT:
             raise InvalidResult(f"{rnd.label} is not published yet: results wait for the pairing.")
+        if state is None and getattr(event.engine, "scores_match_alone", False):
+            # The format scores a match from the match and the settings alone: loading a
+            # 1,000-entrant event for each result took seconds a save (bench/load.py).
+            state = _match_only_state(event, rnd, locked)
         state = state if state is not None else load_event_state(event)
         current = next(
             m
@@ -122,11 +163,13 @@ def record(
         # Choices made with the result (a colour or draw-win choice) are part of it.
         details = {**current.details, **(match_details or {})}
         candidate = replace(current, games=new_games, details=details)
-        if new_games:
+        if new_games or match_details:
             score = event.engine.score_match(state, candidate)
             if not score.valid:
                 raise InvalidResult(score.problems)
-            result = score_json(score)
+            # without games, a decision typed alone (the judges') is a result only when it
+            # settles the match
+            result = score_json(score) if new_games or score.winner is not None else None
         else:
             score = MatchScore(points=(), complete=False, summary="")
             result = None

@@ -229,7 +229,10 @@ def swap(
     now: datetime | None = None,
 ) -> list[str]:
     """Swap two entrants (by number) in a draft round, as a marked override of the engine's
-    proposal. Returns warnings about soft rules the swap breaks (e.g. a rematch)."""
+    proposal: between two matches (and their groups, when the matches are in different
+    groups), or within one match, which exchanges their seats and so their colours or sides.
+    The override records the engine's proposal, the change, who, when and the required
+    reason. Returns warnings about soft rules the swap breaks (e.g. a rematch)."""
     now = now or timezone.now()
     if not reason.strip():
         raise ServiceError([Problem("swap.reason", "reason", "Say why you change the pairing.")])
@@ -245,7 +248,9 @@ def swap(
             .select_related("entrant", "match")
             .select_for_update(of=("self",))
         )
-        by_number = {p.entrant.number: p for p in seats}
+        by_number: dict[int, list[MatchParticipant]] = {}
+        for seat in seats:
+            by_number.setdefault(seat.entrant.number, []).append(seat)
         missing = [n for n in (first, second) if n not in by_number]
         if missing:
             raise ServiceError(
@@ -257,21 +262,39 @@ def swap(
                     )
                 ]
             )
-        a, b = by_number[first], by_number[second]
-        if a.match_id == b.match_id:
-            raise ServiceError("Those two already play each other: there is nothing to swap.")
-        before = {m.code: _names(m) for m in (a.match, b.match)}
-        a_entrant, b_entrant = a.entrant, b.entrant
+        a_entrant, b_entrant = by_number[first][0].entrant, by_number[second][0].entrant
+        # every seat of the round (a group plays several matches in one round): where both
+        # sit in one match they exchange seats, elsewhere each takes the other's place
+        a_matches = {p.match_id for p in by_number[first]}
+        b_matches = {p.match_id for p in by_number[second]}
+        kind = "seats" if a_matches == b_matches else "pairing"
+        matches = sorted({p.match_id: p.match for p in seats}.values(), key=lambda m: m.order)
+        before = {m.code: _names(m) for m in matches}
         # two steps: the (match, entrant) constraint forbids a moment with both in one match
-        a.entrant, b.entrant = None, None
-        MatchParticipant.objects.bulk_update([a, b], ["entrant"])
-        a.entrant, b.entrant = b_entrant, a_entrant
-        MatchParticipant.objects.bulk_update([a, b], ["entrant"])
-        for match in (a.match, b.match):
+        for seat in seats:
+            seat.entrant = None
+        MatchParticipant.objects.bulk_update(seats, ["entrant"])
+        for seat in by_number[first]:
+            seat.entrant = b_entrant
+        for seat in by_number[second]:
+            seat.entrant = a_entrant
+        MatchParticipant.objects.bulk_update(seats, ["entrant"])
+        groups = {m.group_id for m in matches if m.group_id is not None}
+        if kind == "pairing" and len(groups) > 1:
+            _swap_groups(groups, a_entrant, b_entrant)
+        for match in matches:
             override = dict(match.details.get("override") or {})
+            # the engine's proposal is kept from the first change: later ones stack on it
             override.setdefault("engine", before[match.code])
+            override.setdefault("engine_reasons", [r.get("text", "") for r in match.reasons])
             override.update(
-                {"by": str(by) if by else "", "reason": reason.strip(), "at": now.isoformat()}
+                {
+                    "kind": kind,
+                    "after": _names(match),
+                    "by": str(by) if by else "",
+                    "reason": reason.strip(),
+                    "at": now.isoformat(),
+                }
             )
             match.details = {**match.details, "override": override}
             match.overridden = True
@@ -283,10 +306,23 @@ def swap(
             at=now,
             subject=f"{rnd.label}: {a_entrant.name} <-> {b_entrant.name}",
             before=before,
-            after={m.code: _names(m) for m in (a.match, b.match)},
+            after={m.code: _names(m) for m in matches},
             reason=reason,
         )
-        return _rematch_warnings(event, rnd, [a.match, b.match])
+        return _rematch_warnings(event, rnd, matches) if kind == "pairing" else []
+
+
+def _swap_groups(groups: set[int], a: Entrant, b: Entrant) -> None:
+    """Entrants swapped between two groups take each other's group place (and seed), so the
+    group tables follow the pairing."""
+    rows = list(
+        GroupMember.objects.select_for_update().filter(
+            group_id__in=groups, entrant_id__in=[a.pk, b.pk]
+        )
+    )
+    for row in rows:
+        row.entrant_id = b.pk if row.entrant_id == a.pk else a.pk
+    GroupMember.objects.bulk_update(rows, ["entrant"])
 
 
 def _names(match: Match) -> list[str | None]:

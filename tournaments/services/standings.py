@@ -21,7 +21,9 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from rules.contract import Standings
+from rules.contention import Contention, Verdict
+from rules.contention import contention as contention_of
+from rules.contract import EventState, Standings
 from tournaments.models import Entrant, Event, StandingsRow, StandingsSnapshot
 from tournaments.services.state import jsonable, load_event_state
 
@@ -34,6 +36,56 @@ PENDING_MARKER_MARGIN = 30
 
 def compute(event: Event) -> Standings:
     return event.engine.standings(load_event_state(event))
+
+
+def compute_state(state: EventState, engine: Any) -> tuple[Standings, Contention | None]:
+    """The engine's standings and the contention of one event state (loaded once)."""
+    return engine.standings(state), contention_or_none(state)
+
+
+def contention_or_none(state: EventState) -> Contention | None:
+    """Contention never holds the standings back: a format it does not know, or a state it
+    cannot read, publishes the standings without it (and says so in the log)."""
+    if not state.rounds:
+        return None  # nothing played: everyone can still do everything, no mark is useful
+    try:
+        return contention_of(state)
+    except Exception:
+        log.exception("contention failed for a %s event", state.format)
+        return None
+
+
+def verdict_json(verdict: Verdict | None) -> dict[str, Any] | None:
+    if verdict is None:
+        return None
+    return {
+        "status": verdict.status.value,
+        "method": verdict.method.value,
+        "code": verdict.reason.code,
+        "text": verdict.reason.text,
+    }
+
+
+def contention_json(result: Contention | None) -> dict[str, Any]:
+    """The snapshot's part: what the stage is and how the answers were found."""
+    if result is None:
+        return {}
+    return {
+        "stage_key": result.stage_key,
+        "stage_name": result.stage_name,
+        "method": result.method.value,
+        "notes": [{"code": n.code, "text": n.text, "rule": n.rule} for n in result.notes],
+    }
+
+
+def entrant_contention_json(result: Contention | None) -> dict[str, dict[str, Any]]:
+    """Per entrant id: {"win": verdict, "stage": verdict or None}."""
+    if result is None:
+        return {}
+    return {
+        row.entrant: {"win": verdict_json(row.win), "stage": verdict_json(row.stage)}
+        for row in result.entrants
+    }
 
 
 def results_changed(event: Event) -> int:
@@ -128,14 +180,14 @@ def refresh(
     if event is None or event.standings_version >= event.results_version:
         return False
     version = event.results_version  # the newest: covers results_version and any later
-    computed = compute(event)
+    computed, contention = compute_state(load_event_state(event), event.engine)
     if after_compute is not None:
         after_compute()  # a test hook: kill the worker in the middle of a recompute
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event_id)
         if event.standings_version >= version:
             return False
-        store_snapshot(event, computed, version, now=now, published=True)
+        store_snapshot(event, computed, version, now=now, published=True, contention=contention)
         Event.objects.filter(pk=event.pk).update(standings_version=version)
         return True
 
@@ -173,7 +225,13 @@ def standings_state(event: Event) -> StandingsState:
 
 
 def store_snapshot(
-    event: Event, standings: Standings, version: int, *, now: datetime, published: bool
+    event: Event,
+    standings: Standings,
+    version: int,
+    *,
+    now: datetime,
+    published: bool,
+    contention: Contention | None = None,
 ) -> StandingsSnapshot:
     entrants = {str(e.number): e.pk for e in Entrant.objects.filter(event=event)}
     after_round = (
@@ -192,8 +250,10 @@ def store_snapshot(
                 {"code": p.code, "text": p.text, "key": p.key, "options": list(p.options)}
                 for p in standings.pending
             ],
+            "contention": contention_json(contention),
         },
     )
+    per_entrant = entrant_contention_json(contention)
     if created:
         StandingsRow.objects.bulk_create(
             StandingsRow(
@@ -206,6 +266,7 @@ def store_snapshot(
                 values=jsonable(row.values),
                 status=row.status,
                 details=jsonable(row.details),
+                contention=per_entrant.get(row.entrant, {}),
             )
             for table in standings.tables
             for position, row in enumerate(table.rows, start=1)

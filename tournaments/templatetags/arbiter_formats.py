@@ -1,6 +1,7 @@
 """Template tags for the format extension point (tournaments/formats/)."""
 
 from django import template
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.formats import ui_for
 
@@ -18,3 +19,32 @@ def format_links(event, director=False):
 def withdraw_url(event, entrant):
     """The format's own withdrawal screen for this entrant, or None for the generic one."""
     return ui_for(event).withdraw_url(event, entrant)
+
+
+@register.simple_tag
+def row_explanation(event, row):
+    """How the row's tiebreak value is built, in one sentence (or "")."""
+    return ui_for(event).row_explanation(row)
+
+
+@register.simple_tag
+def match_notes(event, match):
+    """The format's public notes on a match: colours, choices."""
+    return ui_for(event).match_notes(match)
+
+
+STATUS_LABELS = {
+    "withdrawn": _("withdrawn"),
+    "removed": _("removed"),
+    "qualified": _("qualified"),
+    "eliminated": _("eliminated"),
+    "champion": _("champion"),
+    "virtual": _("virtual opponent"),
+    "playoff_loser": _("lost the playoff"),
+}
+
+
+@register.filter
+def status_label(status):
+    """A standings row's status code ("playoff_loser") in words."""
+    return STATUS_LABELS.get(status, str(status).replace("_", " "))

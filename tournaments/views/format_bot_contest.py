@@ -6,10 +6,8 @@ from __future__ import annotations
 import json
 
 from django import forms
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -18,14 +16,13 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.permissions import event_for_director
+from tournaments import ratelimit
 from tournaments.models import Event, RefereeGame
 from tournaments.services import format_bot_contest as service
 from tournaments.services.errors import ServiceError, StaleResult
 
 TEMPLATES = "tournaments/formats/bot_contest/"
 MAX_UPLOAD = 2_000_000  # bytes: 10,000 games is about 400 kB
-# Referee posts per token per minute; a referee posting faster is told to wait.
-RATE_PER_MINUTE = 240
 
 
 def _event(request: HttpRequest, slug: str) -> Event:
@@ -162,7 +159,10 @@ def board(request: HttpRequest, slug: str) -> HttpResponse:
     rounds = list(event.rounds.order_by("number"))
     upcoming = len(rounds) + 1
     chosen = event.draws.filter(key=f"board/round-{upcoming}").first()
-    form = BoardForm(request.POST or None, initial={"round": upcoming})
+    # bound on every POST, even an empty one, so that a refusal always says why
+    form = BoardForm(
+        request.POST if request.method == "POST" else None, initial={"round": upcoming}
+    )
     used = {str(r.details.get("board")) for r in rounds}
     form.fields["board"].choices = [
         (b, f"{b} ({_('used')})" if b in used else b) for b in map(str, values["boards"])
@@ -212,7 +212,7 @@ def final_tie(request: HttpRequest, slug: str) -> HttpResponse:
     question = service.final_question(event)
     decided = event.draws.filter(key=service.WINNER_KEY).select_related("drawn_by").first()
     names = {str(e.number): e for e in event.entrants.all()}
-    form = FinalForm(request.POST or None)
+    form = FinalForm(request.POST if request.method == "POST" else None)
     options = [str(o) for o in question.options] if question else []
     form.fields["winner"].choices = [(int(o), names[o].name) for o in options if o in names]
     status = 200
@@ -252,19 +252,6 @@ def _error(status: int, message: str, **extra) -> JsonResponse:
     return JsonResponse({"error": message, **extra}, status=status)
 
 
-def _rate_limited(key: str) -> bool:
-    """A fixed one-minute window per token, counted in the cache (shared by all workers
-    when the cache is Redis)."""
-    limit = getattr(settings, "ARBITER_REFEREE_RATE_PER_MINUTE", RATE_PER_MINUTE)
-    window = f"bot_contest:rate:{key}"
-    try:
-        if cache.add(window, 1, timeout=60):
-            return False
-        return cache.incr(window) > limit
-    except Exception:  # a cache that is down never stops the referee
-        return False
-
-
 @csrf_exempt  # authenticated by its bearer token, never by a session cookie
 @require_POST
 def api_game(request: HttpRequest, slug: str) -> HttpResponse:
@@ -278,11 +265,14 @@ def api_game(request: HttpRequest, slug: str) -> HttpResponse:
     scheme, _sep, given = header.partition(" ")
     token = service.token_for(event, given.strip()) if scheme.lower() == "bearer" else None
     if token is None:
+        # guessing tokens from one address is slowed down, the right token never is
+        wait = ratelimit.hit("referee_bad_token", ratelimit.client_ip(request))
+        if wait is not None:
+            return ratelimit.too_many(request, wait, json=True)
         return _error(403, "Missing, wrong or revoked token.")
-    if _rate_limited(token.token_hash[:16]):
-        response = _error(429, "Too many posts; wait a minute.")
-        response["Retry-After"] = "60"
-        return response
+    wait = ratelimit.hit("referee", token.token_hash)
+    if wait is not None:
+        return ratelimit.too_many(request, wait, json=True)
     try:
         data = json.loads(request.body or b"null")
     except (ValueError, UnicodeDecodeError):

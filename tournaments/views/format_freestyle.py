@@ -74,7 +74,7 @@ def _add_errors(form: forms.Form, error: ServiceError, default: str) -> None:
 def manage_draws(request: HttpRequest, slug: str) -> HttpResponse:
     """Type in the digit (or lot) the engine waits for, one attempt after another."""
     event = _freestyle(event_for_director(request.user, slug))
-    form = DrawValueForm(request.POST or None)
+    form = DrawValueForm(request.POST if request.method == "POST" else None)
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -107,7 +107,7 @@ def manage_draws(request: HttpRequest, slug: str) -> HttpResponse:
 def manage_tiebreakers(request: HttpRequest, slug: str) -> HttpResponse:
     """Record the winner of each tiebreaker game the standings wait for."""
     event = _freestyle(event_for_director(request.user, slug))
-    form = TiebreakerForm(request.POST or None)
+    form = TiebreakerForm(request.POST if request.method == "POST" else None)
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -158,7 +158,10 @@ def manage_withdraw(request: HttpRequest, slug: str, number: int) -> HttpRespons
         raise Http404("No such entrant.")
     current = event.rounds.exclude(status=Round.Status.DRAFT).order_by("-number").first()
     in_play = current is not None and current.status == Round.Status.PUBLISHED
-    form = WithdrawForm(request.POST or None, initial={"when": "during" if in_play else "between"})
+    form = WithdrawForm(
+        request.POST if request.method == "POST" else None,
+        initial={"when": "during" if in_play else "between"},
+    )
     status = 200
     if request.method == "POST":
         if form.is_valid():

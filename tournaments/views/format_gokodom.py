@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.permissions import entrant_of, event_for_viewer, is_player_of
+from tournaments import ratelimit
 from tournaments.formats import gokodom_schedule as schedule
 from tournaments.formats.gokodom import GAMES, parse_games
 from tournaments.models import Entrant, Event, Match, MatchParticipant, Round
@@ -162,6 +163,7 @@ def _act(request: HttpRequest, slug: str, match_id: int, action, done: str) -> H
 
 @login_required
 @require_POST
+@ratelimit.limit("self_report")  # per player: a script cannot flood the director
 def report(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     def action(match: Match, entrant: Entrant) -> None:
         games, problems = parse_games(request.POST)
@@ -180,6 +182,7 @@ def report(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@ratelimit.limit("self_report")  # per player: a script cannot flood the director
 def confirm(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     return _act(
         request,
@@ -192,6 +195,7 @@ def confirm(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@ratelimit.limit("self_report")  # per player: a script cannot flood the director
 def dispute(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     note = request.POST.get("note", "")
     return _act(
@@ -205,6 +209,7 @@ def dispute(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@ratelimit.limit("self_report")  # per player: a script cannot flood the director
 def message(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     return _act(
         request,
@@ -217,6 +222,7 @@ def message(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@ratelimit.limit("self_report")  # per player: a script cannot flood the director
 def bye(request: HttpRequest, slug: str) -> HttpResponse:
     event, entrant = _player(request, slug)
     wanted = request.POST.get("action", "request") != "cancel"

@@ -137,7 +137,7 @@ def puzzles(request: HttpRequest, slug: str) -> HttpResponse:
         "online_puzzles": "\n".join(map(str, settings["online_puzzles"])),
         "live_puzzles": "\n".join(map(str, settings["live_puzzles"])),
     }
-    form = PuzzlesForm(request.POST or None, initial=initial)
+    form = PuzzlesForm(request.POST if request.method == "POST" else None, initial=initial)
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -210,7 +210,7 @@ def _preferences(
     letter = request.POST.get("letter", request.GET.get("letter", ""))
     current = _current_list(entrant.flags, letter or None)
     initial = {"letter": letter, **{f"c{n}": p for n, p in enumerate(current, start=1)}}
-    form = PreferenceForm(pool, request.POST or None, initial=initial)
+    form = PreferenceForm(pool, request.POST if request.method == "POST" else None, initial=initial)
     status = 200
     if request.method == "POST":
         if form.is_valid():

@@ -11,11 +11,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts.permissions import event_for_director
 from tournaments.forms import CsvImportForm, EntrantForm
 from tournaments.models import Entrant
+from tournaments.services import corrections, events
 from tournaments.services import entrants as entrant_service
-from tournaments.services import events
 from tournaments.services.errors import ServiceError
 
 PAGE = "tournaments/manage/entrants.html"
+WITHDRAW_PAGE = "tournaments/manage/withdraw.html"
 
 
 def _entrant(event, number: int) -> Entrant:
@@ -29,7 +30,8 @@ def _entrant(event, number: int) -> Entrant:
 @require_http_methods(["GET", "POST"])
 def entrant_list(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_for_director(request.user, slug)
-    form = EntrantForm(request.POST or None, event=event)
+    # bound on every POST, even an empty one, so that a refusal always says why
+    form = EntrantForm(request.POST if request.method == "POST" else None, event=event)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -96,15 +98,42 @@ def entrant_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @login_required
 @require_POST
 def entrant_withdraw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Once rounds are paired, a withdrawal is previewed (standings, contention, the draft's
+    pairing) and saved only when the director confirms that preview."""
     event = event_for_director(request.user, slug)
     entrant = _entrant(event, number)
+    reason = request.POST.get("reason", "")
+    digest = request.POST.get("confirm", "")
+    stale: list[str] = []
     try:
-        events.withdraw(entrant, by=request.user, reason=request.POST.get("reason", ""))
+        if digest:
+            try:
+                seen = int(request.POST.get("results_version", ""))
+            except ValueError:
+                seen = -1
+            corrections.confirm_withdrawal(
+                entrant, results_version=seen, digest=digest, by=request.user, reason=reason
+            )
+        elif event.rounds.exists():
+            preview = corrections.preview_withdrawal(entrant)
+            return render(request, WITHDRAW_PAGE, _withdraw_context(event, entrant, preview))
+        else:
+            events.withdraw(entrant, by=request.user, reason=reason)
+    except corrections.StalePreview as error:
+        stale = error.messages
     except ServiceError as error:
         messages.error(request, " ".join(error.messages))
-    else:
-        messages.success(request, f"{entrant.name} has withdrawn.")
+        return redirect("tournaments:manage_entrants", slug=slug)
+    if stale:
+        preview = corrections.preview_withdrawal(entrant)
+        context = _withdraw_context(event, entrant, preview, stale=stale, reason=reason)
+        return render(request, WITHDRAW_PAGE, context, status=409)
+    messages.success(request, f"{entrant.name} has withdrawn.")
     return redirect("tournaments:manage_entrants", slug=slug)
+
+
+def _withdraw_context(event, entrant: Entrant, preview, **extra) -> dict:
+    return {"event": event, "entrant": entrant, "preview": preview, **extra}
 
 
 @login_required

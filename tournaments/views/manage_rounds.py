@@ -15,7 +15,7 @@ from accounts.permissions import event_for_director
 from tournaments.formats import ui_for
 from tournaments.forms import DrawForm, SwapForm
 from tournaments.models import Game, Match, MatchParticipant, Round
-from tournaments.services import conformance, draws, results, rounds
+from tournaments.services import conformance, corrections, draws, results, rounds
 from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
 
 PAGE = "tournaments/manage/round.html"
@@ -60,6 +60,8 @@ def _round_context(event, rnd: Round, **extra) -> dict:
         "entered": entered,
         "total": len(matches),
         "swap_form": SwapForm(),
+        # results typed here are corrections, previewed before they are saved
+        "correcting": corrections.has_later_rounds(rnd),
         **extra,
     }
 
@@ -221,21 +223,26 @@ def save_result(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
         status = 422
     else:
         try:
-            results.record(
-                match,
-                games,
-                expected_version=version,
-                by=request.user,
-                match_details=match_details,
-            )
+            if corrections.needs_preview(match):
+                # an earlier round: later rounds were paired on the old result
+                extra = _correction(request, match, games, match_details, version)
+            else:
+                results.record(
+                    match,
+                    games,
+                    expected_version=version,
+                    by=request.user,
+                    match_details=match_details,
+                )
+                extra = {"saved": True}
         except StaleResult as conflict:
             extra = {"conflict": conflict, "posted": request.POST}
             status = 409
         except InvalidResult as refused:
             extra = {"errors": _errors(refused.problems), "posted": request.POST}
             status = 422
-        else:
-            extra = {"saved": True}
+        if extra.get("stale"):
+            status = 409
     match = (
         Match.objects.filter(pk=match.pk).prefetch_related("participants__entrant", "games").get()
     )
@@ -256,9 +263,42 @@ def save_result(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
         "ui": ui,
         "entered": entered,
         "total": rnd.matches.count(),
+        "correcting": corrections.has_later_rounds(rnd),
         "oob": True,
     }
     return render(request, f"{PAGE}#result-row", context, status=status)
+
+
+def _correction(request: HttpRequest, match: Match, games, match_details, version: int) -> dict:
+    """A result in an earlier round: preview it, or save the preview the director confirms.
+    A stale confirmation is refused and the new preview shown in its place."""
+    digest = request.POST.get("confirm", "")
+    if digest:
+        try:
+            seen = int(request.POST.get("results_version", ""))
+        except ValueError:
+            seen = -1
+        try:
+            corrections.confirm_result(
+                match,
+                games,
+                expected_version=version,
+                results_version=seen,
+                digest=digest,
+                by=request.user,
+                match_details=match_details,
+                reason=request.POST.get("reason", ""),
+            )
+        except corrections.StalePreview as stale:
+            preview = corrections.preview_result(
+                match, games, expected_version=version, match_details=match_details
+            )
+            return {"preview": preview, "stale": stale.messages, "posted": request.POST}
+        return {"saved": True, "corrected": True}
+    preview = corrections.preview_result(
+        match, games, expected_version=version, match_details=match_details
+    )
+    return {"preview": preview, "posted": request.POST}
 
 
 def _errors(problems) -> dict[str, list[str]]:

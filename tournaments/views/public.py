@@ -12,7 +12,7 @@ import zoneinfo
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET
 
 from accounts.permissions import event_for_viewer, is_director
 from tournaments import selectors
+from tournaments.formats import ui_for
 from tournaments.models import Event, Round
 from tournaments.services.pagecache import cached_public_page
 
@@ -68,7 +69,7 @@ def event_list(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/event_list.html", {"events": events})
 
 
-def _pairings_context(request: HttpRequest, rnd: Round | None) -> dict[str, Any]:
+def _pairings_context(request: HttpRequest, event: Event, rnd: Round | None) -> dict[str, Any]:
     query = request.GET.get("q", "").strip()[:100]
     matches = list(rnd.matches.all()) if rnd else []
     found = selectors.find_matches(matches, query)
@@ -77,7 +78,7 @@ def _pairings_context(request: HttpRequest, rnd: Round | None) -> dict[str, Any]
         "q": query,
         "match_count": len(matches),
         "found_count": len(found),
-        "sections": selectors.match_sections(found),
+        "sections": selectors.match_sections(found, ui_for(event)),
         "has_tables": any(m.table is not None for m in matches),
     }
 
@@ -97,7 +98,7 @@ def event_home(request: HttpRequest, slug: str) -> HttpResponse:
         "more_tables": len(tables) > 1 or any(len(t["rows"]) > HOME_ROWS for t in tables),
         "pending": snapshot.pending if snapshot else [],
         "is_director": is_director(request.user, event),
-        "pairings": _pairings_context(request, current),
+        "pairings": _pairings_context(request, event, current),
     }
     return _page(request, event, "tournaments/event.html", "overview", context)
 
@@ -110,7 +111,7 @@ def round_pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse
     if number not in {r.number for r in rounds}:
         raise Http404("No such round.")
     rnd = selectors.round_with_matches(event, number)
-    context = {"rounds": rounds, "round": rnd, "pairings": _pairings_context(request, rnd)}
+    context = {"rounds": rounds, "round": rnd, "pairings": _pairings_context(request, event, rnd)}
     return _page(request, event, "tournaments/round.html", "pairings", context)
 
 
@@ -186,6 +187,11 @@ def version(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def health(request: HttpRequest) -> JsonResponse:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
+    """For load balancers and compose: 200 when the database answers, else 503 (never a
+    server error page, which would need the database and the static manifest)."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except DatabaseError:
+        return JsonResponse({"status": "database unavailable"}, status=503)
     return JsonResponse({"status": "ok"})

@@ -10,12 +10,14 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from rules import variations
 from rules.contract import (
     DrawMethod,
     DrawRecord,
     EntrantState,
     EventState,
     Finished,
+    GameEnding,
     GameState,
     MatchState,
     NeedsDecision,
@@ -25,6 +27,7 @@ from rules.contract import (
 )
 from rules.draws import DrawSource
 from rules.formats.bot_contest.engine import ENGINE
+from rules.variations import Variations
 
 MAX_ROUNDS = 500
 
@@ -39,31 +42,52 @@ def field(entrants: int, references: int = 3) -> tuple[EntrantState, ...]:
     return (*programs, *refs)
 
 
-def random_games(rng: random.Random, board: str, max_points: int = 64) -> tuple[GameState, ...]:
-    """Two games, each entry moving first once; points from 0 to ``max_points``."""
-    return tuple(
-        GameState(
-            number=n,
-            scores=(rng.randint(0, max_points), rng.randint(0, max_points)),
-            first=n - 1,
-            details={"board": board},
+def random_games(
+    rng: random.Random, board: str, max_points: int = 64, vary: Variations = variations.NONE
+) -> tuple[GameState, ...]:
+    """Two games, each entry moving first once; points from 0 to ``max_points``. With
+    ``vary``: tied games, and programs that lose on time (the referee's result decides a game
+    that did not end normally, decision 26)."""
+    games = []
+    for n in (1, 2):
+        scores = (rng.randint(0, max_points), rng.randint(0, max_points))
+        if vary.draws and rng.random() < vary.draws:
+            scores = (scores[0], scores[0])
+        details: dict[str, Any] = {"board": board}
+        ending = GameEnding.NORMAL
+        if vary.defaults and rng.random() < vary.defaults:
+            ending = GameEnding.TIME_DEFAULT
+            details["result"] = rng.choice(("X", "O"))
+        games.append(
+            GameState(number=n, scores=scores, first=n - 1, ending=ending, details=details)
         )
-        for n in (1, 2)
-    )
+    return tuple(games)
 
 
-def play_round(plan: RoundPlan, rng: random.Random) -> RoundState:
+def play_round(
+    plan: RoundPlan, rng: random.Random, vary: Variations = variations.NONE
+) -> RoundState:
     board = str(plan.details.get("board", ""))
+    planned = plan.matches
+    if plan.stage == "brackets":
+        # The director re-pairs two entries of one bracket, or changes who moves first.
+        planned = variations.override(
+            planned,
+            rng,
+            vary.overrides,
+            swap=True,
+            together=lambda a, b: a.bracket == b.bracket,
+        )
     matches = tuple(
         MatchState(
             code=m.code,
             round_number=plan.number,
             participants=m.participants,
-            games=() if m.is_bye else random_games(rng, board),
+            games=() if m.is_bye else random_games(rng, board, vary=vary),
             bracket=m.bracket,
             details=m.details,
         )
-        for m in plan.matches
+        for m in planned
     )
     return RoundState(
         number=plan.number,
@@ -81,16 +105,24 @@ def simulate(
     *,
     references: int = 3,
     settings: Mapping[str, Any] | None = None,
+    vary: Variations = variations.NONE,
 ) -> tuple[EventState, Finished]:
     """Play a contest to its end; return the final state and the engine's last word.
 
     A tie for first in the final is settled by a random choice recorded as the director's
-    decision, as a director flipping a coin would.
+    decision, as a director flipping a coin would. ``vary``: late entries (before the
+    gauntlet), withdrawals after the gauntlet or a bracket round (never below the six entries
+    a final needs), tied games, time defaults and overrides in the brackets.
     """
+    people = field(entrants, references)
+    late = tuple(
+        EntrantState(id=f"E{entrants + i}", name=f"Entry {entrants + i}", flags={"late": True})
+        for i in range(1, vary.late_entries + 1)
+    )
     state = EventState(
         format=ENGINE.key,
         settings=dict(settings or {}),
-        entrants=field(entrants, references),
+        entrants=(*people, *late),
     )
     seed = f"{rng.getrandbits(64):x}"
     for _ in range(MAX_ROUNDS):
@@ -108,8 +140,18 @@ def simulate(
             draws += (DrawRecord(outcome.key, choice, DrawMethod.EXTERNAL, outcome.text),)
             state = EventState(state.format, state.settings, state.entrants, state.rounds, draws)
             continue
-        played = play_round(outcome, rng)
+        played = play_round(outcome, rng, vary)
         state = EventState(
             state.format, state.settings, state.entrants, (*state.rounds, played), draws
         )
+        if played.stage != "final":
+            state = variations.withdraw(
+                state,
+                rng,
+                vary.withdrawals,
+                played.number,
+                keep=references + 6,
+                limit=1,
+                eligible=lambda e: not e.flags.get("reference"),
+            )
     raise RuntimeError(f"the contest did not finish in {MAX_ROUNDS} rounds")

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from rules import variations
 from rules.contract import (
     DrawMethod,
     DrawRecord,
@@ -29,6 +30,7 @@ from rules.contract import (
     RoundStatus,
 )
 from rules.draws import DrawSource
+from rules.variations import Variations
 
 from .context import auto_rounds
 from .engine import ENGINE
@@ -54,11 +56,21 @@ def simulate(
     default_rate: float = 0.06,
     bye_rate: float = 0.04,
     settings: Mapping[str, Any] | None = None,
+    vary: Variations = variations.NONE,
 ) -> Season:
-    entrants = tuple(
-        EntrantState(id=f"p{i}", name=f"Player {i}", flags={"colour": rng.choice(["red", "blue"])})
-        for i in range(1, players + 1)
+    """A season of ``players``. ``vary`` adds late sign-ups (before round 1: I.B counts the
+    players signed up), withdrawals after a Swiss round (removals, decision 8), more drawn
+    games, more unplayed matches (``defaults``) and pairing overrides in the Swiss rounds."""
+
+    def make(i: int) -> EntrantState:
+        return EntrantState(
+            id=f"p{i}", name=f"Player {i}", flags={"colour": rng.choice(["red", "blue"])}
+        )
+
+    entrants = variations.late_entrants(
+        tuple(make(i) for i in range(1, players + 1)), vary.late_entries, make
     )
+    default_rate = max(default_rate, vary.defaults)
     state = EventState("gokodom", dict(settings or {}), entrants)
     seed = f"simulation-{rng.randrange(10**9)}"
     swiss_rounds = int((settings or {}).get("swiss_rounds", 0) or 0) or auto_rounds(players)
@@ -78,9 +90,21 @@ def simulate(
             continue
         knockout = outcome.stage != SWISS
         last_swiss = outcome.stage == SWISS and outcome.number == swiss_rounds
+        planned_matches = outcome.matches
+        if not knockout:
+            # The director pairs two players by hand (a swap between two matches).
+            planned_matches = variations.override(planned_matches, rng, vary.overrides, swap=True)
         matches = tuple(
-            _play(planned, outcome, rng, default_rate, knockout=knockout, last_swiss=last_swiss)
-            for planned in outcome.matches
+            _play(
+                planned,
+                outcome,
+                rng,
+                default_rate,
+                knockout=knockout,
+                last_swiss=last_swiss,
+                draws=vary.draws,
+            )
+            for planned in planned_matches
         )
         known = {d.key for d in state.draws}
         new = tuple(d for d in (*outcome.draws, *source.new) if d.key not in known)
@@ -96,6 +120,8 @@ def simulate(
         state = dataclasses.replace(
             state, rounds=(*state.rounds, rnd), draws=(*state.draws, *unique)
         )
+        if not knockout and not last_swiss:
+            state = variations.withdraw(state, rng, vary.withdrawals, outcome.number, keep=2)
     raise RuntimeError("the season did not finish in 100 steps")
 
 
@@ -117,6 +143,7 @@ def _play(
     *,
     knockout: bool,
     last_swiss: bool,
+    draws: float = 0.0,
 ) -> MatchState:
     base = MatchState(
         planned.code, plan.number, planned.participants, details=dict(planned.details)
@@ -131,16 +158,18 @@ def _play(
             messaged = [e for e in ids if rng.random() < 0.6]
         details = {**base.details, "unplayed": True, "messages": messaged}
         return dataclasses.replace(base, details=details)
-    return dataclasses.replace(base, games=_games(rng, planned))
+    return dataclasses.replace(base, games=_games(rng, planned, draws))
 
 
-def _games(rng: random.Random, planned: PlannedMatch) -> tuple[GameState, ...]:
+def _games(rng: random.Random, planned: PlannedMatch, draws: float = 0.0) -> tuple[GameState, ...]:
     first_seat = planned.details.get("first_seat")
     first = first_seat if first_seat in (0, 1) else rng.randint(0, 1)
     points = [Fraction(0), Fraction(0)]
     games = []
     for index in range(6):
         roll = rng.random()
+        if draws and rng.random() < draws:
+            roll = 0.0
         scores = (HALF, HALF) if roll < 0.1 else (Fraction(1), Fraction(0))
         if roll >= 0.55:
             scores = (Fraction(0), Fraction(1))

@@ -10,6 +10,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rules import variations
 from rules.contract import (
     DrawRecord,
     EntrantState,
@@ -26,6 +27,7 @@ from rules.contract import (
 from rules.draws import DrawSource
 from rules.formats.woc.engine import WocEngine
 from rules.formats.woc.finals import score_final_match
+from rules.variations import Variations
 
 COUNTRIES = ("JPN", "FRA", "USA", "GBR", "NED", "THA", "CHN", "ITA", "GER", "AUS", "BEL")
 
@@ -44,8 +46,22 @@ def field(size: int, rng: random.Random, *, group_a: int = 4) -> tuple[EntrantSt
     )
 
 
-def random_game(rng: random.Random) -> GameState:
-    """A legal game record: mostly normal endings, some resignations and time defaults."""
+def late_entrant(number: int, rng: random.Random) -> EntrantState:
+    return EntrantState(id=f"p{number}", name=f"Player {number:04d}", country=rng.choice(COUNTRIES))
+
+
+def random_game(rng: random.Random, vary: Variations = variations.NONE) -> GameState:
+    """A legal game record: mostly normal endings, some resignations and time defaults; with
+    ``vary``, more time defaults (IV.6, with or without a second flag) and 32-32 draws."""
+    if vary.draws and rng.random() < vary.draws:
+        return GameState(1, (32, 32))
+    if vary.defaults and rng.random() < vary.defaults:
+        total = rng.randint(20, 64)
+        black = rng.randint(0, total)
+        details: dict[str, Any] = {"defaulter": rng.randint(0, 1)}
+        if rng.random() < 0.3:
+            details["second_flag"] = rng.choice(("defaulter", "non_defaulter"))
+        return GameState(1, (black, total - black), ending=GameEnding.TIME_DEFAULT, details=details)
     roll = rng.random()
     if roll < 0.05:
         return GameState(
@@ -71,15 +87,25 @@ def play(
     engine: WocEngine | None = None,
     limit: int = 60,
     finals: bool = False,
+    vary: Variations = variations.NONE,
 ) -> EventState:
     """Pair and play rounds until the engine says the event is finished. Without ``finals``
-    the event is set to stop after the qualifying rounds (setting ``final_stages``)."""
+    the event is set to stop after the qualifying rounds (setting ``final_stages``).
+
+    ``vary``: late entries (registered before round 1: the field and system are fixed then,
+    II.2), withdrawals after a qualifying round (II.7: never to return, never to qualify),
+    time defaults and draws, and director overrides in the qualifying rounds (two players
+    swapped between Swiss pairings; a colour change in a round robin, whose Berger pairings
+    stay)."""
     engine = engine or WocEngine()
     seed = str(rng.getrandbits(64))
     chosen = dict(settings or {})
     if not finals:
         chosen.setdefault("final_stages", False)
-    state = EventState("woc", chosen, tuple(entrants))
+    people = variations.late_entrants(
+        tuple(entrants), vary.late_entries, lambda n: late_entrant(n, rng)
+    )
+    state = EventState("woc", chosen, people)
     for _ in range(limit):
         source = DrawSource(seed, state.draws)
         outcome = engine.next_round(state, source)
@@ -93,16 +119,22 @@ def play(
             continue
         if isinstance(outcome, NeedsDecision):
             raise RuntimeError(outcome.text)
+        planned = outcome.matches
+        qualifying = outcome.stage in ("swiss", "round_robin")
+        if qualifying:
+            # round 1 pairs group A against group B table by table: a colour change only
+            swap = outcome.stage == "swiss" and outcome.number > 1
+            planned = variations.override(planned, rng, vary.overrides, swap=swap)
         matches = tuple(
             MatchState(
                 code=m.code,
                 round_number=outcome.number,
                 participants=m.participants,
-                games=() if m.is_bye else _games(m.details, rng),
+                games=() if m.is_bye else _games(m.details, rng, vary),
                 table=m.table,
                 details=_choice(m.details, rng),
             )
-            for m in outcome.matches
+            for m in planned
         )
         played = RoundState(
             outcome.number,
@@ -119,6 +151,10 @@ def play(
             (*state.rounds, played),
             (*state.draws, *source.new),
         )
+        if qualifying:
+            state = variations.withdraw(
+                state, rng, vary.withdrawals, outcome.number, keep=6, limit=1
+            )
     raise RuntimeError(f"the event did not finish within {limit} rounds")
 
 
@@ -128,12 +164,14 @@ def _choice(details: Mapping[str, Any], rng: random.Random) -> Mapping[str, Any]
     return details
 
 
-def _games(details: Mapping[str, Any], rng: random.Random) -> tuple[GameState, ...]:
+def _games(
+    details: Mapping[str, Any], rng: random.Random, vary: Variations = variations.NONE
+) -> tuple[GameState, ...]:
     """One game in a qualifying round; after the Swiss, games with ``first`` (the seat with
     Black): one for a single game, two or three for a best of three (III.1)."""
     kind = details.get("kind")
     if kind is None:
-        return (random_game(rng),)
+        return (random_game(rng, vary),)
     black = rng.randint(0, 1)
     games = []
     for number in range(1, details.get("best_of", 1) + 1):

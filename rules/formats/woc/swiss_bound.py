@@ -20,7 +20,8 @@ crossing pair takes, or "meets the BYE"), a table gives the least cost the block
   the cheapest way to pair the surplus among themselves (each pair pays the smaller extra of
   its two: the smallest half of the extras); the members who take a crossing (or
   the BYE) are chosen by type at their exact cost. Rule (g) adds the pairs forced when one
-  country holds more than half of the group.
+  country holds more than half of the group, and the crossings between two such groups
+  that must join two players of that country (``country_chain``).
 ``chain`` minimises the sum over the states of the crossings. The crossing pairs' own rule
 (c) and (g) costs are left out. Every part is a least cost, so their sum is a lower bound:
 a pairing whose cost equals it is an optimum of the round (the certificate).
@@ -153,7 +154,7 @@ def lower_bound(table: Table, lay: Layout, blocks: Sequence[Block]) -> Bound | N
     crossing = sum(
         lay.gaps[b.last] ** 2 for b in blocks[:-1] if lay.odd[b.last]
     )  # the crossings between blocks; those inside exact blocks are in their tables
-    forced = sum(country_bound(table, lay, b.first) for b in blocks if not b.exact)
+    forced = country_chain(table, lay, {b.first for b in blocks if not b.exact})
     return Bound(table.wb * crossing + value + table.scale[5] * forced, tuple(below))
 
 
@@ -248,13 +249,44 @@ def counted(table: Table, lay: Layout, group: int) -> Tables:
     return result
 
 
-def country_bound(table: Table, lay: Layout, group: int) -> int:
-    """Pairs of one country forced inside a group where that country holds over half."""
-    size = len(lay.groups[group]) + (group > 0 and lay.odd[group - 1])
-    size += group < len(lay.gaps) and lay.odd[group]
-    countries = Counter(table.country[i] for i in lay.groups[group] if table.country[i])
-    most = max(countries.values(), default=0)
-    return max(0, 2 * most - size) // 2
+def country_chain(table: Table, lay: Layout, counted: set[int]) -> int:
+    """Rule (g) pairs forced in the counted groups and in the crossings between two of them.
+
+    In each counted group take its most common country X. A member of X who takes a
+    crossing frees the group of one X member, but when the member across the boundary is of
+    X too, the crossing pair itself is a same-country pair. Chained over the boundaries
+    (is the crossing member of X or not, on each side), the least total counts both: per
+    group, the X members left inside beyond the others (paired among themselves), plus each
+    X-X crossing between two counted groups. Any pairing of the score bound's shape has at
+    least this many same-country pairs there."""
+    main: list[str | None] = []
+    for k, group in enumerate(lay.groups):
+        countries = Counter(table.country[i] for i in group if table.country[i])
+        main.append(countries.most_common(1)[0][0] if k in counted and countries else None)
+    inf = len(table)
+    best: dict[int, int] = {0: 0}  # X-ness of the member above the next boundary -> least
+    for k, group in enumerate(lay.groups):
+        up = k > 0 and lay.odd[k - 1]
+        down = k < len(lay.gaps) and lay.odd[k]
+        size = len(group)
+        x = main[k]
+        members = sum(1 for i in group if x is not None and table.country[i] == x)
+        after: dict[int, int] = {}
+        for above, least in best.items():
+            for b_in in (0, 1) if up else (0,):
+                crossing = int(bool(above and b_in and x is not None and main[k - 1] == x))
+                for a_out in (0, 1) if down else (0,):
+                    leaving = b_in + a_out
+                    others = int(up) + int(down) - leaving
+                    if leaving > members or others > size - members:
+                        continue
+                    inside = size - int(up) - int(down)
+                    forced = max(0, 2 * (members - leaving) - inside) // 2
+                    total = least + crossing + forced
+                    if total < after.get(a_out, inf):
+                        after[a_out] = total
+        best = after
+    return min(best.values(), default=0)
 
 
 def _class(kind: tuple[int, int, bool, bool]) -> tuple[int, int]:

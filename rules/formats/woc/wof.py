@@ -77,6 +77,7 @@ def parse(text: str) -> WofFile:
     out = WofFile()
     problems: list[tuple[int, str]] = []
     where: list[int] = []  # line of each player
+    bye_lines: dict[tuple[int, int], int] = {}  # (round, id) -> line of its '% bye:'
     current: list[WofGame] | None = None
     in_added = False
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -102,7 +103,7 @@ def parse(text: str) -> WofFile:
             expected = len(out.rounds) + 1
             if in_added:
                 problems.append((number, "a '%Round:' header after '%%Added results'."))
-            elif not rnd.group(1).isdigit():
+            elif not rnd.group(1).isdecimal():  # isdigit() takes '¹', which int() refuses
                 problems.append((number, f"'{line}' is not a round header like '%Round: 1'."))
             elif int(rnd.group(1)) != expected:
                 problems.append(
@@ -118,6 +119,7 @@ def parse(text: str) -> WofFile:
         bye = BYE.match(line)
         if bye and current is not None and not in_added:
             out.byes.setdefault(len(out.rounds), []).append(int(bye.group(1)))
+            bye_lines.setdefault((len(out.rounds), int(bye.group(1))), number)
             continue
         if line.startswith("%"):
             continue
@@ -129,7 +131,7 @@ def parse(text: str) -> WofFile:
             problems.append((number, "a game before the first '%Round: 1' header."))
             continue
         current.append(_game(game, number, problems))
-    _check(out, problems, where)
+    _check(out, problems, where, bye_lines)
     if problems:
         raise WofError(sorted(problems))
     return out
@@ -183,7 +185,12 @@ def _game(match: re.Match[str], number: int, problems: list[tuple[int, str]]) ->
     return game
 
 
-def _check(out: WofFile, problems: list[tuple[int, str]], where: list[int]) -> None:
+def _check(
+    out: WofFile,
+    problems: list[tuple[int, str]],
+    where: list[int],
+    bye_lines: dict[tuple[int, int], int],
+) -> None:
     ids: dict[int, int] = {}
     for player, line in zip(out.players, where, strict=True):
         if player.id in ids:
@@ -212,7 +219,12 @@ def _check(out: WofFile, problems: list[tuple[int, str]], where: list[int]) -> N
                 seen[ident] = game.line
         for ident in out.byes.get(number, []):
             if ident not in ids:
-                problems.append((0, f"round {number}: the bye goes to {ident}, not in the list."))
+                problems.append(
+                    (
+                        bye_lines.get((number, ident), 1),
+                        f"round {number}: the bye goes to {ident}, not in the player list.",
+                    )
+                )
     for game in out.added:
         for ident in (game.black, game.white):
             if ident not in ids:

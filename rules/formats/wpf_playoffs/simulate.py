@@ -10,6 +10,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rules import variations
 from rules.contract import (
     EntrantState,
     EventState,
@@ -21,6 +22,7 @@ from rules.contract import (
     RoundStatus,
 )
 from rules.draws import DrawSource
+from rules.variations import Variations
 
 from .engine import ENGINE
 from .schedule import ONLINE_TIME_LIMIT, SESSIONS, Stage
@@ -28,14 +30,28 @@ from .schedule import ONLINE_TIME_LIMIT, SESSIONS, Stage
 
 def entrants(count: int, rng: random.Random) -> tuple[EntrantState, ...]:
     """``count`` candidates with random GP round scores, all attending."""
-    return tuple(
-        EntrantState(
-            id=f"p{index}",
-            name=f"Player {index}",
-            flags={"gp_scores": [rng.randint(0, 1000) for _ in range(8)], "attending": True},
-        )
-        for index in range(1, count + 1)
+    return tuple(candidate(index, rng) for index in range(1, count + 1))
+
+
+def candidate(index: int, rng: random.Random) -> EntrantState:
+    return EntrantState(
+        id=f"p{index}",
+        name=f"Player {index}",
+        flags={"gp_scores": [rng.randint(0, 1000) for _ in range(8)], "attending": True},
     )
+
+
+def _varied(play: Any, rng: random.Random, vary: Variations) -> list[list[dict[str, Any]]]:
+    """Two players' submissions: with ``vary``, a player who sends nothing (a default: the
+    missing answer counts as the time limit online) or both solving in the same time (a tie,
+    which goes to the better seed)."""
+    if vary.draws and rng.random() < vary.draws:
+        same = {"time": rng.randint(60, 500), "correct": True}
+        return [[dict(same)], [dict(same)]]
+    pair: list[list[dict[str, Any]]] = [play(rng), play(rng)]
+    if vary.defaults and rng.random() < vary.defaults:
+        pair[rng.randint(0, 1)] = []
+    return pair
 
 
 def _online(rng: random.Random) -> list[dict[str, Any]]:
@@ -62,18 +78,23 @@ def winning(seat: int) -> list[list[dict[str, Any]]]:
 
 
 def play_round(
-    plan: RoundPlan, rng: random.Random, winners: Mapping[str, int] | None = None
+    plan: RoundPlan,
+    rng: random.Random,
+    winners: Mapping[str, int] | None = None,
+    vary: Variations = variations.NONE,
 ) -> RoundState:
     """The planned round, completed with random results (``winners``: match code -> the
     seat that must win, for the matches a test wants to fix)."""
     stage = Stage(plan.stage)
     matches = []
+    # No overrides: a match's seats are its two ranks (the better rank first), so a director
+    # has nothing to change in a pairing that the match table fixes.
     for planned in plan.matches:
         play = _online if stage is Stage.ONLINE else _live
         if winners is not None and planned.code in winners:
             submissions = winning(winners[planned.code])
         else:
-            submissions = [play(rng), play(rng)]
+            submissions = _varied(play, rng, vary)
         game = GameState(1, (None, None), details={"submissions": submissions})
         matches.append(
             MatchState(
@@ -99,11 +120,14 @@ def simulate(
     rng: random.Random,
     players: Sequence[EntrantState] | None = None,
     settings: dict[str, Any] | None = None,
+    vary: Variations = variations.NONE,
 ) -> EventState:
-    """Play every round; returns the finished event's state."""
-    state = EventState(
-        "wpf_playoffs", settings or {}, tuple(players) if players is not None else entrants(16, rng)
-    )
+    """Play every round; returns the finished event's state. ``vary``: late candidates (before
+    the seeding), finalists who leave after a round (they lose every later match, decision
+    3), missing answers and equal times (no overrides: see play_round)."""
+    people = tuple(players) if players is not None else entrants(16, rng)
+    people = variations.late_entrants(people, vary.late_entries, lambda n: candidate(n, rng))
+    state = EventState("wpf_playoffs", settings or {}, people)
     draws = DrawSource(str(rng.random()))
     for _ in range(len(SESSIONS) + 1):
         outcome = ENGINE.next_round(state, draws)
@@ -114,8 +138,11 @@ def simulate(
             state.format,
             state.settings,
             state.entrants,
-            (*state.rounds, play_round(outcome, rng)),
+            (*state.rounds, play_round(outcome, rng, vary=vary)),
             (*state.draws, *draws.new),
+        )
+        state = variations.withdraw(
+            state, rng, vary.withdrawals / 4, outcome.number, keep=0, limit=1
         )
         draws = DrawSource(draws.seed, state.draws)
     raise AssertionError("the playoff did not finish")

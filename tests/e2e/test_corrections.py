@@ -1,0 +1,155 @@
+"""Issue 14 in a real browser: a director corrects a result of an earlier round through its
+preview (nothing saved until confirmed), swaps a pairing with a reason that the public round
+page marks, and a player on a phone sees who has clinched first place on the standings."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.factories import play_round, round_robin_event
+from tests.tournaments.test_contention_pages import player_one_wins_the_rest_draw
+from tests.tournaments.test_corrections import four_round_swiss
+from tournaments.models import AuditEntry, Match, ResultChange
+from tournaments.services import rounds
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def sign_in(context, live_url):
+    page = context.new_page()
+    page.goto(live_url("accounts:login"))
+    page.get_by_label("Username").fill("director")
+    page.get_by_label("Password").fill("pw-director-1")
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(live_url("event_list"))
+    return page
+
+
+def test_a_correction_is_previewed_then_confirmed(director, desktop, phone, live_url, shot):
+    event, r1 = four_round_swiss(director, slug="fix")
+    match = r1.matches.order_by("order").first()
+    changes = ResultChange.objects.filter(match__round__event=event).count()
+    page = sign_in(desktop, live_url)
+    page.goto(live_url("manage_round", event.slug, 1))
+    row = page.locator(f"#match-{match.pk}")
+    row.locator("input[name=g1-s0]").fill("24")
+    row.locator("input[name=g1-s1]").fill("40")
+    row.get_by_role("button", name="Preview the correction").click()
+    preview = page.get_by_role("region", name="Preview of the correction")
+    expect(preview.get_by_text("Nothing is saved yet.")).to_be_visible()
+    expect(preview.get_by_text("40-24 → 24-40")).to_be_visible()
+    expect(preview.get_by_role("heading", name="Later rounds")).to_be_visible()
+    expect(preview.get_by_text("would have been paired differently").first).to_be_visible()
+    expect(preview.locator("table.diff-standings tr.moved").first).to_be_visible()
+    shot(page, "preview-desktop")
+    # nothing saved by the preview
+    assert ResultChange.objects.filter(match__round__event=event).count() == changes
+    assert Match.objects.get(pk=match.pk).result["summary"] == "40-24"
+
+    # the same preview on a phone, then confirmed there
+    small = sign_in(phone, live_url)
+    small.goto(live_url("manage_round", event.slug, 1))
+    row = small.locator(f"#match-{match.pk}")
+    row.locator("input[name=g1-s0]").fill("24")
+    row.locator("input[name=g1-s1]").fill("40")
+    row.get_by_role("button", name="Preview the correction").click()
+    preview = small.get_by_role("region", name="Preview of the correction")
+    preview.get_by_label("Why (kept in the log)").fill("score sheet misread")
+    shot(small, "preview-phone")
+    preview.get_by_role("button", name="Confirm the correction").click()
+    expect(small.get_by_text("Correction saved")).to_be_visible()
+    shot(small, "confirmed-phone")
+    assert Match.objects.get(pk=match.pk).result["summary"] == "24-40"
+    entry = AuditEntry.objects.get(event=event, action="correction.result_confirmed")
+    assert entry.reason == "score sheet misread" and entry.after["change"]["after"] == "24-40"
+
+
+def test_an_override_needs_a_reason_and_is_marked_publicly(
+    director, desktop, phone, live_url, shot
+):
+    event = round_robin_event(director, players=4, slug="swap")
+    draft = rounds.draft_next_round(event, by=director).round
+    one = draft.matches.get(participants__entrant__number=1)
+    other = draft.matches.exclude(pk=one.pk).get()
+    partner = other.participants.order_by("seat").first().entrant.number
+    page = sign_in(desktop, live_url)
+    page.goto(live_url("manage_round", event.slug, 1))
+    page.get_by_label("Entrant number").fill("1")
+    page.get_by_label("swaps places with number").fill(str(partner))
+    page.get_by_role("button", name="Swap").click()
+    expect(page.get_by_text("This field is required.")).to_be_visible()  # no reason given
+    assert not Match.objects.filter(round=draft, overridden=True).exists()
+    page.get_by_label("Entrant number").fill("1")
+    page.get_by_label("swaps places with number").fill(str(partner))
+    page.get_by_label("Reason").fill("Player 1 needs the accessible table")
+    page.get_by_role("button", name="Swap").click()
+    expect(page.get_by_text("marked as your override")).to_be_visible()
+    shot(page, "override-draft")
+    page.get_by_role("button", name="Publish").click()
+
+    public = phone.new_page()
+    public.goto(live_url("round", event.slug, 1))
+    marks = public.get_by_text("changed by the director: Player 1 needs the accessible table")
+    expect(marks).to_have_count(2)
+    marks.first.click()  # opens the engine's proposal beside the change
+    expect(public.get_by_text("The engine proposed:").first).to_be_visible()
+    expect(public.get_by_text("The director made it:").first).to_be_visible()
+    shot(public, "override-public-phone")
+    public.goto(live_url("entrant", event.slug, 1))
+    expect(
+        public.get_by_text("changed by the director: Player 1 needs the accessible table")
+    ).to_be_visible()
+    shot(public, "override-entrant-phone")
+
+
+def test_a_clinched_entrant_is_marked_on_the_public_standings(
+    director, desktop, phone, live_url, shot
+):
+    event = round_robin_event(director, players=6, slug="clinched")
+    for _ in range(4):
+        play_round(event, director, scores=player_one_wins_the_rest_draw)
+    for context, name in ((phone, "phone"), (desktop, "desktop")):
+        page = context.new_page()
+        page.goto(live_url("standings", event.slug))
+        leader = page.locator("table.standings tbody tr", has_text="Player 1")
+        mark = leader.locator(".cmark.cm-clinched")
+        expect(mark).to_have_text("clinched 1st")
+        expect(mark).to_have_attribute(
+            "title", re.compile(r"^clinched: Player 1 will finish first")
+        )
+        expect(page.locator(".cmark.cm-eliminated")).to_have_count(5)
+        page.get_by_text("What the outlook means").click()
+        shot(page, f"standings-{name}")
+    page.goto(live_url("entrant", event.slug, 1))
+    outlook = page.locator("#outlook")
+    expect(outlook).to_contain_text("clinched 1st")
+    expect(outlook).to_contain_text("clinched:")
+    shot(page, "entrant-desktop")
+
+
+def test_a_withdrawal_is_previewed_before_it_is_saved(director, desktop, phone, live_url, shot):
+    from tests.tournaments.test_corrections import play, woc_event
+    from tournaments.models import Entrant
+
+    event = woc_event(director, slug="leave", rounds_count=4)
+    play(event, director)
+    rounds.draft_next_round(event, by=director)  # round 2 drafted with everyone in it
+    for context, name in ((phone, "phone"), (desktop, "desktop")):
+        page = sign_in(context, live_url)
+        page.goto(live_url("manage_entrants", event.slug))
+        page.locator("#entrant-3").get_by_role("button", name="withdraw").click()
+        expect(page.get_by_role("heading", name="Withdraw Player 3?")).to_be_visible()
+        expect(page.get_by_text("Nothing is saved yet.")).to_be_visible()
+        expect(page.get_by_text("would have been paired differently")).to_be_visible()
+        shot(page, f"withdraw-preview-{name}")
+        assert Entrant.objects.get(event=event, number=3).status == "active"
+    page.get_by_label("Why (kept in the log)").fill("unwell")
+    page.get_by_role("button", name="Confirm the withdrawal").click()
+    expect(page.get_by_text("Player 3 has withdrawn.")).to_be_visible()
+    shot(page, "withdrawn-desktop")
+    assert Entrant.objects.get(event=event, number=3).status == "withdrawn"
+    entry = AuditEntry.objects.get(event=event, action="correction.withdrawal_confirmed")
+    assert entry.reason == "unwell" and entry.after["rounds"][0]["caused"]

@@ -1,0 +1,600 @@
+"""Every service that changes data writes an audit row.
+
+The writers are found by introspection, so a new service is caught: every public function
+of tournaments/services/* whose code (or a services function it calls) saves, creates,
+updates or deletes rows. Each writer is then either called here with valid input, and must
+write an AuditEntry (or, for a result, the ResultChange row that is a result's audit), or
+named in EXEMPT with the reason it needs no audit row of its own.
+"""
+
+from __future__ import annotations
+
+import ast
+import datetime as dt
+import importlib
+import inspect
+import pkgutil
+import types
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+import tournaments.services as services_package
+from tests.factories import (
+    bot_contest_event,
+    freestyle_event,
+    gokodom_event,
+    play_round,
+    round_robin_event,
+    wpf_imported_event,
+    wpf_playoffs_event,
+)
+from tournaments.models import Entrant, Match, Round
+from tournaments.services import (
+    backup,
+    corrections,
+    draws,
+    entrants,
+    event_import,
+    eventfile,
+    events,
+    format_bot_contest,
+    format_freestyle,
+    format_gokodom,
+    format_gokodom_director,
+    format_wpf_playoffs,
+    results,
+    rounds,
+)
+
+pytestmark = pytest.mark.django_db
+
+# ORM calls that change rows (select_for_update: only ever used before a change).
+WRITE_CALLS = {
+    "create",
+    "bulk_create",
+    "get_or_create",
+    "update_or_create",
+    "save",
+    "update",
+    "bulk_update",
+    "delete",
+    "select_for_update",
+}
+
+# Writers that need no audit row of their own, each with the reason.
+EXEMPT = {
+    "audit.log": "it is the audit row",
+    "backup.create_backup": "writes files, reads the database (the match is hashlib/dict .update)",
+    "backup.read_manifest": "reads files only (dict .update)",
+    "backup.restore_database": "replaces the whole database with a dump that holds its own "
+    "audit log; a row written before would be overwritten",
+    "event_import.check": "a preview that saves nothing (dict .update)",
+    "ftd.ftd_event_file": "builds an event file in memory (dict .update)",
+    "format_gokodom.lock": "takes a row lock for the caller's audited change",
+    "format_gokodom.save_details": "a step inside report/confirm/dispute/record_codes, which "
+    "write the ResultChange or AuditEntry",
+    "format_gokodom.apply_report": "a step inside confirm and close_at_deadline, which write "
+    "the ResultChange",
+    "draws.store": "a step inside audited actions (drafting a round); each RandomDraw row "
+    "records who drew, when, how and what",
+    "rounds.store_plan": "a step inside draft_next_round, which writes round.drafted",
+    "standings.results_changed": "raises the results version inside an audited change and "
+    "clears the page cache",
+    "standings.schedule_recompute": "enqueues a task and clears a cache key; no row changes",
+    "standings.sweep": "re-enqueues lost recomputes; no row changes",
+    "standings.refresh": "stores a standings snapshot, derived from the audited results",
+    "standings.store_snapshot": "the derived standings snapshot (see refresh)",
+    "reports.request": "a Report row is a file request that records who asked and when; it "
+    "changes no event data",
+    "reports.build": "builds the requested file and marks its Report row done",
+    "reports.public_standings_pdf": "requests the public standings file (see request)",
+}
+
+
+def _modules() -> dict[str, types.ModuleType]:
+    return {
+        info.name: importlib.import_module(f"{services_package.__name__}.{info.name}")
+        for info in pkgutil.iter_modules(services_package.__path__)
+    }
+
+
+def find_writers() -> set[str]:
+    """ "module.function" of every public services function that changes rows, directly or
+    through the services functions it calls."""
+    modules = _modules()
+    calls: dict[str, set[str]] = {}
+    writes: set[str] = set()
+    for name, module in modules.items():
+        for node in ast.walk(ast.parse(inspect.getsource(module))):
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            key = f"{name}.{node.name}"
+            edges = calls.setdefault(key, set())
+            for sub in ast.walk(node):
+                if not isinstance(sub, ast.Call):
+                    continue
+                func = sub.func
+                if isinstance(func, ast.Attribute):
+                    if func.attr in WRITE_CALLS:
+                        writes.add(key)
+                    target = getattr(module, getattr(func.value, "id", ""), None)
+                    if isinstance(target, types.ModuleType) and target.__name__.startswith(
+                        services_package.__name__ + "."
+                    ):
+                        edges.add(f"{target.__name__.rsplit('.', 1)[1]}.{func.attr}")
+                elif isinstance(func, ast.Name):
+                    target = getattr(module, func.id, None)
+                    if inspect.isfunction(target) and target.__module__.startswith(
+                        services_package.__name__ + "."
+                    ):
+                        edges.add(f"{target.__module__.rsplit('.', 1)[1]}.{target.__name__}")
+                    else:
+                        edges.add(f"{name}.{func.id}")
+
+    def changes(key: str, seen: set[str]) -> bool:
+        if key in seen:
+            return False
+        seen.add(key)
+        return key in writes or any(changes(edge, seen) for edge in calls.get(key, ()))
+
+    found = set()
+    for name, module in modules.items():
+        for attr, obj in vars(module).items():
+            public = not attr.startswith("_") and inspect.isfunction(obj)
+            if public and obj.__module__ == module.__name__ and changes(f"{name}.{attr}", set()):
+                found.add(f"{name}.{attr}")
+    return found
+
+
+# -- each writer called with valid input ---------------------------------------------------
+# A scenario prepares what the call needs and returns the call itself, so that only the
+# call is watched.
+
+Scenario = Callable[[Any], Callable[[], Any]]
+SCENARIOS: dict[str, Scenario] = {}
+
+
+def scenario(name: str) -> Callable[[Scenario], Scenario]:
+    def register(func: Scenario) -> Scenario:
+        SCENARIOS[name] = func
+        return func
+
+    return register
+
+
+def _rr(d, **settings):
+    return round_robin_event(d, players=4, slug="rr", **settings)
+
+
+def _published(d, event):
+    return rounds.publish_round(rounds.draft_next_round(event, by=d).round, by=d)
+
+
+def _two_player_match(rnd):
+    for match in rnd.matches.order_by("order").prefetch_related("participants__entrant"):
+        seats = [p.entrant for p in match.participants.order_by("seat") if p.entrant_id]
+        if len(seats) == 2:
+            return match, seats[0], seats[1]
+    raise AssertionError("no two-player match")
+
+
+@scenario("events.create_event")
+def _(d):
+    return lambda: events.create_event(slug="new", name="New", format="round_robin", by=d)
+
+
+@scenario("events.add_entrant")
+def _(d):
+    event = _rr(d)
+    return lambda: events.add_entrant(event, name="Late Comer", by=d)
+
+
+@scenario("events.withdraw")
+def _(d):
+    event = _rr(d)
+    return lambda: events.withdraw(event.entrants.get(number=2), by=d, reason="ill")
+
+
+@scenario("events.add_director")
+def _(d):
+    event = _rr(d)
+    type(d).objects.create_user("second", password="pw-second-1")
+    return lambda: events.add_director(event, "second", by=d)
+
+
+@scenario("entrants.import_csv")
+def _(d):
+    event = _rr(d)
+    return lambda: entrants.import_csv(event, "name,rating\nNew One,1500\n", by=d)
+
+
+@scenario("entrants.update")
+def _(d):
+    entrant = _rr(d).entrants.get(number=1)
+    data = {"name": "Renamed", "rating": 1999, "seed": None, "country": "", "gender": ""}
+    return lambda: entrants.update(entrant, data, flags={}, team="", by=d)
+
+
+@scenario("eventfile.import_event")
+def _(d):
+    data = eventfile.export_event(_rr(d))
+    return lambda: eventfile.import_event(data, by=d, slug="copy")
+
+
+@scenario("event_import.save")
+def _(d):
+    import json
+
+    text = json.dumps(eventfile.export_event(_rr(d)))
+    return lambda: event_import.save(text, kind="auto", by=d, slug="copy")
+
+
+@scenario("backup.restore_events")
+def _(d):
+    import tempfile
+    from pathlib import Path
+
+    _rr(d)
+    made = backup.create_backup(Path(tempfile.mkdtemp()), database=backup.NONE)
+    return lambda: backup.restore_events(made.path, by=d, replace=True)
+
+
+@scenario("rounds.draft_next_round")
+def _(d):
+    event = _rr(d)
+    return lambda: rounds.draft_next_round(event, by=d)
+
+
+@scenario("rounds.publish_round")
+def _(d):
+    draft = rounds.draft_next_round(_rr(d), by=d).round
+    return lambda: rounds.publish_round(draft, by=d)
+
+
+@scenario("rounds.delete_draft")
+def _(d):
+    draft = rounds.draft_next_round(_rr(d), by=d).round
+    return lambda: rounds.delete_draft(draft, by=d)
+
+
+@scenario("rounds.swap")
+def _(d):
+    draft = rounds.draft_next_round(_rr(d), by=d).round
+    return lambda: rounds.swap(draft, 1, 2, by=d, reason="travel")
+
+
+@scenario("rounds.complete_round")
+def _(d):
+    event = _rr(d)
+    rnd = play_round(event, d, complete=False)
+    return lambda: rounds.complete_round(rnd, by=d)
+
+
+@scenario("results.record")
+def _(d):
+    match, _, _ = _two_player_match(_published(d, _rr(d)))
+    return lambda: results.record(match, [{"scores": [1, 0]}], expected_version=0, by=d)
+
+
+@scenario("corrections.confirm_result")
+def _(d):
+    event = _rr(d)
+    rnd = play_round(event, d)
+    match, _, _ = _two_player_match(rnd)
+    games = [{"scores": [0, 1]}]
+    preview = corrections.preview_result(match, games, expected_version=match.version)
+    return lambda: corrections.confirm_result(
+        match,
+        games,
+        expected_version=match.version,
+        results_version=preview.results_version,
+        digest=preview.digest,
+        by=d,
+    )
+
+
+@scenario("corrections.confirm_withdrawal")
+def _(d):
+    event = _rr(d)
+    play_round(event, d)
+    entrant = event.entrants.get(number=3)
+    preview = corrections.preview_withdrawal(entrant)
+    return lambda: corrections.confirm_withdrawal(
+        entrant, results_version=preview.results_version, digest=preview.digest, by=d
+    )
+
+
+@scenario("draws.enter_external")
+def _(d):
+    event = _rr(d)
+    now = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    return lambda: draws.enter_external(event, "extra/1", [1], purpose="test", by=d, at=now)
+
+
+@scenario("format_freestyle.enter_draw")
+def _(d):
+    event = freestyle_event(d, players=16, slug="fs-lot", external_draws=True)
+    Entrant.objects.filter(event=event, number__in=[2, 3]).update(rating=1985)
+    waiting = format_freestyle.waiting_draw(event)
+    return lambda: format_freestyle.enter_draw(event, waiting.key, "3 2", by=d)
+
+
+@scenario("format_freestyle.withdraw")
+def _(d):
+    event = freestyle_event(d, players=16)
+    return lambda: format_freestyle.withdraw(
+        event.entrants.get(number=5), during=False, by=d, reason="ill"
+    )
+
+
+def _goko(d, **settings):
+    event = gokodom_event(d, **settings)
+    match, a, b = _two_player_match(_published(d, event))
+    return event, match, a, b
+
+
+@scenario("format_gokodom.report")
+def _(d):
+    _, match, a, _ = _goko(d, swiss_rounds=3)
+    return lambda: format_gokodom.report(match, a, outcome="W", by=a.user)
+
+
+@scenario("format_gokodom.confirm")
+def _(d):
+    _, match, a, b = _goko(d, swiss_rounds=3)
+    format_gokodom.report(match, a, outcome="W", by=a.user)
+    return lambda: format_gokodom.confirm(Match.objects.get(pk=match.pk), b, by=b.user)
+
+
+@scenario("format_gokodom.dispute")
+def _(d):
+    _, match, a, b = _goko(d, swiss_rounds=3)
+    format_gokodom.report(match, a, outcome="W", by=a.user)
+    return lambda: format_gokodom.dispute(Match.objects.get(pk=match.pk), b, note="no", by=b.user)
+
+
+@scenario("format_gokodom.message_director")
+def _(d):
+    _, match, a, _ = _goko(d)
+    return lambda: format_gokodom.message_director(match, a, by=a.user)
+
+
+@scenario("format_gokodom.set_bye_request")
+def _(d):
+    event = gokodom_event(d, swiss_rounds=3)
+    entrant = event.entrants.get(number=1)
+    return lambda: format_gokodom.set_bye_request(entrant, 1, wanted=True, by=entrant.user)
+
+
+@scenario("format_gokodom_director.record_codes")
+def _(d):
+    _, match, a, b = _goko(d, swiss_rounds=3)
+    codes = {str(a.number): "D", str(b.number): "D"}
+    return lambda: format_gokodom_director.record_codes(match, codes, expected_version=0, by=d)
+
+
+@scenario("format_gokodom_director.choose_eighth_place")
+def _(d):
+    event = gokodom_event(d)
+    return lambda: format_gokodom_director.choose_eighth_place(event, "playoff", by=d)
+
+
+@scenario("format_gokodom_director.set_first_round_start")
+def _(d):
+    event = gokodom_event(d)
+    return lambda: format_gokodom_director.set_first_round_start(event, dt.date(2031, 2, 10), by=d)
+
+
+@scenario("format_gokodom_director.set_round_times")
+def _(d):
+    _, match, _, _ = _goko(d)
+    deadline = dt.datetime(2031, 3, 1, tzinfo=dt.UTC)
+    return lambda: format_gokodom_director.set_round_times(match.round, None, deadline, by=d)
+
+
+@scenario("format_gokodom_director.close_at_deadline")
+def _(d):
+    _, match, _, _ = _goko(d)
+    past = dt.datetime(2020, 1, 1, tzinfo=dt.UTC)
+    format_gokodom_director.set_round_times(match.round, None, past, by=d)
+    return lambda: format_gokodom_director.close_at_deadline(match.round_id)
+
+
+def _contest(d):
+    event = bot_contest_event(d, entries=4)
+    return event, _published(d, event)
+
+
+@scenario("format_bot_contest.create_token")
+def _(d):
+    event, _ = _contest(d)
+    return lambda: format_bot_contest.create_token(event, by=d)
+
+
+@scenario("format_bot_contest.revoke_token")
+def _(d):
+    event, _ = _contest(d)
+    format_bot_contest.create_token(event, by=d)
+    return lambda: format_bot_contest.revoke_token(event, by=d)
+
+
+def _game_line(rnd: Round) -> str:
+    _, a, b = _two_player_match(rnd)
+    return f"{rnd.number},{rnd.details['board']},{a.number},{b.number},,40,24"
+
+
+@scenario("format_bot_contest.import_csv")
+def _(d):
+    event, rnd = _contest(d)
+    text = "round,board,X,O,result,X points,O points\n" + _game_line(rnd)
+    return lambda: format_bot_contest.import_csv(event, text, by=d, filename="r1.csv")
+
+
+@scenario("format_bot_contest.post_game")
+def _(d):
+    event, rnd = _contest(d)
+    token, _ = format_bot_contest.create_token(event, by=d)
+    _, a, b = _two_player_match(rnd)
+    game = {
+        "game_id": "g-1",
+        "round": rnd.number,
+        "board": rnd.details["board"],
+        "x": a.number,
+        "o": b.number,
+        "x_points": 40,
+        "o_points": 24,
+    }
+    return lambda: format_bot_contest.post_game(event, token, game)
+
+
+@scenario("format_bot_contest.choose_board")
+def _(d):
+    event = bot_contest_event(
+        d, entries=2, board_choice="director", boards=["Open", "Cross", "Corner"]
+    )
+    return lambda: format_bot_contest.choose_board(event, 1, "Cross", by=d)
+
+
+POOL = [f"P{n}" for n in range(1, 9)]
+
+
+@scenario("format_wpf_playoffs.save_puzzles")
+def _(d):
+    event = wpf_playoffs_event(d)
+    return lambda: format_wpf_playoffs.save_puzzles(
+        event, selection="preference_lists", online=POOL, live=["L1", "L2", "L3", "L4"], by=d
+    )
+
+
+@scenario("format_wpf_playoffs.save_eligibility")
+def _(d):
+    event = wpf_playoffs_event(d, players=4)
+    entries = [
+        format_wpf_playoffs.EligibilityEntry(
+            number=e.number,
+            gp_scores=None,
+            gp_total=900 - e.number,
+            attending=True,
+            gp_position=None,
+        )
+        for e in event.entrants.order_by("number")
+    ]
+    return lambda: format_wpf_playoffs.save_eligibility(event, entries, by=d)
+
+
+@scenario("format_wpf_playoffs.save_preferences")
+def _(d):
+    event = wpf_playoffs_event(d, online_puzzles=POOL)
+    entrant = event.entrants.get(number=1)
+    order = ["P3", "P1", "P2", "P4", "P5", "P6", "P7", "P8"]
+    return lambda: format_wpf_playoffs.save_preferences(
+        entrant, order, letter=None, by=d, as_director=True
+    )
+
+
+@scenario("format_wpf_playoffs.choose_live_puzzle")
+def _(d):
+    event = wpf_imported_event(d, 7, live_puzzles=["L1", "L2", "L3", "L4"])
+    heat = rounds.draft_next_round(event, by=d).round
+    return lambda: format_wpf_playoffs.choose_live_puzzle(heat, "L3", by=d)
+
+
+@scenario("format_wpf_playoffs.reveal_online_results")
+def _(d):
+    event = wpf_imported_event(d, 7)
+    return lambda: format_wpf_playoffs.reveal_online_results(event, by=d)
+
+
+@scenario("wof.import_wof")
+def _(d):
+    from tests.rules.test_woc_wof import elo_from_record
+    from tournaments.services import wof
+
+    text = elo_from_record("woc_2014.json")
+    return lambda: wof.import_wof(text, by=d, slug="woc-2014")
+
+
+@scenario("ftd.import_ftd")
+def _(d):
+    from tests.rules.test_woc_real import load
+    from tournaments.services import ftd
+
+    data = load("ftd_israeli_championship_2026.json")
+    return lambda: ftd.import_ftd(data, by=d, slug="il-2026")
+
+
+@scenario("format_freestyle.record_tiebreaker")
+def _(d):
+    event = freestyle_event(d, players=16, slug="fs-tie")
+    play_round(event, d, scores=lambda m: [5, 5])  # every game tied: tiebreakers wait
+    item = format_freestyle.pending_tiebreakers(event)[0]
+    return lambda: format_freestyle.record_tiebreaker(event, item.key, item.options[-1], by=d)
+
+
+@scenario("format_gokodom_director.decide_advances")
+def _(d):
+    from tests.tournaments.test_format_gokodom import client_for, games, post, quarter_finals
+
+    event, qf = quarter_finals(d)
+    match, a, b = _two_player_match(qf)
+    post(client_for(a), "report", event, match, games("0", "1", "draw", "draw", "0", "1"))
+    post(client_for(b), "confirm", event, match)  # three all: the director decides
+    match.refresh_from_db()
+    return lambda: format_gokodom_director.decide_advances(
+        match, str(b.number), expected_version=match.version, by=d
+    )
+
+
+@scenario("format_bot_contest.decide_final")
+def _(d):
+    from django.test import Client
+
+    from tests.tournaments.test_format_bot_contest_web import run_round, seat0_wins, ties
+
+    event = bot_contest_event(d, entries=5)
+    client = Client()
+    client.force_login(d)
+    for points in (seat0_wins, seat0_wins, ties):  # every final game tied: totals tie
+        run_round(client, event, points)
+    winner = int(format_bot_contest.final_question(event).options[0])
+    return lambda: format_bot_contest.decide_final(event, winner, reason="a third game", by=d)
+
+
+def test_every_writer_is_called_here_or_exempt_with_a_reason():
+    writers = find_writers()
+    assert "results.record" in writers and "events.create_event" in writers  # it finds them
+    covered = set(SCENARIOS) | set(EXEMPT)
+    assert sorted(writers - covered) == [], "new writers: add a scenario (or an exemption)"
+    assert sorted(covered - writers) == [], "listed but no longer a writer: remove"
+    assert not set(SCENARIOS) & set(EXEMPT)
+
+
+def _changed_tables(queries: list[dict[str, str]]) -> set[str]:
+    tables = set()
+    for query in queries:
+        sql = query["sql"].lstrip().upper()
+        for verb, word in (("INSERT", "INTO"), ("UPDATE", ""), ("DELETE", "FROM")):
+            if sql.startswith(verb):
+                rest = sql[len(verb) :].split()
+                if word and rest and rest[0] == word:
+                    rest = rest[1:]
+                if rest:
+                    tables.add(rest[0].strip('"').lower())
+    return tables
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_writer_writes_an_audit_row(name, director):
+    call = SCENARIOS[name](director)
+    with CaptureQueriesContext(connection) as queries:
+        call()
+    changed = _changed_tables(queries.captured_queries)
+    logs = changed & {"tournaments_auditentry", "tournaments_resultchange"}
+    changed -= logs
+    assert changed, f"{name} changed no rows here: give it input that does, or exempt it"
+    # an audit row written by this call (counting rows would miss a replaced event's)
+    assert logs, f"{name} changed {sorted(changed)} without an audit row"

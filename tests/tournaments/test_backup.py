@@ -1,0 +1,261 @@
+"""Backups: the restore drill (back up, wipe, restore, every event's export byte for byte),
+refusals that save nothing, retention, the commands and the database dump."""
+
+import json
+import sqlite3
+from pathlib import Path
+
+import psycopg
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import connection
+
+from tests.factories import (
+    bot_contest_event,
+    freestyle_event,
+    gokodom_event,
+    play_round,
+    round_robin_event,
+)
+from tournaments import simulation, tasks
+from tournaments.models import AuditEntry, Event, EventDirector, MatchParticipant, Team
+from tournaments.services import backup, eventfile, events, rounds
+from tournaments.services.backup import BackupError
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def wipe(**which):
+    """Delete events as a lost database would (seats first: they protect their entrants)."""
+    MatchParticipant.objects.filter(
+        **{f"match__round__event__{k}": v for k, v in which.items()}
+    ).delete()
+    Event.objects.filter(**which).delete()
+
+
+SIMULATED = {"freestyle": 16, "wpf_playoffs": 14, "woc": 10, "bot_contest": 9}
+
+
+@pytest.fixture
+def many_events(director, django_user_model):
+    """Events of every format, built through the services and through simulated files:
+    played rounds, a published round without results, recorded draws, a team, a private
+    event, a second director."""
+    rr = round_robin_event(director, players=5, slug="rr", draw_numbers="lot")
+    play_round(rr, director, scores=lambda m: [3, 1])
+    play_round(rr, director, scores=lambda m: [2, 2])
+    rounds.publish_round(rounds.draft_next_round(rr, by=director).round, by=director)
+    team = Team.objects.create(event=rr, name="North", country="NO")
+    rr.entrants.filter(number=1).update(team=team, flags={"group_a": True})
+    django_user_model.objects.create_user("helper", password="pw-helper-1")
+    events.add_director(rr, "helper", by=director)
+    freestyle_event(director, players=8, slug="fs-empty")
+    gokodom_event(director, players=4, slug="goko")
+    bot_contest_event(director, slug="bots")
+    hidden = round_robin_event(director, players=3, slug="private")
+    Event.objects.filter(pk=hidden.pk).update(public=False)
+    for key, size in SIMULATED.items():
+        state = simulation.cut(simulation.simulate(key, size, seed=3), 2)
+        data = simulation.to_event_file(state, slug=f"sim-{key}", name=f"Simulated {key}")
+        event = eventfile.import_event(data, by=director)
+        EventDirector.objects.get_or_create(event=event, user=director)
+    return {e.slug: backup.event_file_text(e) for e in Event.objects.order_by("slug")}
+
+
+def test_restore_drill_gives_back_every_event_byte_for_byte(many_events, tmp_path, director):
+    formats = set(Event.objects.values_list("format", flat=True))
+    assert {"round_robin", "freestyle", "gokodom", "bot_contest", "wpf_playoffs", "woc"} <= formats
+
+    made = backup.create_backup(tmp_path)
+    assert made.events == len(many_events) and made.database == "postgresql"
+    manifest = backup.read_manifest(made.path)
+    assert [e["slug"] for e in manifest["events"]] == sorted(many_events)
+    assert (made.path / "database.pgdump").stat().st_size > 0
+    for slug, text in many_events.items():
+        # the backup's file is exactly what `manage.py export_event` writes
+        assert (made.path / "events" / f"{slug}.json").read_text(encoding="utf-8") == text
+
+    wipe()  # the lost database
+    done = backup.restore_events(made.path, by=None)
+
+    after = {e.slug: backup.event_file_text(e) for e in Event.objects.order_by("slug")}
+    assert sorted(after) == sorted(many_events)
+    for slug in many_events:
+        assert after[slug].encode() == many_events[slug].encode(), slug
+    assert len(done.events) == len(many_events) and done.replaced == []
+    rr = Event.objects.get(slug="rr")
+    assert sorted(rr.directors.values_list("username", flat=True)) == ["director", "helper"]
+    assert AuditEntry.objects.filter(action="event.restored").count() == len(many_events)
+
+
+def test_restore_refuses_to_overwrite_events_and_saves_nothing(many_events, tmp_path):
+    made = backup.create_backup(tmp_path, database=backup.NONE)
+    Event.objects.filter(slug="rr").update(name="Changed after the backup")
+    wipe(slug="goko")
+    audit_rows = AuditEntry.objects.count()
+
+    with pytest.raises(BackupError) as refused:
+        backup.restore_events(made.path, by=None)
+    message = refused.value.messages[0]
+    assert "already exist" in message and "rr" in message and "--replace" in message
+    assert "goko" not in message.split(":")[1]
+    assert not Event.objects.filter(slug="goko").exists()  # not even the missing one
+    assert Event.objects.get(slug="rr").name == "Changed after the backup"
+    assert AuditEntry.objects.count() == audit_rows
+
+    done = backup.restore_events(made.path, by=None, replace=True)
+    assert "rr" in done.replaced and "goko" not in done.replaced
+    assert Event.objects.get(slug="rr").name == "RR rr"
+    assert backup.event_file_text(Event.objects.get(slug="goko")) == many_events["goko"]
+
+
+def test_restoring_one_event_leaves_the_others_alone(many_events, tmp_path, director):
+    made = backup.create_backup(tmp_path, database=backup.NONE)
+    wipe(slug="bots")
+    Event.objects.filter(slug="rr").update(name="Kept as it is")
+    backup.restore_events(made.path, by=director, only=["bots"])
+    assert backup.event_file_text(Event.objects.get(slug="bots")) == many_events["bots"]
+    assert Event.objects.get(slug="rr").name == "Kept as it is"
+    with pytest.raises(BackupError, match="no event 'nope'"):
+        backup.restore_events(made.path, by=director, only=["nope"])
+
+
+def test_a_damaged_backup_is_refused_naming_the_file(director, tmp_path):
+    round_robin_event(director, players=4, slug="a")
+    round_robin_event(director, players=4, slug="b")
+    made = backup.create_backup(tmp_path, database=backup.NONE)
+    wipe()
+    damaged = made.path / "events" / "b.json"
+    damaged.write_text(damaged.read_text().replace("Player 1", "Player X"))
+    with pytest.raises(BackupError) as refused:
+        backup.restore_events(made.path, by=None)
+    assert refused.value.messages == [
+        "events/b.json: damaged (its SHA-256 differs from the manifest)."
+    ]
+    assert not Event.objects.exists()  # a: not restored either
+
+
+def test_retention_keeps_the_newest_backups_and_ignores_unfinished_ones(director, tmp_path):
+    round_robin_event(director, players=3, slug="a")
+    made = [backup.create_backup(tmp_path, database=backup.NONE) for _ in range(4)]
+    (tmp_path / ".arbiter-backup-20990101T000000Z.partial").mkdir()  # a backup cut short
+    assert backup.list_backups(tmp_path) == [m.path for m in made]
+    deleted = backup.prune(tmp_path, keep=2)
+    assert deleted == [made[0].path, made[1].path]
+    assert backup.list_backups(tmp_path) == [made[2].path, made[3].path]
+    with pytest.raises(BackupError):
+        backup.prune(tmp_path, keep=0)
+
+
+def test_scheduled_backup_is_in_beat_and_keeps_the_setting_s_number(director, tmp_path, settings):
+    entry = settings.CELERY_BEAT_SCHEDULE["backup"]
+    assert entry["task"] == tasks.scheduled_backup.name
+    settings.ARBITER_BACKUP_DIR = tmp_path
+    settings.ARBITER_BACKUP_KEEP = 2
+    round_robin_event(director, players=3, slug="a")
+    made = [Path(tasks.scheduled_backup.delay().get()) for _ in range(3)]
+    assert backup.list_backups(tmp_path) == made[1:]
+    assert json.loads((made[2] / "manifest.json").read_text())["database"]["kind"] == "postgresql"
+
+
+def test_scheduled_backup_without_pg_dump_still_writes_the_event_files(
+    director, tmp_path, settings, monkeypatch
+):
+    settings.ARBITER_BACKUP_DIR = tmp_path
+    round_robin_event(director, players=3, slug="a")
+    monkeypatch.setattr(backup.shutil, "which", lambda tool: None)
+    path = Path(tasks.scheduled_backup())
+    manifest = backup.read_manifest(path)
+    assert [e["slug"] for e in manifest["events"]] == ["a"]
+    assert manifest["database"]["file"] == ""
+    assert "pg_dump was not found" in manifest["database"]["notes"][0]
+    with pytest.raises(BackupError, match="pg_dump was not found"):
+        backup.create_backup(tmp_path)  # asked for by hand, the dump is required
+
+
+def test_commands_back_up_wipe_and_restore(many_events, tmp_path, capsys, director):
+    call_command("backup", dir=str(tmp_path), keep=5)
+    out = capsys.readouterr().out
+    assert f"Backed up {len(many_events)} events, database dump (postgresql)" in out
+    path = backup.list_backups(tmp_path)[-1]
+
+    with pytest.raises(CommandError, match=r"Nothing was restored:\n.*already exist"):
+        call_command("restore", str(path))
+
+    call_command("flush", interactive=False)  # a new machine: no events, no accounts
+    newcomer = type(director).objects.create_user("newcomer", password="pw-newcomer-1")
+    call_command("restore", str(path), director="newcomer")
+    assert f"Restored {len(many_events)} events from {path}" in capsys.readouterr().out
+    for slug, text in many_events.items():
+        event = Event.objects.get(slug=slug)
+        assert backup.event_file_text(event) == text
+        assert event.directors.filter(pk=newcomer.pk).exists()
+    with pytest.raises(CommandError, match="No user 'ghost'"):
+        call_command("restore", str(path), director="ghost", replace=True)
+
+
+def test_restore_without_a_backup_says_where_it_looked(tmp_path, settings):
+    settings.ARBITER_BACKUP_DIR = tmp_path
+    with pytest.raises(CommandError, match=f"No backup in {tmp_path}"):
+        call_command("restore")
+    with pytest.raises(CommandError, match=r"is not a backup: it has no manifest\.json"):
+        call_command("restore", str(tmp_path))
+
+
+@pytest.fixture
+def scratch_database():
+    """An empty PostgreSQL database beside the test database, dropped afterwards."""
+    db = dict(settings.DATABASES["default"])
+    db["NAME"] = f"{connection.settings_dict['NAME']}_scratch"
+    params = {
+        "host": db.get("HOST") or None,
+        "port": db.get("PORT") or None,
+        "user": db.get("USER") or None,
+        "password": db.get("PASSWORD") or None,
+        "dbname": "postgres",
+        "autocommit": True,
+    }
+    with psycopg.connect(**params) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{db["NAME"]}"')
+        admin.execute(f'CREATE DATABASE "{db["NAME"]}"')
+    yield db, {**params, "dbname": db["NAME"]}
+    with psycopg.connect(**params) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{db["NAME"]}" WITH (FORCE)')
+
+
+def test_database_dump_restores_a_whole_database(many_events, tmp_path, scratch_database):
+    db, params = scratch_database
+    made = backup.create_backup(tmp_path)
+    assert backup.restore_database(made.path, db=db) == "postgresql"
+    with psycopg.connect(**params) as copy:
+        slugs = [r[0] for r in copy.execute("SELECT slug FROM tournaments_event ORDER BY slug")]
+        users = {r[0] for r in copy.execute("SELECT username FROM accounts_user")}
+        audit_rows = copy.execute("SELECT count(*) FROM tournaments_auditentry").fetchone()[0]
+    assert slugs == sorted(many_events)
+    assert {"director", "helper"} <= users
+    assert audit_rows == AuditEntry.objects.count()
+
+
+def test_restoring_the_dump_over_existing_events_needs_replace(director, tmp_path):
+    round_robin_event(director, players=3, slug="a")
+    made = backup.create_backup(tmp_path)
+    with pytest.raises(BackupError, match="holds 1 events: restoring the dump would replace"):
+        backup.restore_database(made.path)
+    assert Event.objects.filter(slug="a").exists()
+
+
+def test_sqlite_copy_is_a_consistent_database(tmp_path):
+    source = tmp_path / "live.sqlite3"
+    live = sqlite3.connect(source)
+    live.execute("CREATE TABLE t (n INTEGER)")
+    live.executemany("INSERT INTO t VALUES (?)", [(n,) for n in range(1000)])
+    live.commit()
+    live.execute("INSERT INTO t VALUES (-1)")  # an open, uncommitted write: not copied
+    backup.copy_sqlite(source, tmp_path / "copy.sqlite3")
+    live.rollback()
+    live.close()
+    copy = sqlite3.connect(tmp_path / "copy.sqlite3")
+    assert copy.execute("SELECT count(*), min(n), max(n) FROM t").fetchone() == (1000, 0, 999)
+    copy.close()

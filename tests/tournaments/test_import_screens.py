@@ -1,0 +1,435 @@
+"""The director's "Import an event" page and the export buttons (issue 12).
+
+Real records are read from ../shared/data/real/ at test time (tests/rules/test_woc_real.py);
+the WOC ones are written out as the WOF rating files PAPP produced (elo_from_record).
+"""
+
+from __future__ import annotations
+
+import copy
+import html
+import json
+import re
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from tests.factories import play_round, round_robin_event
+from tests.rules.test_woc_real import load
+from tests.rules.test_woc_wof import elo_from_record
+from tournaments.models import AuditEntry, Entrant, Event, Game, Match
+from tournaments.services import eventfile
+
+pytestmark = pytest.mark.django_db
+
+URL = reverse("tournaments:manage_import_event")
+
+
+@pytest.fixture
+def client_in(client, director):
+    client.force_login(director)
+    return client
+
+
+def check_file(client, text: str, filename: str = "event.elo", **fields):
+    upload = SimpleUploadedFile(filename, text.encode("utf-8"))
+    return client.post(URL, {"step": "check", "file": upload, "kind": "auto", **fields})
+
+
+def sealed_of(response) -> str:
+    found = re.search(r'name="sealed" value="([^"]+)"', response.content.decode())
+    assert found, "the preview carries the checked file to the confirmation"
+    return html.unescape(found.group(1))
+
+
+def confirm(client, response, labels=None, **fields):
+    preview = response.context["preview"]
+    data = {
+        "step": "confirm",
+        "sealed": sealed_of(response),
+        "slug": preview.slug,
+        "name": preview.name,
+        "label": labels if labels is not None else [g.proposed for g in preview.added],
+    }
+    data.update(fields)
+    return client.post(URL, data)
+
+
+def nothing_saved() -> None:
+    assert not Event.objects.exists()
+    assert not Entrant.objects.exists() and not Match.objects.exists()
+    assert not Game.objects.exists() and not AuditEntry.objects.exists()
+
+
+def published(name: str) -> list[int]:
+    """WOF ids in the published order of a real record."""
+    return [row["id"] for row in load(name)["published_standings"]["rows"]]
+
+
+# --- WOF rating files -----------------------------------------------------------------------
+
+
+def test_wof_file_shows_the_proposed_labels_and_saves_nothing(client_in):
+    record = load("woc_2015.json")
+    response = check_file(client_in, elo_from_record("woc_2015.json"), "WOC_2015.ELO")
+    assert response.status_code == 200
+    preview = response.context["preview"]
+    assert preview.kind == "wof" and preview.detected
+    assert preview.entrants == len(record["entrants"])
+    assert preview.swiss_rounds == len(record["rounds"])
+    added = record["added_results"]["games_in_file_order"]
+    assert len(preview.added) == len(added)
+    # the first game after the Swiss is the playoff between the published 4th and 5th
+    order = published("woc_2015.json")
+    first = preview.added[0]
+    assert first.proposed == "playoff:PO-4-5"
+    assert {str(order[3]), str(order[4])} == {
+        re.search(r"\((\d+)\)$", who).group(1) for who in (first.black, first.white)
+    }
+    kinds = [g.proposed.partition(":")[0] for g in preview.added]
+    assert kinds.count("semi_final") >= 4 and kinds.count("final") >= 2
+    assert "third_place" in kinds
+    page = response.content.decode()
+    assert 'value="playoff:PO-4-5" selected' in page and "Games after the Swiss" in page
+    assert re.search(rf'<td class="line">.*?</span>{first.line}</td>', page)  # its file line
+    nothing_saved()
+
+
+def test_confirming_the_proposal_imports_and_opens_the_dashboard(client_in, director):
+    response = check_file(client_in, elo_from_record("woc_2014.json"), "WOC_2014.ELO")
+    assert response.context["preview"].slug == "woc-2014"
+    saved = confirm(client_in, response, slug="woc-2014-web", name="WOC 2014, Bangkok")
+    event = Event.objects.get(slug="woc-2014-web")
+    assert saved.status_code == 302
+    assert saved.url == reverse("tournaments:manage", args=[event.slug])
+    assert event.name == "WOC 2014, Bangkok" and event.format == "woc"
+    assert event.directors.filter(pk=director.pk).exists()
+    assert event.entrants.count() == len(load("woc_2014.json")["entrants"])
+    kinds = list(
+        Match.objects.filter(round__event=event)
+        .exclude(details__kind=None)
+        .values_list("details__kind", flat=True)
+    )
+    assert kinds.count("playoff") == 1 and kinds.count("semi_final") == 2
+    assert kinds.count("final") == 1 and kinds.count("third_place") == 1
+    dashboard = client_in.get(saved.url)
+    assert dashboard.status_code == 200 and "is imported" in dashboard.content.decode()
+
+
+def test_a_corrected_label_is_saved_and_audited(client_in):
+    response = check_file(client_in, elo_from_record("woc_2015.json"))
+    preview = response.context["preview"]
+    labels = [g.proposed for g in preview.added]
+    third = labels.index("third_place:3RD")
+    labels[third] = "other"  # the director knows it was not the third-place game
+    saved = confirm(client_in, response, labels=labels)
+    assert saved.status_code == 302
+    event = Event.objects.get(slug=preview.slug)
+    kinds = list(Match.objects.filter(round__event=event).values_list("details__kind", flat=True))
+    assert "third_place" not in kinds and kinds.count("other") == labels.count("other")
+    entry = AuditEntry.objects.get(event=event, action="event.labels_confirmed")
+    assert entry.after["changed"] == [third + 1] and entry.after["labels"] == labels
+    assert entry.before["proposed"][third] == "third_place:3RD"
+
+
+def test_a_label_that_makes_the_record_impossible_is_refused(client_in):
+    response = check_file(client_in, elo_from_record("woc_2014.json"))
+    preview = response.context["preview"]
+    labels = [g.proposed for g in preview.added]
+    sf1 = [i for i, v in enumerate(labels) if v == "semi_final:SF1"]
+    assert len(sf1) == 2  # the SF1 of 2014 went to two games
+    playoff = labels.index("playoff:PO-4-5")
+    labels[playoff] = "other"
+    for i in sf1:
+        labels[i] = "playoff:PO-4-5"  # a playoff is one game (woc IV.9)
+    refused = confirm(client_in, response, labels=labels)
+    assert refused.status_code == 422
+    page = refused.content.decode()
+    assert "A playoff is one game; 2 were entered." in page
+    assert f"games {sf1[0] + 1}, {sf1[1] + 1}" in page and "impossible" in page
+    # the director's choices are shown again, not the proposal
+    again = refused.context["preview"]
+    assert [g.chosen for g in again.added] == labels
+    nothing_saved()
+
+
+def test_games_of_different_players_in_one_match_are_refused(client_in):
+    response = check_file(client_in, elo_from_record("woc_2014.json"))
+    labels = [g.proposed for g in response.context["preview"].added]
+    final = labels.index("final:F")
+    third = labels.index("third_place:3RD")
+    labels[third] = "final:F"
+    refused = confirm(client_in, response, labels=labels)
+    assert refused.status_code == 422
+    page = html.unescape(refused.content.decode())
+    assert "Final (F) holds games between different players (" in page
+    assert f"game {third + 1}: " in page and f"game {final + 1}: " in page
+    nothing_saved()
+
+
+def test_a_label_that_is_not_offered_is_refused(client_in):
+    response = check_file(client_in, elo_from_record("woc_2014.json"))
+    labels = [g.proposed for g in response.context["preview"].added]
+    labels[0] = "champion:X"
+    refused = confirm(client_in, response, labels=labels)
+    assert refused.status_code == 422
+    assert "'champion:X' is not a label" in html.unescape(refused.content.decode())
+    short = confirm(client_in, response, labels=labels[1:2])
+    assert short.status_code == 422 and "need" in short.content.decode()
+    nothing_saved()
+
+
+def _line_of(text: str, needle: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), start=1) if needle in line)
+
+
+def _without_round_two(text: str) -> tuple[str, str]:
+    changed = text.replace("%Round: 2\n", "", 1)
+    lines = text.splitlines()
+    header = lines.index("%Round: 2")
+    first = next(line for line in lines[header + 1 :] if line.strip())  # round 2's first game
+    black = first.split()[0]
+    words = f"Line {_line_of(changed, first)}: player {black} plays twice in round 1"
+    return changed, words
+
+
+def _seventy_discs(text: str) -> tuple[str, str]:
+    changed = text.replace("(58)>(06)", "(58)>(12)", 1)
+    return changed, f"Line {_line_of(changed, '(58)>(12)')}: a game with 70 discs"
+
+
+def _unknown_player(text: str) -> tuple[str, str]:
+    changed = text.replace("  4043 (58)", "  9999 (58)", 1)
+    line = _line_of(changed, "9999 (58)")
+    return changed, f"Line {line}: player 9999 is not in the player list."
+
+
+@pytest.mark.parametrize("change", [_without_round_two, _seventy_discs, _unknown_player])
+def test_a_malformed_wof_file_is_refused_with_its_line(client_in, change):
+    text, words = change(elo_from_record("woc_2015.json"))
+    response = check_file(client_in, text)
+    assert response.status_code == 422
+    page = html.unescape(response.content.decode())
+    assert words in page and "nothing was saved" in page
+    assert "preview" not in response.context or response.context["preview"] is None
+    nothing_saved()
+
+
+# --- FlipTheDisc exports and Arbiter event files ---------------------------------------------
+
+
+def test_flipthedisc_export_is_detected_previewed_and_imported(client_in):
+    data = load("ftd_scottish_open_2026.json")
+    response = check_file(client_in, json.dumps(data), "scottish.json")
+    preview = response.context["preview"]
+    assert preview.kind == "ftd" and preview.detected
+    assert preview.entrants == len(data["entrants"]) and preview.rounds == len(data["rounds"])
+    byes = sum(1 for r in data["rounds"] for g in r["games"] if g[1] == -1)
+    assert preview.byes == byes
+    assert preview.games == sum(len(r["games"]) for r in data["rounds"]) - byes
+    assert not preview.added
+    nothing_saved()
+    saved = confirm(client_in, response, slug="scottish-open")
+    assert saved.status_code == 302
+    event = Event.objects.get(slug="scottish-open")
+    assert event.name == data["event"] and event.entrants.count() == len(data["entrants"])
+    assert Match.objects.filter(round__event=event, participants__isnull=False).exists()
+
+
+def test_a_flipthedisc_game_with_the_wrong_shape_is_named_by_its_path(client_in):
+    data = load("ftd_scottish_open_2026.json")
+    data["rounds"][2]["games"][4] = [1, 2, 3]
+    response = check_file(client_in, json.dumps(data), "scottish.json")
+    assert response.status_code == 422
+    assert "rounds[2].games[4]: is not [first id, second id, discs, result]." in (
+        html.unescape(response.content.decode())
+    )
+    nothing_saved()
+
+
+@pytest.fixture
+def played(director):
+    event = round_robin_event(director, players=5, slug="source", draw_numbers="lot")
+    play_round(event, director, scores=lambda m: [3, 1])
+    play_round(event, director, scores=lambda m: [2, 2])
+    return event
+
+
+def strip_slug(data):
+    data = copy.deepcopy(data)
+    data["event"].pop("slug")
+    return data
+
+
+def test_event_file_export_round_trips_through_the_web_import(client_in, played):
+    download = client_in.get(reverse("tournaments:manage_export_event", args=[played.slug]))
+    assert download.status_code == 200
+    assert download["Content-Disposition"] == 'attachment; filename="source.json"'
+    text = download.content.decode()
+    assert json.loads(text) == eventfile.export_event(Event.objects.get(pk=played.pk))
+    # under its own slug it is refused: that event exists
+    taken = check_file(client_in, text, "source.json")
+    assert taken.status_code == 422
+    assert "event.slug: an event 'source' exists already" in html.unescape(taken.content.decode())
+    response = check_file(client_in, text, "source.json", slug="copy")
+    preview = response.context["preview"]
+    assert preview.kind == "event" and preview.entrants == 5 and preview.rounds == 2
+    saved = confirm(client_in, response)
+    assert saved.status_code == 302
+    copied = Event.objects.get(slug="copy")
+    assert strip_slug(eventfile.export_event(copied)) == strip_slug(json.loads(text))
+
+
+def test_an_unknown_entrant_in_an_event_file_is_named_by_its_path(client_in, played):
+    data = eventfile.export_event(played)
+    data["rounds"][1]["matches"][0]["participants"][1]["entrant"] = 99
+    response = check_file(client_in, json.dumps(data, indent=1), "bad.json", slug="bad")
+    assert response.status_code == 422
+    assert "rounds[1].matches[0].participants[1].entrant" in response.content.decode()
+    assert not Event.objects.filter(slug="bad").exists()
+
+
+def test_bad_json_is_refused_with_line_and_column(client_in):
+    text = '{\n "arbiter_event_file": 1,\n "event": {"slug": "x",}\n}\n'
+    response = check_file(client_in, text, "broken.json")
+    assert response.status_code == 422
+    assert "Line 3, column 24: not valid JSON" in response.content.decode()
+    nothing_saved()
+
+
+def test_the_kind_override_wins_over_detection(client_in):
+    data = load("ftd_israeli_championship_2026.json")
+    response = check_file(client_in, json.dumps(data), "il.json", kind="event")
+    assert response.status_code == 422
+    assert "arbiter_event_file: must be 1" in response.content.decode()
+    unknown = check_file(client_in, "name,rating\nAda,2100\n", "entrants.csv")
+    assert unknown.status_code == 422 and "choose its kind" in unknown.content.decode()
+    nothing_saved()
+
+
+def test_pasted_text_is_checked_like_a_file(client_in):
+    text = elo_from_record("woc_2012.json")
+    response = client_in.post(URL, {"step": "check", "text": text, "kind": "wof"})
+    assert response.status_code == 200
+    assert response.context["preview"].kind == "wof"
+    assert not response.context["preview"].detected
+
+
+# --- the confirmation cannot be changed -------------------------------------------------------
+
+
+def test_a_tampered_confirmation_is_refused(client_in):
+    response = check_file(client_in, elo_from_record("woc_2015.json"))
+    sealed = sealed_of(response)
+    forged = sealed[:10] + ("A" if sealed[10] != "A" else "B") + sealed[11:]
+    refused = confirm(client_in, response, sealed=forged)
+    assert refused.status_code == 400
+    assert "changed after the file was checked" in refused.content.decode()
+    nothing_saved()
+
+
+def test_a_confirmation_signed_for_another_user_is_refused(client_in, django_user_model):
+    response = check_file(client_in, elo_from_record("woc_2015.json"))
+    other = django_user_model.objects.create_user("mallory", password="pw-mallory-1")
+    client_in.force_login(other)
+    refused = confirm(client_in, response)
+    assert refused.status_code == 400 and "another user" in refused.content.decode()
+    assert not Event.objects.exists()
+
+
+def test_an_invalid_slug_at_confirmation_is_refused_beside_the_field(client_in):
+    response = check_file(client_in, elo_from_record("woc_2015.json"))
+    refused = confirm(client_in, response, slug="not a slug!")
+    assert refused.status_code == 422
+    assert refused.context["confirm"].errors["slug"]
+    nothing_saved()
+
+
+# --- who may --------------------------------------------------------------------------------
+
+
+def test_the_import_page_needs_a_signed_in_user(client, django_user_model):
+    response = client.get(URL)
+    assert response.status_code == 302 and "/login" in response.url
+    upload = SimpleUploadedFile("x.elo", elo_from_record("woc_2015.json").encode())
+    response = client.post(URL, {"step": "check", "file": upload, "kind": "auto"})
+    assert response.status_code == 302 and not Event.objects.exists()
+    # any signed-in user may import (as they may create an event) and directs only that one
+    user = django_user_model.objects.create_user("newcomer", password="pw-newcomer-1")
+    client.force_login(user)
+    assert client.get(URL).status_code == 200
+
+
+def test_create_page_links_to_the_import(client_in):
+    page = client_in.get(reverse("tournaments:manage_create")).content.decode()
+    assert URL in page
+
+
+def test_exports_are_for_directors_only(client, played, django_user_model):
+    urls = [
+        reverse("tournaments:manage_export_event", args=[played.slug]),
+        reverse("tournaments:manage_export_wof", args=[played.slug]),
+    ]
+    stranger = django_user_model.objects.create_user("stranger", password="pw-stranger-1")
+    client.force_login(stranger)
+    played.public = True
+    played.save(update_fields=["public"])
+    assert [client.get(u).status_code for u in urls] == [404, 404]
+
+
+# --- WOF export from the dashboard ------------------------------------------------------------
+
+
+def test_dashboard_offers_the_wof_file_only_for_woc_events(client_in, played):
+    page = client_in.get(reverse("tournaments:manage", args=[played.slug])).content.decode()
+    assert reverse("tournaments:manage_export_event", args=[played.slug]) in page
+    assert reverse("tournaments:manage_export_wof", args=[played.slug]) not in page
+    wof_url = reverse("tournaments:manage_export_wof", args=[played.slug])
+    assert client_in.get(wof_url).status_code == 404  # a round robin is not a WOF event
+
+
+def test_wof_export_round_trips_through_the_web_import(client_in):
+    first = check_file(client_in, elo_from_record("woc_2014.json"), "WOC_2014.ELO")
+    confirm(client_in, first)
+    event = Event.objects.get(slug="woc-2014")
+    dashboard = client_in.get(reverse("tournaments:manage", args=[event.slug])).content.decode()
+    wof_url = reverse("tournaments:manage_export_wof", args=[event.slug])
+    assert wof_url in dashboard
+    download = client_in.get(wof_url)
+    assert download.status_code == 200
+    assert download["Content-Disposition"] == 'attachment; filename="woc-2014.elo"'
+    exported = download.content.decode()
+    lines = [line for line in exported.splitlines() if line.startswith("%_%")]
+    ids = [int(line[3:].split(",")[0]) for line in lines]
+    assert ids[:5] == published("woc_2014.json")[:5]  # the published list, in its order
+    again = check_file(client_in, exported, "woc-2014.elo", slug="woc-2014-again")
+    # the same labels come back (the side game moves after the final: rounds are in order)
+    proposed = sorted(g.proposed for g in again.context["preview"].added)
+    assert proposed == sorted(g.proposed for g in first.context["preview"].added)
+    assert confirm(client_in, again).status_code == 302
+    copy_url = reverse("tournaments:manage_export_wof", args=["woc-2014-again"])
+    assert client_in.get(copy_url).content.decode() == exported
+
+
+def test_a_file_that_does_not_name_the_event_asks_for_its_address(client_in):
+    text = "\n".join(
+        line
+        for line in elo_from_record("woc_2015.json").splitlines()
+        if not line.startswith("%%Tournament")
+    )
+    response = client_in.post(URL, {"step": "check", "text": text, "kind": "auto"})
+    assert response.status_code == 422
+    assert "does not name the event: give its web address and name" in response.content.decode()
+    named = {"step": "check", "text": text, "kind": "auto", "slug": "woc15", "name": "WOC 15"}
+    preview = client_in.post(URL, named).context["preview"]
+    assert (preview.slug, preview.name) == ("woc15", "WOC 15")
+    nothing_saved()
+
+
+def test_a_second_confirmation_does_not_import_twice(client_in):
+    response = check_file(client_in, elo_from_record("woc_2015.json"))
+    assert confirm(client_in, response).status_code == 302
+    again = confirm(client_in, response)
+    assert again.status_code == 422 and "exists already" in html.unescape(again.content.decode())
+    assert Event.objects.count() == 1

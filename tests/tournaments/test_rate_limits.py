@@ -1,0 +1,188 @@
+"""Rate limits: a player's own result actions and the referee API answer 429 past their
+limit, say how long to wait, save nothing, and count each player, token or address apart."""
+
+import time
+import uuid
+
+import pytest
+from django.core.cache import cache
+from django.core.exceptions import ImproperlyConfigured
+from django.test import Client, RequestFactory
+
+from tests.factories import bot_contest_event, gokodom_event
+from tests.tournaments.test_format_bot_contest import api, first_game
+from tests.tournaments.test_format_bot_contest import post as post_game
+from tests.tournaments.test_format_gokodom import HTMX, client_for, pair
+from tests.tournaments.test_format_gokodom import post as post_action
+from tournaments import ratelimit
+from tournaments.models import AuditEntry, Match, RefereeGame
+from tournaments.services import format_bot_contest as bots
+from tournaments.services import rounds
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def own_cache(settings):
+    """A private cache: counters left in a shared Redis by an earlier run stay out."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"rate-limits-{uuid.uuid4()}",
+        }
+    }
+
+
+def limits(settings, **changed):
+    settings.ARBITER_RATE_LIMITS = {**settings.ARBITER_RATE_LIMITS, **changed}
+
+
+@pytest.mark.parametrize(
+    ("text", "count", "seconds"),
+    [("20/m", 20, 60), ("5/10s", 5, 10), ("100 / h", 100, 3600), ("0/d", 0, 86400)],
+)
+def test_rates_read_as_count_per_period(text, count, seconds):
+    assert ratelimit.parse_rate(text) == ratelimit.Rate(count, seconds)
+
+
+@pytest.mark.parametrize("text", ["", "20", "20/minute", "-1/m", "m/20"])
+def test_a_bad_rate_names_itself(text):
+    with pytest.raises(ImproperlyConfigured, match=f"got {text!r}"):
+        ratelimit.parse_rate(text)
+
+
+def test_every_configured_limit_is_a_valid_rate(settings):
+    assert set(settings.ARBITER_RATE_LIMITS) == {"self_report", "referee", "referee_bad_token"}
+    for scope in settings.ARBITER_RATE_LIMITS:
+        assert ratelimit.rate_for(scope).count > 0
+
+
+def test_counts_each_key_apart_in_the_real_cache(settings):
+    # the configured cache (Redis under CI): unique keys, so other runs cannot interfere
+    limits(settings, self_report="3/m")
+    key, other = f"test:{uuid.uuid4()}", f"test:{uuid.uuid4()}"
+    start = time.time()
+    answers = [ratelimit.hit("self_report", key, now=start) for _ in range(3)]
+    assert answers == [None, None, None]
+    assert ratelimit.hit("self_report", key, now=start + 20) == 40  # the window's rest
+    assert ratelimit.hit("self_report", other, now=start + 20) is None
+
+
+def test_a_window_starts_at_the_first_request_and_ends_after_its_period(settings):
+    limits(settings, self_report="1/1s")
+    key = f"test:{uuid.uuid4()}"
+    assert ratelimit.hit("self_report", key) is None
+    assert ratelimit.hit("self_report", key) == 1
+    time.sleep(1.5)  # the counter's own expiry in the cache, not a timing assertion
+    assert ratelimit.hit("self_report", key) is None
+
+
+def test_a_cache_that_is_down_lets_requests_through(settings, monkeypatch):
+    limits(settings, self_report="0/m")
+
+    def down(*args, **kwargs):
+        raise ConnectionError("cache down")
+
+    monkeypatch.setattr(cache, "add", down)
+    assert ratelimit.hit("self_report", f"test:{uuid.uuid4()}") is None
+
+
+def test_behind_a_proxy_the_last_forwarded_address_counts(settings):
+    request = RequestFactory().get(
+        "/", HTTP_X_FORWARDED_FOR="6.6.6.6, 10.0.0.7", REMOTE_ADDR="127.0.0.1"
+    )
+    settings.ARBITER_CLIENT_IP_HEADER = ""
+    assert ratelimit.client_ip(request) == "127.0.0.1"
+    settings.ARBITER_CLIENT_IP_HEADER = "X-Forwarded-For"
+    assert ratelimit.client_ip(request) == "10.0.0.7"  # the proxy's hop, not the client's
+
+
+@pytest.fixture
+def goko(director):
+    event = gokodom_event(director)
+    rnd = rounds.publish_round(rounds.draft_next_round(event, by=director).round, by=director)
+    return event, rnd
+
+
+def test_player_self_report_past_the_limit_is_429_and_saves_nothing(goko, settings, own_cache):
+    limits(settings, self_report="2/m")
+    event, rnd = goko
+    match, a, b = pair(rnd)
+    client = client_for(a)
+    answers = [post_action(client, "message", event, match).status_code for _ in range(2)]
+    assert answers == [302, 302]
+    messages_saved = len(Match.objects.get(pk=match.pk).details.get("messages", []))
+    audit_rows = AuditEntry.objects.count()
+
+    refused = post_action(client, "report", event, match, {"outcome": "W"})
+    assert refused.status_code == 429
+    wait = int(refused["Retry-After"])
+    assert 1 <= wait <= 60
+    text = refused.content.decode()
+    assert "Too many requests" in text and f"Wait {wait} seconds" in text
+    assert "nothing was saved" in text
+    match.refresh_from_db()
+    assert "report" not in match.details
+    assert len(match.details.get("messages", [])) == messages_saved
+    assert AuditEntry.objects.count() == audit_rows
+
+    # the opponent has a count of their own
+    assert post_action(client_for(b), "report", event, match, {"outcome": "L"}).status_code == 302
+    match.refresh_from_db()
+    assert match.details["report"]["status"] == "reported"
+
+
+def test_htmx_gets_the_message_alone_placed_above_the_card(goko, settings, own_cache):
+    limits(settings, self_report="0/m")
+    event, rnd = goko
+    match, a, _ = pair(rnd)
+    response = post_action(client_for(a), "report", event, match, {"outcome": "W"}, **HTMX)
+    assert response.status_code == 429
+    assert response["HX-Reswap"] == "beforebegin"
+    text = response.content.decode()
+    assert "<html" not in text and 'role="alert"' in text and "Wait 60 seconds" in text
+
+
+def test_signing_in_comes_before_counting(goko, settings, own_cache):
+    limits(settings, self_report="0/m")
+    event, rnd = goko
+    match, _, _ = pair(rnd)
+    assert post_action(Client(), "report", event, match).status_code == 302  # to sign in
+
+
+@pytest.fixture
+def contest(director):
+    event = bot_contest_event(director, entries=4)
+    rnd = rounds.publish_round(rounds.draft_next_round(event, by=director).round, by=director)
+    return event, rnd
+
+
+def test_referee_posts_past_the_limit_get_json_429_and_nothing_is_stored(
+    contest, director, settings, own_cache
+):
+    limits(settings, referee="1/m")
+    event, rnd = contest
+    _, token = bots.create_token(event, by=director)
+    client = Client()
+    assert post_game(client, event, token, first_game(rnd, "g-1"))[0] == 201
+    status, body = post_game(client, event, token, first_game(rnd, "g-2"))
+    assert status == 429
+    assert 1 <= body["retry_after"] <= 60 and "nothing was saved" in body["error"]
+    assert list(RefereeGame.objects.values_list("game_id", flat=True)) == ["g-1"]
+    # another token (a second referee machine) is counted apart
+    _, second = bots.create_token(event, by=director)
+    assert post_game(client, event, second, first_game(rnd, "g-3"))[0] != 429
+
+
+def test_guessing_referee_tokens_is_slowed_per_address(contest, director, settings, own_cache):
+    limits(settings, referee_bad_token="2/m")
+    event, rnd = contest
+    _, token = bots.create_token(event, by=director)
+    client = Client(REMOTE_ADDR="192.0.2.9")
+    answers = [post_game(client, event, f"guess-{n}", first_game(rnd))[0] for n in range(3)]
+    assert answers == [403, 403, 429]
+    response = client.post(api(event), "{}", content_type="application/json")
+    assert response.status_code == 429 and response["Retry-After"]
+    # the right token from that address still works; another address is not slowed
+    assert post_game(client, event, token, first_game(rnd))[0] == 201
+    assert post_game(Client(REMOTE_ADDR="192.0.2.10"), event, "guess", first_game(rnd))[0] == 403

@@ -1,0 +1,52 @@
+"""A database or Redis that drops or stalls mid-request gives a clear 503, not a traceback.
+
+A service saves all or nothing, so the action either rolled back when its connection broke
+or (a COMMIT that reached the server, its answer lost) completed; the user may send it
+again either way: a retried result save carries the version it was read at, so it never
+records the result twice (if the first did go in, the retry shows it as a conflict).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+
+log = logging.getLogger(__name__)
+
+MESSAGE = (
+    "The server lost its connection to its database in the middle of your request, so it "
+    "may not have been saved. Send it again in a few seconds: a result sent twice is "
+    "recorded once."
+)
+
+
+def _unavailable(error: BaseException) -> bool:
+    try:
+        from redis.exceptions import ConnectionError as RedisConnectionError
+        from redis.exceptions import TimeoutError as RedisTimeoutError
+    except ImportError:  # pragma: no cover - redis is a dependency
+        return isinstance(error, OperationalError | InterfaceError)
+    transient = (OperationalError, InterfaceError, RedisConnectionError, RedisTimeoutError)
+    return isinstance(error, transient)
+
+
+class ServiceUnavailableMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not _unavailable(exception):
+            return None
+        log.error("%s %s: %s", request.method, request.path, exception.__class__.__name__)
+        # Rendered without the request: its context processors would ask the database again.
+        body = render_to_string("503.html", {"message": MESSAGE})
+        response = HttpResponse(body, status=503)
+        response["Retry-After"] = "5"
+        response["X-Arbiter-Message"] = MESSAGE
+        return response

@@ -1,0 +1,370 @@
+"""Corrections with a preview (issue 14): what a change to the past does, before it is saved.
+
+A result typed into a round that is not the latest, or a withdrawal, is first *previewed*: the
+event's state is corrected in memory, and the engine's standings, the contention logic and
+the engine's plan of every later round are compared with the record as it stands
+(rules/corrections.py). Nothing is saved. The director then confirms the diff they saw: the
+confirmation carries the diff's digest and the versions it was computed from, and is refused
+if anything moved since (the match was saved by someone else, any other result changed). The
+confirmed change is saved through the usual service (results.record, events.withdraw) and an
+audit row keeps the diff that was shown.
+
+Later rounds stay as played: the diff reports which would have been paired differently, and
+the director decides what to do about them (a draft can be deleted and drafted again).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from rules import corrections as diffs
+from rules.contract import EventState, MatchScore
+from tournaments.models import Entrant, Event, Match, Round
+from tournaments.services import audit, events, results
+from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
+from tournaments.services.standings import contention_or_none
+from tournaments.services.state import jsonable, load_event_state
+
+VS = " - "  # between the players of a pairing, in the diff's words
+# The preview page lists this many standings rows at most (the audit keeps every one).
+SHOWN_ROWS = 60
+
+
+class StalePreview(ServiceError):
+    """The record changed since the preview was computed: look again before confirming."""
+
+
+@dataclass(frozen=True)
+class Preview:
+    kind: str  # "result" or "withdrawal"
+    subject: str
+    results_version: int  # the event's results version the preview was computed from
+    diff: dict[str, Any]  # JSON: what the director sees, and what the audit row keeps
+    digest: str
+
+    @property
+    def shown_rows(self) -> list[dict[str, Any]]:
+        return self.diff["standings"][:SHOWN_ROWS]
+
+    @property
+    def hidden_rows(self) -> int:
+        return max(0, len(self.diff["standings"]) - SHOWN_ROWS)
+
+    @property
+    def changes_anything(self) -> bool:
+        d = self.diff
+        return bool(d["standings"] or d["flips"] or any(r["caused"] for r in d["rounds"]))
+
+
+def digest_of(diff: Mapping[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(diff, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def has_later_rounds(rnd: Round) -> bool:
+    """A result in a round that is not the latest needs a preview: later rounds (published
+    or drafted) were paired on the old one."""
+    return Round.objects.filter(event_id=rnd.event_id, number__gt=rnd.number).exists()
+
+
+def needs_preview(match: Match) -> bool:
+    return has_later_rounds(match.round)
+
+
+# -- results ------------------------------------------------------------------------------
+
+
+def _current(state: EventState, round_number: int, code: str) -> Any:
+    return next(
+        m for r in state.rounds if r.number == round_number for m in r.matches if m.code == code
+    )
+
+
+def preview_result(
+    match: Match,
+    games: Sequence[Mapping[str, Any]],
+    *,
+    expected_version: int,
+    match_details: Mapping[str, Any] | None = None,
+) -> Preview:
+    """The diff of saving ``games`` as ``match``'s result. Saves nothing. Raises StaleResult
+    when the form is older than the match, InvalidResult when the engine refuses the games."""
+    match = Match.objects.select_related("round__event").get(pk=match.pk)
+    if match.version != expected_version:
+        raise StaleResult(
+            match.version, {"games": results.games_json(match), "result": match.result}
+        )
+    event = match.round.event
+    return _result_preview(event, match, games, match_details, load_event_state(event))
+
+
+def _result_preview(
+    event: Event,
+    match: Match,
+    games: Sequence[Mapping[str, Any]],
+    match_details: Mapping[str, Any] | None,
+    state: EventState,
+) -> Preview:
+    rnd = match.round
+    if rnd.status == Round.Status.DRAFT:
+        raise InvalidResult(f"{rnd.label} is not published yet: results wait for the pairing.")
+    new_games = results.parse_games(games)
+    current = _current(state, rnd.number, match.code)
+    details = dict(match_details or {})
+    corrected = diffs.with_games(state, rnd.number, match.code, new_games, details)
+    if new_games:
+        score = event.engine.score_match(corrected, _current(corrected, rnd.number, match.code))
+        if not score.valid:
+            raise InvalidResult(score.problems)
+    else:
+        score = MatchScore(points=(), complete=False, summary="")
+    names = {e.id: e.name for e in state.entrants}
+    players = VS.join(names.get(p.entrant or "", "bye") for p in current.participants)
+    subject = f"{rnd.label}, {match.code}: {players}"
+    change = {
+        "before": (match.result or {}).get("summary", "") or "no result",
+        "after": score.summary or "no result",
+    }
+    diff = _diff(event, state, corrected, rnd.number, names, kind="result", subject=subject)
+    diff["change"] = change
+    return Preview("result", subject, event.results_version, diff, digest_of(diff))
+
+
+def confirm_result(
+    match: Match,
+    games: Sequence[Mapping[str, Any]],
+    *,
+    expected_version: int,
+    results_version: int,
+    digest: str,
+    by: Any,
+    match_details: Mapping[str, Any] | None = None,
+    reason: str = "",
+    now: datetime | None = None,
+) -> results.Outcome:
+    """Save the previewed result, if the record is still the one the preview was made from.
+
+    Under the event's row lock: the results version and the match version must be those of
+    the preview, and the diff computed again must have the digest the director saw (the
+    same games typed). Otherwise StalePreview (or StaleResult) and nothing is saved."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=match.round.event_id)
+        locked = Match.objects.select_for_update().select_related("round").get(pk=match.pk)
+        if locked.version != expected_version:
+            raise StaleResult(
+                locked.version, {"games": results.games_json(locked), "result": locked.result}
+            )
+        _check_version(event, results_version)
+        state = load_event_state(event)
+        preview = _result_preview(event, locked, games, match_details, state)
+        _check_digest(preview, digest)
+        outcome = results.record(
+            locked,
+            games,
+            expected_version=expected_version,
+            by=by,
+            reason=reason or "correction confirmed after its preview",
+            match_details=match_details,
+            state=state,
+            now=now,
+        )
+        audit.log(
+            event,
+            "correction.result_confirmed",
+            actor=by,
+            at=now,
+            subject=preview.subject,
+            before={"results_version": results_version, "match_version": expected_version},
+            after=preview.diff,
+            reason=reason,
+        )
+    return outcome
+
+
+# -- withdrawals --------------------------------------------------------------------------
+
+
+def _withdraw_after(event: Event) -> int:
+    return (
+        event.rounds.exclude(status=Round.Status.DRAFT)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    ) or 0
+
+
+def preview_withdrawal(entrant: Entrant) -> Preview:
+    event = Event.objects.get(pk=entrant.event_id)
+    return _withdrawal_preview(event, entrant, load_event_state(event))
+
+
+def _withdrawal_preview(event: Event, entrant: Entrant, state: EventState) -> Preview:
+    if entrant.status == Entrant.Status.WITHDRAWN:
+        raise ServiceError(f"{entrant.name} has already withdrawn.")
+    after = _withdraw_after(event)
+    corrected = diffs.withdrawn(state, str(entrant.number), after)
+    names = {e.id: e.name for e in state.entrants}
+    subject = f"{entrant.name} withdraws after round {after}"
+    diff = _diff(event, state, corrected, after, names, kind="withdrawal", subject=subject)
+    diff["change"] = {"before": "playing", "after": f"withdrawn after round {after}"}
+    return Preview("withdrawal", subject, event.results_version, diff, digest_of(diff))
+
+
+def confirm_withdrawal(
+    entrant: Entrant,
+    *,
+    results_version: int,
+    digest: str,
+    by: Any,
+    reason: str = "",
+    now: datetime | None = None,
+) -> Entrant:
+    now = now or timezone.now()
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=entrant.event_id)
+        entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
+        _check_version(event, results_version)
+        preview = _withdrawal_preview(event, entrant, load_event_state(event))
+        _check_digest(preview, digest)
+        entrant = events.withdraw(entrant, by=by, reason=reason, now=now)
+        audit.log(
+            event,
+            "correction.withdrawal_confirmed",
+            actor=by,
+            at=now,
+            subject=preview.subject,
+            before={"results_version": results_version},
+            after=preview.diff,
+            reason=reason,
+        )
+    return entrant
+
+
+# -- shared -------------------------------------------------------------------------------
+
+
+def _check_version(event: Event, results_version: int) -> None:
+    if event.results_version != results_version:
+        raise StalePreview(
+            "Results changed since this preview was made, so what it showed may no longer be "
+            "what your change does. Look at the new preview and confirm again."
+        )
+
+
+def _check_digest(preview: Preview, digest: str) -> None:
+    if preview.digest != digest:
+        raise StalePreview(
+            "The change is not the one previewed (the result typed differs). "
+            "Look at the new preview and confirm again."
+        )
+
+
+def _diff(
+    event: Event,
+    state: EventState,
+    corrected: EventState,
+    after_round: int,
+    names: Mapping[str, str],
+    *,
+    kind: str,
+    subject: str,
+) -> dict[str, Any]:
+    engine = event.engine
+    before, after = engine.standings(state), engine.standings(corrected)
+    changes = diffs.standings_changes(before, after)
+    flips = diffs.contention_flips(contention_or_none(state), contention_or_none(corrected))
+    seed, external = event.random_seed, event.external_draws
+    later = diffs.replan(
+        engine,
+        state,
+        corrected,
+        after_round,
+        lambda s: source_for_state(seed, s, external),
+    )
+
+    def who(entrant: str | None) -> str:
+        return "bye" if entrant is None else names.get(entrant, entrant)
+
+    def pairs(matches: Sequence[Sequence[str | None]]) -> list[str]:
+        return [VS.join(who(e) for e in m) + (f"{VS}bye" if len(m) == 1 else "") for m in matches]
+
+    return {
+        "kind": kind,
+        "subject": subject,
+        "standings": [
+            {
+                "table": c.title,
+                "entrant": who(c.entrant),
+                "number": c.entrant,
+                "rank_before": c.rank_before,
+                "rank_after": c.rank_after,
+                "moved": c.moved,
+                "status_before": c.status_before,
+                "status_after": c.status_after,
+                "values": [
+                    {
+                        "key": v.key,
+                        "label": v.label,
+                        "before": jsonable(v.before),
+                        "after": jsonable(v.after),
+                    }
+                    for v in c.values
+                ],
+            }
+            for c in changes
+        ],
+        "moved": sum(1 for c in changes if c.moved),
+        "flips": [
+            {
+                "entrant": who(f.entrant),
+                "goal": f.goal,
+                "goal_name": f.goal_name,
+                "before": f.before,
+                "after": f.after,
+                "before_text": f.before_text,
+                "after_text": f.after_text,
+            }
+            for f in flips
+        ],
+        "rounds": [
+            {
+                "number": r.number,
+                "label": r.label,
+                "caused": r.caused,
+                "differs": r.differs,
+                "note": r.note,
+                "only_played": pairs(r.only_played),
+                "only_planned": pairs(r.only_planned),
+                "seats_changed": pairs(r.seats_changed),
+            }
+            for r in later
+        ],
+        "later_rounds": "kept as played",
+    }
+
+
+def source_for_state(seed: str, state: EventState, external: bool) -> Any:
+    """A draw source that replays the event's recorded draws (as the round was drafted)."""
+    from rules.draws import DrawSource
+
+    return DrawSource(seed, state.draws, external=external)
+
+
+__all__ = [
+    "Preview",
+    "StalePreview",
+    "confirm_result",
+    "confirm_withdrawal",
+    "has_later_rounds",
+    "needs_preview",
+    "preview_result",
+    "preview_withdrawal",
+]

@@ -1,0 +1,464 @@
+"""A whole event from a file, in two steps (the director's import page, issue 12).
+
+``check`` reads the file, builds everything the import would save and validates it whole,
+without writing: a bad file is refused with its line (WOF) or JSON path and the problem. For
+a WOF rating file it also proposes the labels of the games after the Swiss (playoff,
+semi-finals, third place, final) and checks the labels the director chose instead. The
+event file is built as the command-line importers build it (``wof.from_wof`` with the labels,
+``ftd.ftd_event_file``). ``save`` runs the same check, then ``eventfile.import_event`` on that
+file, all or nothing. Nothing is written before ``save``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from rules.contract import Problem
+from rules.formats.woc import ENGINE, record
+from rules.formats.woc.finals import KIND_LABEL
+from tournaments.models import Event
+from tournaments.services import audit, eventfile, ftd, wof
+from tournaments.services.errors import ServiceError
+
+KINDS = {
+    "event": "Arbiter event file (JSON)",
+    "wof": "WOF rating file (.ELO, as PAPP writes it)",
+    "ftd": "FlipTheDisc JSON export",
+}
+OTHER = "other"
+# Label choices offered for every WOF file, besides the codes the proposal itself uses.
+STANDARD_LABELS = (
+    ("playoff", "PO-4-5"),
+    ("semi_final", "SF1"),
+    ("semi_final", "SF2"),
+    ("third_place", "3RD"),
+    ("final", "F"),
+    ("women_final", "WF"),
+)
+KIND_ORDER = ("playoff", "women_playoff", "semi_final", "third_place", "final", "women_final")
+
+
+@dataclass(frozen=True)
+class AddedGame:
+    """One game after the Swiss in a WOF file, with its proposed and chosen label."""
+
+    index: int
+    line: int
+    black: str
+    white: str
+    black_discs: int
+    white_discs: int
+    proposed: str  # a label value: "kind:CODE" or "other"
+    chosen: str
+
+
+@dataclass
+class Preview:
+    kind: str
+    detected: bool  # the kind was detected, not chosen
+    slug: str
+    name: str
+    format: str
+    entrants: int
+    withdrawn: int
+    rounds: int
+    matches: int
+    games: int
+    byes: int
+    entrant_rows: list[dict[str, Any]] = field(default_factory=list)
+    added: list[AddedGame] = field(default_factory=list)
+    label_choices: list[tuple[str, str]] = field(default_factory=list)
+    note: str = ""
+    swiss_rounds: int | None = None  # WOF: the qualifying rounds, before the final stages
+    problems: list[Problem] = field(default_factory=list)  # the chosen labels' problems
+    file: dict[str, Any] | None = field(default=None, repr=False)  # the event file to import
+
+    @property
+    def kind_name(self) -> str:
+        return KINDS[self.kind]
+
+    @property
+    def changed(self) -> list[int]:
+        return [g.index for g in self.added if g.chosen != g.proposed]
+
+
+def detect(text: str) -> str | None:
+    """The kind of file, from its first characters and a few keys."""
+    head = text.lstrip("\ufeff \t\r\n")
+    if head.startswith("{"):
+        if '"arbiter_event_file"' in text:
+            return "event"
+        if '"export_info"' in text or '"country_code"' in text or '"games_columns"' in text:
+            return "ftd"
+        return "event"
+    lines = head.splitlines()[:400]
+    if any(line.startswith(("%_%", "%%", "%Round")) for line in lines):
+        return "wof"
+    return None
+
+
+def default_slug(name: str, filename: str = "") -> str:
+    """The web address from the event's name, else the file's name; the director is asked
+    for one when neither gives any."""
+    stem = filename.rsplit("/", 1)[-1].rsplit(".", 1)[0] if filename else ""
+    # a slug from "WOC_2014" reads woc-2014, as the command-line import makes it
+    slug = (slugify(name.replace("_", " ")) or slugify(stem.replace("_", " ")))[:80]
+    if not slug:
+        raise ServiceError(
+            [
+                Problem(
+                    "import.slug",
+                    "slug",
+                    "The file does not name the event: give its web address and name.",
+                )
+            ]
+        )
+    return slug
+
+
+def check(
+    text: str,
+    *,
+    kind: str = "auto",
+    slug: str = "",
+    name: str = "",
+    filename: str = "",
+    labels: Sequence[str] | None = None,
+) -> Preview:
+    """What the import would create, checked whole; raise ServiceError for a bad file. The
+    problems of the chosen ``labels`` (WOF) are in ``Preview.problems``."""
+    detected = kind not in KINDS
+    if detected:
+        found = detect(text)
+        if found is None:
+            raise ServiceError(
+                [
+                    Problem(
+                        "import.kind",
+                        "kind",
+                        "Cannot tell what kind of file this is: choose its kind (Arbiter event "
+                        "file, WOF rating file or FlipTheDisc export).",
+                    )
+                ]
+            )
+        kind = found
+    if kind == "wof":
+        return _check_wof(
+            text, slug=slug, name=name, filename=filename, labels=labels, auto=detected
+        )
+    data = _json(text)
+    if kind == "ftd":
+        _ftd_shape(data)
+        name = name or str(data.get("event") or data.get("name") or "")
+        data = ftd.ftd_event_file(data, slug=slug or default_slug(name, filename), name=name)
+        clean = eventfile.validate(data)
+    else:
+        if name and isinstance(data, dict) and isinstance(data.get("event"), dict):
+            data["event"]["name"] = name
+        clean = eventfile.validate(data, slug=slug or None)
+    preview = _preview(kind, detected, clean)
+    preview.file = data
+    return preview
+
+
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ServiceError(
+            [
+                Problem(
+                    "import.json",
+                    f"line {error.lineno}",
+                    f"Line {error.lineno}, column {error.colno}: not valid JSON ({error.msg}).",
+                )
+            ]
+        ) from None
+
+
+def _ftd_shape(data: Any) -> None:
+    """The shape the FlipTheDisc reader relies on, each fault named by its JSON path."""
+    problems: list[Problem] = []
+
+    def add(place: str, text: str) -> None:
+        problems.append(Problem("ftd.shape", place, f"{place}: {text}"))
+
+    if not isinstance(data, Mapping):
+        raise ServiceError([Problem("ftd.shape", "", "This is not a FlipTheDisc export.")])
+    for key in ("entrants", "rounds"):
+        if not isinstance(data.get(key), list):
+            add(key, "is missing or not a list.")
+    if problems:
+        raise ServiceError(problems)
+    for i, entrant in enumerate(data["entrants"]):
+        if not isinstance(entrant, Mapping) or not isinstance(entrant.get("id"), int):
+            add(f"entrants[{i}]", "needs a whole-number id.")
+    for r, rnd in enumerate(data["rounds"]):
+        games = rnd.get("games") if isinstance(rnd, Mapping) else None
+        if not isinstance(games, list):
+            add(f"rounds[{r}].games", "is missing or not a list.")
+            continue
+        for g, game in enumerate(games):
+            if not isinstance(game, list) or len(game) != 4:
+                add(f"rounds[{r}].games[{g}]", "is not [first id, second id, discs, result].")
+    for s, stage in enumerate(data.get("finals") or []):
+        for g, game in enumerate(stage.get("games", []) if isinstance(stage, Mapping) else []):
+            if not isinstance(game, Mapping) or not isinstance(game.get("first_discs"), int):
+                add(f"finals[{s}].games[{g}]", "needs first_id, second_id and first_discs.")
+    if problems:
+        raise ServiceError(problems)
+
+
+def _preview(kind: str, detected: bool, clean: dict[str, Any]) -> Preview:
+    rounds = clean["rounds"]
+    matches = [m for r in rounds for m in r["matches"]]
+    return Preview(
+        kind=kind,
+        detected=detected,
+        slug=clean["event"]["slug"],
+        name=clean["event"]["name"],
+        format=clean["event"]["format"],
+        entrants=len(clean["entrants"]),
+        withdrawn=sum(1 for e in clean["entrants"] if e["status"] == "withdrawn"),
+        rounds=len(rounds),
+        matches=sum(1 for m in matches if len(m["participants"]) > 1),
+        games=sum(len(m["games"]) for m in matches if len(m["participants"]) > 1),
+        byes=sum(1 for m in matches if len(m["participants"]) == 1),
+        entrant_rows=[
+            {k: e[k] for k in ("number", "name", "country", "rating", "external_id", "status")}
+            for e in clean["entrants"]
+        ],
+    )
+
+
+# -- WOF: the labels of the games after the Swiss --------------------------------------------
+
+
+def label_value(label: record.Label) -> str:
+    return OTHER if label.kind == OTHER else f"{label.kind}:{label.match}"
+
+
+def label_text(value: str) -> str:
+    if value == OTHER:
+        return "Other game (not a final stage)"
+    kind, _, code = value.partition(":")
+    return f"{KIND_LABEL.get(kind, kind)} ({code})"
+
+
+def _choices(proposed: Sequence[str]) -> list[tuple[str, str]]:
+    values = {f"{k}:{c}" for k, c in STANDARD_LABELS} | {v for v in proposed if v != OTHER}
+
+    def order(value: str) -> tuple[int, str]:
+        kind = value.partition(":")[0]
+        return (KIND_ORDER.index(kind) if kind in KIND_ORDER else 99, value)
+
+    return [(v, label_text(v)) for v in sorted(values, key=order)] + [(OTHER, label_text(OTHER))]
+
+
+def _labels(values: Sequence[str]) -> list[dict[str, Any]]:
+    """Label values in file order -> labels for ``wof.import_wof``: games of one match are
+    numbered in file order; each "other" game is a match of its own."""
+    seen: Counter[str] = Counter()
+    out: list[dict[str, Any]] = []
+    for i, value in enumerate(values):
+        if value == OTHER:
+            out.append({"kind": OTHER, "match": f"X{i + 1}", "game": 1})
+            continue
+        kind, _, code = value.partition(":")
+        seen[code] += 1
+        out.append({"kind": kind, "match": code, "game": seen[code]})
+    return out
+
+
+def _label_problems(
+    values: Sequence[str],
+    added: Sequence[tuple],
+    choices: Sequence[tuple[str, str]],
+    names: Mapping[str, str],
+) -> list[Problem]:
+    problems = []
+    allowed = {v for v, _ in choices}
+    matches: dict[str, list[int]] = {}
+    for i, value in enumerate(values):
+        if value not in allowed:
+            problems.append(
+                Problem(
+                    "wof.labels.kind", f"labels[{i}]", f"Game {i + 1}: '{value}' is not a label."
+                )
+            )
+        elif value != OTHER:
+            matches.setdefault(value, []).append(i)
+    for value, games in matches.items():
+        if len({frozenset(added[i][:2]) for i in games}) > 1:
+            who = "; ".join(
+                f"game {i + 1}: {names[added[i][0]]} v {names[added[i][1]]}" for i in games
+            )
+            problems.append(
+                Problem(
+                    "wof.labels.pair",
+                    f"labels[{games[0]}]",
+                    f"{label_text(value)} holds games between different players ({who}); "
+                    "every game of one match is between the same two players.",
+                )
+            )
+    return problems
+
+
+def _check_wof(
+    text: str,
+    *,
+    slug: str,
+    name: str,
+    filename: str,
+    labels: Sequence[str] | None,
+    auto: bool,
+) -> Preview:
+    parsed = wof.read(text)
+    name = name or parsed.header.get("Tournament", "")
+    data, added = wof.from_wof(parsed, slug=slug or default_slug(name, filename), name=name)
+    swiss = len(data["rounds"])
+    state = wof.state_of(data)
+    proposal = record.propose(state, added, ENGINE)
+    proposed = [label_value(lb) for lb in proposal.labels]
+    choices = _choices(proposed)
+    chosen = list(proposed if labels is None else labels)
+    problems: list[Problem] = []
+    if len(chosen) != len(added):
+        problems.append(
+            Problem("wof.labels", "labels", f"{len(added)} added games need {len(added)} labels.")
+        )
+        chosen = proposed
+    names = {str(e["number"]): e["name"] for e in data["entrants"]}
+    problems += _label_problems(chosen, added, choices, names)
+    usable = chosen if not problems else proposed
+    built = wof.labels_from(_labels(usable), len(added))
+    wof.add_final_rounds(data, record.final_rounds(state, added, built))
+    try:
+        clean = eventfile.validate(data)
+    except ServiceError as error:
+        file_problems, later = [], []
+        for p in error.problems:
+            (later if _round_index(p.field) >= swiss else file_problems).append(p)
+        if file_problems:
+            raise ServiceError(file_problems) from None
+        problems += [_explain(p, data, usable) for p in later]
+        clean = None
+    if clean is None:  # the labels are refused: the Swiss part is still shown
+        data["rounds"] = data["rounds"][:swiss]
+        clean = eventfile.validate(data)
+    preview = _preview("wof", auto, clean)
+    preview.added = [
+        AddedGame(
+            i,
+            parsed.added[i].line,
+            f"{names[b]} ({parsed.added[i].black})",
+            f"{names[w]} ({parsed.added[i].white})",
+            bd,
+            wd,
+            proposed[i],
+            chosen[i],
+        )
+        for i, (b, w, bd, wd) in enumerate(added)
+    ]
+    preview.swiss_rounds = swiss
+    preview.label_choices = choices
+    preview.note = proposal.note
+    preview.problems = problems
+    preview.file = data
+    return preview
+
+
+def _round_index(place: str) -> int:
+    if place.startswith("rounds["):
+        head = place[len("rounds[") :].split("]", 1)[0]
+        if head.isdigit():
+            return int(head)
+    return -1
+
+
+def _explain(problem: Problem, data: dict[str, Any], values: Sequence[str]) -> Problem:
+    """A problem of a labelled match, told by its games' numbers in the list."""
+    r = _round_index(problem.field)
+    rest = problem.field.split("]", 1)[1] if "]" in problem.field else ""
+    code = ""
+    if rest.startswith(".matches["):
+        m = rest[len(".matches[") :].split("]", 1)[0]
+        if m.isdigit() and int(m) < len(data["rounds"][r]["matches"]):
+            code = data["rounds"][r]["matches"][int(m)]["code"]
+    text = (
+        problem.text.split(": ", 1)[1] if problem.text.startswith(problem.field) else problem.text
+    )
+    labels = _labels(values)
+    games = [str(i + 1) for i, lb in enumerate(labels) if lb["match"] == code]
+    kind = next((lb["kind"] for lb in labels if lb["match"] == code), "")
+    where = f"{KIND_LABEL.get(kind, kind)} {code}".strip()
+    if games:
+        where += f" (game{'s' if len(games) > 1 else ''} {', '.join(games)})"
+    return Problem(
+        "wof.labels.record",
+        problem.field,
+        f"{where}: {text} These labels make the record impossible; correct them.",
+    )
+
+
+# -- saving ------------------------------------------------------------------------------------
+
+
+def save(
+    text: str,
+    *,
+    kind: str,
+    by: Any,
+    slug: str,
+    name: str = "",
+    filename: str = "",
+    labels: Sequence[str] | None = None,
+) -> Event:
+    """Check again, then import; all or nothing. A WOF import also records the labels the
+    director confirmed, and which differ from the proposal, in the audit log."""
+    preview = check(text, kind=kind, slug=slug, name=name, filename=filename, labels=labels)
+    if preview.problems:
+        raise ServiceError(preview.problems)
+    try:
+        return _save(preview, by)
+    except IntegrityError:  # the same slug saved a moment ago (a second click, a colleague)
+        raise ServiceError(
+            [
+                Problem(
+                    "event.slug_taken",
+                    "slug",
+                    f"An event '{preview.slug}' exists already; import it under another slug.",
+                )
+            ]
+        ) from None
+
+
+def _save(preview: Preview, by: Any) -> Event:
+    # The event file ``check`` built is the one the importer of the kind would build (the
+    # same steps: wof.from_wof + labels, ftd.ftd_event_file): importing it spares a second
+    # proposal, which costs about a second for a WOC.
+    assert preview.file is not None
+    with transaction.atomic():
+        event = eventfile.import_event(preview.file, by=by, slug=preview.slug)
+        if preview.added:
+            audit.log(
+                event,
+                "event.labels_confirmed",
+                actor=by,
+                at=timezone.now(),
+                subject=event.slug,
+                before={"proposed": [g.proposed for g in preview.added]},
+                after={
+                    "labels": [g.chosen for g in preview.added],
+                    "changed": [i + 1 for i in preview.changed],
+                },
+            )
+    return event

@@ -1,0 +1,132 @@
+"""Import a whole event from a file, and export one (issue 12).
+
+Step 1 checks the uploaded file and shows what would be created (for a WOF rating file, the
+proposed labels of the games after the Swiss, each a choice the director may correct). The
+checked file travels to step 2 signed (django.core.signing), so a changed confirmation is
+refused. Step 2 saves through the services and opens the new event's dashboard.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from accounts.permissions import event_for_director
+from tournaments.forms import EventImportConfirmForm, EventImportForm, seal_import
+from tournaments.services import event_import, eventfile, wof
+from tournaments.services.errors import ServiceError
+
+TEMPLATE = "tournaments/manage/import_event.html"
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def import_event(request: HttpRequest) -> HttpResponse:
+    """Anyone who may create an event may import one (and directs it)."""
+    if request.method == "POST" and request.POST.get("step") == "confirm":
+        return _confirm(request)
+    form = EventImportForm(request.POST or None, request.FILES or None)
+    context: dict = {"form": form}
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            preview = event_import.check(
+                data["content"],
+                kind=data["kind"],
+                slug=data["slug"],
+                name=data["name"],
+                filename=data["filename"],
+            )
+        except ServiceError as error:
+            context["problems"] = error.problems
+            context["read_as"] = event_import.KINDS.get(
+                data["kind"] if data["kind"] != "auto" else event_import.detect(data["content"])
+            )
+            status = 422
+        else:
+            sealed = seal_import(request.user, preview.kind, data["content"], data["filename"])
+            context |= _preview_context(preview, sealed)
+    elif request.method == "POST":
+        status = 422
+    return render(request, TEMPLATE, context, status=status)
+
+
+def _preview_context(preview: event_import.Preview, sealed: str, confirm=None) -> dict:
+    confirm = confirm or EventImportConfirmForm(
+        initial={"sealed": sealed, "slug": preview.slug, "name": preview.name}, user=None
+    )
+    return {"preview": preview, "confirm": confirm, "form": EventImportForm()}
+
+
+def _confirm(request: HttpRequest) -> HttpResponse:
+    confirm = EventImportConfirmForm(request.POST, user=request.user)
+    labels = request.POST.getlist("label")
+    if not confirm.is_valid() and "sealed" in confirm.errors:
+        context = {"form": EventImportForm(), "refused": confirm.errors["sealed"]}
+        return render(request, TEMPLATE, context, status=400)
+    sealed = confirm.cleaned_data["sealed"]
+    options = {
+        "kind": sealed["kind"],
+        "slug": confirm.cleaned_data.get("slug", ""),
+        "name": confirm.cleaned_data.get("name", ""),
+        "filename": sealed["filename"],
+        "labels": labels if sealed["kind"] == "wof" else None,
+    }
+    problems = []
+    if confirm.is_valid():
+        try:
+            event = event_import.save(sealed["text"], by=request.user, **options)
+        except ServiceError as error:
+            problems = list(error.problems)
+        else:
+            messages.success(
+                request,
+                f"{event.name} is imported: {event.entrants.count()} entrants, "
+                f"{event.rounds.count()} rounds. You direct it; it is not public yet.",
+            )
+            return redirect("tournaments:manage", slug=event.slug)
+    # show the preview again, with the director's choices and what is wrong with them
+    try:
+        preview = event_import.check(sealed["text"], **options)
+    except ServiceError as error:
+        problems += [p for p in error.problems if p not in problems]
+        return render(
+            request, TEMPLATE, {"form": EventImportForm(), "problems": problems}, status=422
+        )
+    preview.problems = problems or preview.problems
+    context = _preview_context(preview, request.POST["sealed"], confirm)
+    return render(request, TEMPLATE, context, status=422)
+
+
+def _download(text: str, filename: str, content_type: str) -> HttpResponse:
+    response = HttpResponse(text, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@login_required
+@require_GET
+def export_event(request: HttpRequest, slug: str) -> HttpResponse:
+    event = event_for_director(request.user, slug)
+    text = json.dumps(eventfile.export_event(event), indent=1, ensure_ascii=False) + "\n"
+    return _download(text, f"{event.slug}.json", "application/json; charset=utf-8")
+
+
+@login_required
+@require_GET
+def export_wof(request: HttpRequest, slug: str) -> HttpResponse:
+    event = event_for_director(request.user, slug)
+    if event.format != "woc":
+        raise Http404("WOF rating files hold WOC-format events only.")
+    try:
+        text = wof.export_wof(event)
+    except ServiceError as error:
+        messages.error(request, "The WOF file cannot be written: " + " ".join(error.messages))
+        return redirect("tournaments:manage", slug=slug)
+    return _download(text, f"{event.slug}.elo", "text/plain; charset=utf-8")
