@@ -844,8 +844,10 @@ def _import_round(
             GroupMember(group=groups[g["key"]], entrant=entrants[n], seed=seed)
             for seed, n in enumerate(g["entrants"], start=1)
         )
-    for order, m in enumerate(r["matches"]):
-        match = Match.objects.create(
+    # in bulk: an event of a few hundred entrants has thousands of matches, and one query
+    # per row made a WOC import take seconds (PostgreSQL and SQLite return the new keys)
+    matches = Match.objects.bulk_create(
+        Match(
             round=rnd,
             group=groups.get(m["group"]) if m["group"] else None,
             code=m["code"],
@@ -857,38 +859,45 @@ def _import_round(
             overridden=m["overridden"],
             version=1 if m["games"] else 0,
         )
-        MatchParticipant.objects.bulk_create(
-            MatchParticipant(
-                match=match,
-                seat=seat,
-                entrant=entrants[p["entrant"]] if p["entrant"] is not None else None,
-                role=p["role"],
-                details=p["details"],
-            )
-            for seat, p in enumerate(m["participants"])
+        for order, m in enumerate(r["matches"])
+    )
+    MatchParticipant.objects.bulk_create(
+        MatchParticipant(
+            match=match,
+            seat=seat,
+            entrant=entrants[p["entrant"]] if p["entrant"] is not None else None,
+            role=p["role"],
+            details=p["details"],
         )
-        Game.objects.bulk_create(
-            Game(
-                match=match,
-                number=g["number"],
-                scores=g["scores"],
-                first_seat=g["first"],
-                ending=g["ending"],
-                details=g["details"],
-            )
-            for g in m["games"]
+        for match, m in zip(matches, r["matches"], strict=True)
+        for seat, p in enumerate(m["participants"])
+    )
+    Game.objects.bulk_create(
+        Game(
+            match=match,
+            number=g["number"],
+            scores=g["scores"],
+            first_seat=g["first"],
+            ending=g["ending"],
+            details=g["details"],
         )
-        if m["games"]:
-            ResultChange.objects.create(
-                match=match,
-                version=1,
-                before=None,
-                after={"games": m["games"]},
-                changed_by=by if getattr(by, "is_authenticated", False) else None,
-                changed_at=now,
-                source=ResultChange.Source.IMPORT,
-                reason="imported from an event file",
-            )
+        for match, m in zip(matches, r["matches"], strict=True)
+        for g in m["games"]
+    )
+    ResultChange.objects.bulk_create(
+        ResultChange(
+            match=match,
+            version=1,
+            before=None,
+            after={"games": m["games"]},
+            changed_by=by if getattr(by, "is_authenticated", False) else None,
+            changed_at=now,
+            source=ResultChange.Source.IMPORT,
+            reason="imported from an event file",
+        )
+        for match, m in zip(matches, r["matches"], strict=True)
+        if m["games"]
+    )
     return rnd
 
 
@@ -899,9 +908,11 @@ def _score_imported(event: Event) -> None:
     for rnd in rounds_queryset(event):
         if rnd.status == Round.Status.DRAFT:
             continue
+        scored = []
         for match in rnd.matches.all():
             if not match.games.all() and len(match.participants.all()) != 1:
                 continue
             score = engine.score_match(state, match_state(match, rnd.number))
             match.result = score_json(score)
-            match.save(update_fields=["result"])
+            scored.append(match)
+        Match.objects.bulk_update(scored, ["result"], batch_size=500)
