@@ -16,7 +16,7 @@ Later rounds are never changed here: this is the diff a director confirms.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from rules.contention import Contention, Verdict
@@ -142,6 +142,25 @@ def with_games(
 
     rounds = tuple(
         replace(r, matches=tuple(fix(m) for m in r.matches)) if r.number == round_number else r
+        for r in state.rounds
+    )
+    return replace(state, rounds=rounds)
+
+
+def with_details(
+    state: EventState, round_number: int, code: str, details: Mapping[str, object]
+) -> EventState:
+    """The state with one match's details replaced whole (a format's own result fields, such
+    as GokoDom's result codes, where a field may also be cleared)."""
+    rounds = tuple(
+        replace(
+            r,
+            matches=tuple(
+                replace(m, details=dict(details)) if m.code == code else m for m in r.matches
+            ),
+        )
+        if r.number == round_number
+        else r
         for r in state.rounds
     )
     return replace(state, rounds=rounds)

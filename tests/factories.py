@@ -344,3 +344,21 @@ def wpf_imported_event(director, rounds_played: int, winners=None, slug="wpf", *
     Event.objects.filter(pk=event.pk).update(public=True)
     event.directors.add(director)
     return Event.objects.get(pk=event.pk)
+
+
+def confirm_preview(client, url: str, data: dict, *, expect: int = 302):
+    """Post a form that answers with a correction preview, then confirm the preview it showed
+    (the digest and results version read off the page, as the director's browser sends them)."""
+    import re
+
+    shown = client.post(url, data)
+    body = shown.content.decode()
+    assert shown.status_code == 200, body[:2000]
+    digest = re.search(r'name="confirm" value="([0-9a-f]{64})"', body)
+    version = re.search(r'name="results_version" value="(-?\d+)"', body)
+    assert digest and version, "the page shows no preview to confirm"
+    done = client.post(
+        url, {**data, "confirm": digest.group(1), "results_version": version.group(1)}
+    )
+    assert done.status_code == expect, done.content.decode()[:2000]
+    return done

@@ -153,3 +153,57 @@ def test_a_withdrawal_is_previewed_before_it_is_saved(director, desktop, phone, 
     assert Entrant.objects.get(event=event, number=3).status == "withdrawn"
     entry = AuditEntry.objects.get(event=event, action="correction.withdrawal_confirmed")
     assert entry.reason == "unwell" and entry.after["rounds"][0]["caused"]
+
+
+def test_gokodom_codes_of_an_earlier_round_are_previewed_then_confirmed(
+    director, desktop, phone, live_url, shot
+):
+    from tests.tournaments.test_corrections_format_screens import _goko_two_rounds, _seats
+
+    event, match = _goko_two_rounds(director, "goko-fix")
+    a, b = _seats(match)
+    for context, name in ((desktop, "desktop"), (phone, "phone")):
+        page = sign_in(context, live_url)
+        page.goto(live_url("manage_round", event.slug, 1))
+        row = page.locator(f"#match-{match.pk}")
+        row.locator(f"select[name=code-{a.number}]").select_option("L")
+        row.locator(f"select[name=code-{b.number}]").select_option("W")
+        row.get_by_role("button", name="Preview the codes").click()
+        preview = page.get_by_role("region", name="Preview of the correction")
+        expect(preview.get_by_text("W-L → L-W")).to_be_visible()
+        expect(preview.get_by_role("heading", name="Later rounds")).to_be_visible()
+        shot(page, f"codes-preview-{name}")
+        assert Match.objects.get(pk=match.pk).details["results"][str(a.number)] == "W"
+    preview.get_by_label("Why (kept in the log)").fill("players reported it the wrong way")
+    preview.get_by_role("button", name="Confirm the correction").click()
+    expect(page.get_by_text("Correction saved")).to_be_visible()
+    shot(page, "codes-confirmed-phone")
+    saved = Match.objects.get(pk=match.pk)
+    assert saved.details["results"] == {str(a.number): "L", str(b.number): "W"}
+    entry = AuditEntry.objects.get(event=event, action="correction.result_confirmed")
+    assert entry.reason == "players reported it the wrong way"
+    assert entry.after["change"] == {"before": "W-L", "after": "L-W"}
+
+
+def test_a_freestyle_withdrawal_during_a_round_is_previewed(director, desktop, live_url, shot):
+    from tests.factories import freestyle_event
+    from tournaments.models import Entrant
+
+    event = freestyle_event(director, players=16, slug="fs-leave")
+    rnd = rounds.publish_round(rounds.draft_next_round(event, by=director).round, by=director)
+    leaver = rnd.matches.order_by("order")[0].participants.get(seat=0).entrant
+    page = sign_in(desktop, live_url)
+    page.goto(live_url("freestyle_withdraw", event.slug, leaver.number))
+    page.get_by_label("During the round in play").check()
+    page.get_by_label("Reason").fill("flight home")
+    page.get_by_role("button", name="Preview the withdrawal").click()
+    preview = page.get_by_role("region", name="Preview of the withdrawal")
+    expect(preview.get_by_text(f"{leaver.name} withdraws during round 1")).to_be_visible()
+    shot(page, "freestyle-withdraw-preview")
+    assert Entrant.objects.get(pk=leaver.pk).status == "active"
+    preview.get_by_role("button", name="Confirm the withdrawal").click()
+    expect(page.get_by_text(f"{leaver.name} is withdrawn.")).to_be_visible()
+    leaver.refresh_from_db()
+    assert leaver.status == "withdrawn" and leaver.withdrawn_after_round == 0
+    entry = AuditEntry.objects.get(event=event, action="correction.withdrawal_confirmed")
+    assert entry.reason == "flight home"

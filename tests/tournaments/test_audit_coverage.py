@@ -377,6 +377,23 @@ def _(d):
     return lambda: format_gokodom_director.record_codes(match, codes, expected_version=0, by=d)
 
 
+@scenario("corrections.confirm_details")
+def _(d):
+    _, match, a, b = _goko(d, swiss_rounds=3)
+    codes = {str(a.number): "W", str(b.number): "L"}
+    details = format_gokodom_director.details_with_codes(match, codes)
+    preview = corrections.preview_details(match, details, expected_version=0)
+    return lambda: corrections.confirm_details(
+        match,
+        details,
+        expected_version=0,
+        results_version=preview.results_version,
+        digest=preview.digest,
+        by=d,
+        write=lambda: format_gokodom_director.record_codes(match, codes, expected_version=0, by=d),
+    )
+
+
 @scenario("format_gokodom_director.choose_eighth_place")
 def _(d):
     event = gokodom_event(d)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.factories import freestyle_event, play_round
+from tests.factories import confirm_preview, freestyle_event, play_round
 from tournaments.models import Entrant, Match, ResultChange, Round
 from tournaments.services import events, format_freestyle, rounds
 from tournaments.services.errors import ServiceError
@@ -80,8 +80,7 @@ def test_during_a_semi_final_the_opponent_wins_by_walkover(client, director):
     client.force_login(director)
     form = client.get(url("freestyle_withdraw", event.slug, low.number)).content.decode()
     assert "Semi-finals" in form and 'value="during"' in form
-    response = client.post(url("freestyle_withdraw", event.slug, low.number), {"when": "during"})
-    assert response.status_code == 302
+    confirm_preview(client, url("freestyle_withdraw", event.slug, low.number), {"when": "during"})
     sf1.refresh_from_db()
     assert sf1.result["summary"] == "W/O" and sf1.result["winner"] == 0
     bracket = client.get(url("freestyle_bracket", event.slug)).content.decode()

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import transaction
 from django.utils import timezone
@@ -32,6 +32,8 @@ from tournaments.services import audit, events, results
 from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
 from tournaments.services.standings import contention_or_none
 from tournaments.services.state import jsonable, load_event_state
+
+T = TypeVar("T")
 
 VS = " - "  # between the players of a pairing, in the diff's words
 # The preview page lists this many standings rows at most (the audit keeps every one).
@@ -189,6 +191,78 @@ def confirm_result(
     return outcome
 
 
+def preview_details(
+    match: Match, details: Mapping[str, Any], *, expected_version: int, what: str = "result"
+) -> Preview:
+    """The diff of replacing ``match``'s details whole, for a format whose own screen records
+    a result as details (GokoDom's result codes). Games stay as they are. Saves nothing."""
+    match = Match.objects.select_related("round__event").get(pk=match.pk)
+    if match.version != expected_version:
+        raise StaleResult(match.version, {"result": match.result})
+    event = match.round.event
+    return _details_preview(event, match, details, load_event_state(event), what)
+
+
+def _details_preview(
+    event: Event, match: Match, details: Mapping[str, Any], state: EventState, what: str
+) -> Preview:
+    rnd = match.round
+    if rnd.status == Round.Status.DRAFT:
+        raise InvalidResult(f"{rnd.label} is not published yet: results wait for the pairing.")
+    corrected = diffs.with_details(state, rnd.number, match.code, details)
+    score = event.engine.score_match(corrected, _current(corrected, rnd.number, match.code))
+    if not score.valid:
+        raise InvalidResult(score.problems)
+    names = {e.id: e.name for e in state.entrants}
+    current = _current(state, rnd.number, match.code)
+    players = VS.join(names.get(p.entrant or "", "bye") for p in current.participants)
+    subject = f"{rnd.label}, {match.code}: {players}"
+    diff = _diff(event, state, corrected, rnd.number, names, kind=what, subject=subject)
+    diff["change"] = {
+        "before": (match.result or {}).get("summary", "") or "no result",
+        "after": score.summary or "no result",
+    }
+    return Preview(what, subject, event.results_version, diff, digest_of(diff))
+
+
+def confirm_details(
+    match: Match,
+    details: Mapping[str, Any],
+    *,
+    expected_version: int,
+    results_version: int,
+    digest: str,
+    by: Any,
+    write: Callable[[], T],
+    what: str = "result",
+    reason: str = "",
+    now: datetime | None = None,
+) -> T:
+    """Save previewed details through the format's own service (``write``), if the record is
+    still the one the preview was made from; the audit row keeps the diff that was shown."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=match.round.event_id)
+        locked = Match.objects.select_for_update().select_related("round").get(pk=match.pk)
+        if locked.version != expected_version:
+            raise StaleResult(locked.version, {"result": locked.result})
+        _check_version(event, results_version)
+        preview = _details_preview(event, locked, details, load_event_state(event), what)
+        _check_digest(preview, digest)
+        saved = write()
+        audit.log(
+            event,
+            "correction.result_confirmed",
+            actor=by,
+            at=now,
+            subject=preview.subject,
+            before={"results_version": results_version, "match_version": expected_version},
+            after=preview.diff,
+            reason=reason,
+        )
+    return saved
+
+
 # -- withdrawals --------------------------------------------------------------------------
 
 
@@ -201,20 +275,32 @@ def _withdraw_after(event: Event) -> int:
     ) or 0
 
 
-def preview_withdrawal(entrant: Entrant) -> Preview:
+def preview_withdrawal(entrant: Entrant, *, during: bool = False) -> Preview:
+    """``during``: the entrant leaves during the round in play, whose games then do not count
+    (a format's own rule, Freestyle's); otherwise after the latest round paired."""
     event = Event.objects.get(pk=entrant.event_id)
-    return _withdrawal_preview(event, entrant, load_event_state(event))
+    return _withdrawal_preview(event, entrant, load_event_state(event), during)
 
 
-def _withdrawal_preview(event: Event, entrant: Entrant, state: EventState) -> Preview:
+def _withdrawal_preview(
+    event: Event, entrant: Entrant, state: EventState, during: bool = False
+) -> Preview:
     if entrant.status == Entrant.Status.WITHDRAWN:
         raise ServiceError(f"{entrant.name} has already withdrawn.")
-    after = _withdraw_after(event)
+    latest = _withdraw_after(event)
+    # During a round his games of that round stop counting, but the round stays as paired:
+    # only the rounds after it are compared with the engine's plan.
+    after = latest - 1 if during else latest
     corrected = diffs.withdrawn(state, str(entrant.number), after)
     names = {e.id: e.name for e in state.entrants}
-    subject = f"{entrant.name} withdraws after round {after}"
-    diff = _diff(event, state, corrected, after, names, kind="withdrawal", subject=subject)
-    diff["change"] = {"before": "playing", "after": f"withdrawn after round {after}"}
+    if during:
+        subject = f"{entrant.name} withdraws during round {latest}"
+        status = f"withdrawn during round {latest} (its games do not count)"
+    else:
+        subject = f"{entrant.name} withdraws after round {after}"
+        status = f"withdrawn after round {after}"
+    diff = _diff(event, state, corrected, latest, names, kind="withdrawal", subject=subject)
+    diff["change"] = {"before": "playing", "after": status}
     return Preview("withdrawal", subject, event.results_version, diff, digest_of(diff))
 
 
@@ -225,16 +311,23 @@ def confirm_withdrawal(
     digest: str,
     by: Any,
     reason: str = "",
+    during: bool = False,
+    write: Callable[[], Entrant] | None = None,
     now: datetime | None = None,
 ) -> Entrant:
+    """Save the previewed withdrawal, through ``write`` where the format has its own service
+    (Freestyle's, which also scores the round in play again), else events.withdraw."""
     now = now or timezone.now()
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=entrant.event_id)
         entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
         _check_version(event, results_version)
-        preview = _withdrawal_preview(event, entrant, load_event_state(event))
+        preview = _withdrawal_preview(event, entrant, load_event_state(event), during)
         _check_digest(preview, digest)
-        entrant = events.withdraw(entrant, by=by, reason=reason, now=now)
+        if write is not None:
+            entrant = write()
+        else:
+            entrant = events.withdraw(entrant, by=by, reason=reason, now=now)
         audit.log(
             event,
             "correction.withdrawal_confirmed",
@@ -361,10 +454,12 @@ def source_for_state(seed: str, state: EventState, external: bool) -> Any:
 __all__ = [
     "Preview",
     "StalePreview",
+    "confirm_details",
     "confirm_result",
     "confirm_withdrawal",
     "has_later_rounds",
     "needs_preview",
+    "preview_details",
     "preview_result",
     "preview_withdrawal",
 ]

@@ -221,6 +221,43 @@ def record_tiebreaker(
         return draw
 
 
+def check_withdrawal(event: Event, entrant: Entrant, *, during: bool) -> Round | None:
+    """Refuse a withdrawal the rules cannot take (already withdrawn, in a draft, "during" with
+    no round in play for him); the round in play or last played, if any."""
+    if entrant.status == Entrant.Status.WITHDRAWN:
+        raise ServiceError(f"{entrant.name} has already withdrawn.")
+    draft = event.rounds.filter(status=Round.Status.DRAFT).first()
+    if draft is not None and draft.matches.filter(participants__entrant=entrant).exists():
+        raise ServiceError(
+            f"{entrant.name} is in the draft of {draft.label}: delete the draft, record "
+            "the withdrawal, then draft the round again."
+        )
+    current = event.rounds.exclude(status=Round.Status.DRAFT).order_by("-number").first()
+    if during:
+        if current is None or current.status != Round.Status.PUBLISHED:
+            raise ServiceError(
+                [
+                    Problem(
+                        "withdraw.no_round",
+                        "when",
+                        "No round is in play: the withdrawal is between rounds.",
+                    )
+                ]
+            )
+        if not current.matches.filter(participants__entrant=entrant).exists():
+            raise ServiceError(
+                [
+                    Problem(
+                        "withdraw.not_playing",
+                        "when",
+                        f"{entrant.name} does not play in {current.label}: "
+                        "the withdrawal is between rounds.",
+                    )
+                ]
+            )
+    return current
+
+
 def withdraw(
     entrant: Entrant,
     *,
@@ -234,38 +271,9 @@ def withdraw(
     with transaction.atomic():
         event = _lock(entrant.event)
         entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
-        if entrant.status == Entrant.Status.WITHDRAWN:
-            raise ServiceError(f"{entrant.name} has already withdrawn.")
-        draft = event.rounds.filter(status=Round.Status.DRAFT).first()
-        if draft is not None and draft.matches.filter(participants__entrant=entrant).exists():
-            raise ServiceError(
-                f"{entrant.name} is in the draft of {draft.label}: delete the draft, record "
-                "the withdrawal, then draft the round again."
-            )
-        current = event.rounds.exclude(status=Round.Status.DRAFT).order_by("-number").first()
+        current = check_withdrawal(event, entrant, during=during)
         number = current.number if current else 0
         if during:
-            if current is None or current.status != Round.Status.PUBLISHED:
-                raise ServiceError(
-                    [
-                        Problem(
-                            "withdraw.no_round",
-                            "when",
-                            "No round is in play: the withdrawal is between rounds.",
-                        )
-                    ]
-                )
-            if not current.matches.filter(participants__entrant=entrant).exists():
-                raise ServiceError(
-                    [
-                        Problem(
-                            "withdraw.not_playing",
-                            "when",
-                            f"{entrant.name} does not play in {current.label}: "
-                            "the withdrawal is between rounds.",
-                        )
-                    ]
-                )
             number -= 1
         entrant.status = Entrant.Status.WITHDRAWN
         entrant.withdrawn_after_round = number

@@ -43,6 +43,7 @@ def record_codes(
     *,
     expected_version: int,
     by: Any,
+    reason: str = "result codes recorded by the director",
     now: datetime.datetime | None = None,
 ) -> Match:
     """The director records each player's result code (None clears them)."""
@@ -52,22 +53,7 @@ def record_codes(
         _check_version(locked, expected_version)
         if locked.round.status == Round.Status.DRAFT:
             raise InvalidResult(f"{locked.round.label} is not published yet.")
-        details = dict(locked.details)
-        if codes:
-            bad = [c for c in codes.values() if c not in CODES]
-            if bad or set(codes) != set(players_of(locked)):
-                raise InvalidResult(
-                    [
-                        Problem(
-                            "gokodom.results_code",
-                            "codes",
-                            "Choose one result code (W, L, D, WD, DD or LD) for each player.",
-                        )
-                    ]
-                )
-            details["results"] = dict(codes)
-        else:
-            details.pop("results", None)
+        details = details_with_codes(locked, codes)
         state = load_event_state(event)
         save_details(
             event,
@@ -76,10 +62,41 @@ def record_codes(
             details,
             by=by,
             source=ResultChange.Source.WEB,
-            reason="result codes recorded by the director",
+            reason=reason,
             now=now,
         )
         return locked
+
+
+def details_with_codes(match: Match, codes: Mapping[str, str] | None) -> dict[str, Any]:
+    """The match's details with ``codes`` as its result codes (None clears them); refused
+    unless each player has one of the codes."""
+    details = dict(match.details)
+    if codes:
+        bad = [c for c in codes.values() if c not in CODES]
+        if bad or set(codes) != set(players_of(match)):
+            raise InvalidResult(
+                [
+                    Problem(
+                        "gokodom.results_code",
+                        "codes",
+                        "Choose one result code (W, L, D, WD, DD or LD) for each player.",
+                    )
+                ]
+            )
+        details["results"] = dict(codes)
+    else:
+        details.pop("results", None)
+    return details
+
+
+def details_with_advances(match: Match, entrant: str) -> dict[str, Any]:
+    """The match's details with ``entrant`` going through; refused unless he plays it."""
+    if entrant not in players_of(match):
+        raise InvalidResult(
+            [Problem("gokodom.advances", "advances", "Choose one of the two players.")]
+        )
+    return {**match.details, "advances": entrant}
 
 
 def decide_advances(
@@ -88,6 +105,7 @@ def decide_advances(
     *,
     expected_version: int,
     by: Any,
+    reason: str = "",
     now: datetime.datetime | None = None,
 ) -> Match:
     """IV.A.4 (3-3) or both players messaged: the director says who goes through."""
@@ -95,19 +113,16 @@ def decide_advances(
     with transaction.atomic():
         event, locked = lock(match)
         _check_version(locked, expected_version)
-        if entrant not in players_of(locked):
-            raise InvalidResult(
-                [Problem("gokodom.advances", "advances", "Choose one of the two players.")]
-            )
+        details = details_with_advances(locked, entrant)
         state = load_event_state(event)
         save_details(
             event,
             state,
             locked,
-            {**locked.details, "advances": entrant},
+            details,
             by=by,
             source=ResultChange.Source.WEB,
-            reason="the director decided who goes through (IV.A.4)",
+            reason=reason or "the director decided who goes through (IV.A.4)",
             now=now,
         )
         return locked

@@ -20,6 +20,7 @@ from accounts.permissions import event_for_director, event_for_viewer
 from tournaments import selectors
 from tournaments.formats import freestyle_pages
 from tournaments.models import Entrant, Event, Round
+from tournaments.services import corrections
 from tournaments.services import format_freestyle as service
 from tournaments.services.errors import ServiceError
 
@@ -151,7 +152,8 @@ def manage_tiebreakers(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def manage_withdraw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """Withdraw a player the Freestyle way: during the round in play, or between rounds."""
+    """Withdraw a player the Freestyle way: during the round in play, or between rounds.
+    Once rounds are paired the withdrawal is previewed and saved only when confirmed."""
     event = _freestyle(event_for_director(request.user, slug))
     entrant = Entrant.objects.filter(event=event, number=number).first()
     if entrant is None:
@@ -163,24 +165,55 @@ def manage_withdraw(request: HttpRequest, slug: str, number: int) -> HttpRespons
         initial={"when": "during" if in_play else "between"},
     )
     status = 200
+    preview = None
+    stale: list[str] = []
+    paired = event.rounds.exists()
     if request.method == "POST":
+        status = 422
         if form.is_valid():
+            during = form.cleaned_data["when"] == "during"
+            reason = form.cleaned_data["reason"]
+            digest = request.POST.get("confirm", "")
             try:
-                service.withdraw(
-                    entrant,
-                    during=form.cleaned_data["when"] == "during",
-                    reason=form.cleaned_data["reason"],
-                    by=request.user,
-                )
+                if digest:
+                    try:
+                        corrections.confirm_withdrawal(
+                            entrant,
+                            results_version=_int(request.POST.get("results_version")),
+                            digest=digest,
+                            by=request.user,
+                            reason=reason,
+                            during=during,
+                            write=lambda: service.withdraw(
+                                entrant, during=during, reason=reason, by=request.user
+                            ),
+                        )
+                    except corrections.StalePreview as error:
+                        stale = error.messages
+                        preview = corrections.preview_withdrawal(entrant, during=during)
+                        status = 409
+                elif paired:
+                    service.check_withdrawal(event, entrant, during=during)
+                    preview = corrections.preview_withdrawal(entrant, during=during)
+                    status = 200
+                else:
+                    service.withdraw(entrant, during=during, reason=reason, by=request.user)
             except ServiceError as error:
                 _add_errors(form, error, "when")
             else:
-                messages.success(request, _("%(name)s is withdrawn.") % {"name": entrant.name})
-                return redirect("tournaments:manage_entrants", slug=slug)
-        status = 422
+                if preview is None:
+                    messages.success(request, _("%(name)s is withdrawn.") % {"name": entrant.name})
+                    return redirect("tournaments:manage_entrants", slug=slug)
     context = {"event": event, "entrant": entrant, "form": form, "current": current}
-    context["in_play"] = in_play
+    context.update(in_play=in_play, paired=paired, preview=preview, stale=stale)
     return _render(request, "withdraw.html", "withdraw", context, status=status)
+
+
+def _int(text: str | None) -> int:
+    try:
+        return int(text or "")
+    except ValueError:
+        return -1
 
 
 def _public(request: HttpRequest, slug: str) -> tuple[Event, list[Round]]:

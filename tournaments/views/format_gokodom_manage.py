@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
@@ -22,6 +23,7 @@ from rules.formats.gokodom.schedule import season as season_dates
 from tournaments.formats import gokodom_schedule as schedule
 from tournaments.formats import ui_for
 from tournaments.models import Event, Match, MatchParticipant, Round
+from tournaments.services import corrections
 from tournaments.services import format_gokodom_director as director
 from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
 from tournaments.services.state import load_event_state
@@ -228,6 +230,12 @@ def _grid_row(
         "errors": {},
         **extra,
     }
+    if extra.get("posted"):
+        # What the director chose stays chosen while it is previewed or refused.
+        for game in row["games"]:
+            for code in game.get("codes", ()):
+                code["value"] = request.POST.get(code["name"], "").strip().upper()
+        row["advances"] = request.POST.get("advances", "").strip()
     rnd = match.round
     entered = sum(1 for m in rnd.matches.all() if m.result and m.result.get("complete"))
     context = {
@@ -237,9 +245,10 @@ def _grid_row(
         "ui": ui,
         "entered": entered,
         "total": rnd.matches.count(),
+        "correcting": corrections.has_later_rounds(rnd),
         "oob": True,
     }
-    if not request.htmx:
+    if not request.htmx and not extra.get("preview"):
         for texts in extra.get("errors", {}).values():
             for text in texts:
                 messages.error(request, text)
@@ -252,22 +261,27 @@ def _grid_row(
 
 
 def _save(request: HttpRequest, event: Event, match_id: int, write) -> HttpResponse:
+    """Run ``write``; it returns the row's extra context (a preview) or None once saved."""
     try:
-        write()
+        extra = write()
     except StaleResult as conflict:
         return _grid_row(request, event, match_id, {"conflict": conflict}, 409)
     except InvalidResult as refused:
         errors = {"match": [p.text for p in refused.problems]}
-        return _grid_row(request, event, match_id, {"errors": errors}, 422)
+        return _grid_row(request, event, match_id, {"errors": errors, "posted": True}, 422)
     except ServiceError as error:
-        return _grid_row(request, event, match_id, {"errors": {"match": error.messages}}, 422)
-    return _grid_row(request, event, match_id, {"saved": True}, 200)
+        errors = {"match": error.messages}
+        return _grid_row(request, event, match_id, {"errors": errors, "posted": True}, 422)
+    if not isinstance(extra, dict):
+        return _grid_row(request, event, match_id, {"saved": True}, 200)
+    return _grid_row(request, event, match_id, extra, 409 if extra.get("stale") else 200)
 
 
 @login_required
 @require_POST
 def codes(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
-    """Result codes of a Swiss match, from its row in the results grid."""
+    """Result codes of a Swiss match, from its row in the results grid. In a round that is
+    not the latest the codes are a correction: previewed, and saved once confirmed."""
     event = _event(request, slug)
     match = _grid_match(event, match_id)
     typed = {
@@ -276,14 +290,70 @@ def codes(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
         if p.entrant_id
     }
     chosen = typed if any(typed.values()) else None
-    return _save(
-        request,
-        event,
-        match_id,
-        lambda: director.record_codes(
-            match, chosen, expected_version=_version(request), by=request.user
-        ),
-    )
+    version = _version(request)
+
+    def save() -> None:
+        director.record_codes(match, chosen, expected_version=version, by=request.user)
+
+    if not corrections.needs_preview(match):
+        return _save(request, event, match_id, save)
+
+    def correct() -> dict | None:
+        details = director.details_with_codes(match, chosen)
+        return _correction(
+            request,
+            match,
+            details,
+            version,
+            "tournaments:gokodom_codes",
+            lambda reason: director.record_codes(
+                match,
+                chosen,
+                expected_version=version,
+                by=request.user,
+                reason=reason or "result codes corrected after their preview",
+            ),
+        )
+
+    return _save(request, event, match_id, correct)
+
+
+def _correction(
+    request: HttpRequest,
+    match: Match,
+    details: dict,
+    version: int,
+    url_name: str,
+    write: Any,
+) -> dict | None:
+    """A change to a round that is not the latest: preview it, or save the preview the
+    director confirms through ``write(reason)`` (None once saved)."""
+    url = reverse(url_name, args=[match.round.event.slug, match.pk])
+    shown = {"posted": True, "confirm_url": url}
+    digest = request.POST.get("confirm", "")
+    reason = request.POST.get("reason", "")[:300]
+    if digest:
+        try:
+            seen = int(request.POST.get("results_version", ""))
+        except ValueError:
+            seen = -1
+        try:
+            corrections.confirm_details(
+                match,
+                details,
+                expected_version=version,
+                results_version=seen,
+                digest=digest,
+                by=request.user,
+                reason=reason,
+                write=lambda: write(reason),
+            )
+        except corrections.StalePreview as stale:
+            preview = corrections.preview_details(match, details, expected_version=version)
+            return {"preview": preview, "stale": stale.messages, **shown}
+        return {"saved": True, "corrected": True}
+    preview = corrections.preview_details(match, details, expected_version=version)
+    return {"preview": preview, **shown}
 
 
 @login_required
@@ -293,11 +363,18 @@ def advances(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     event = _event(request, slug)
     match = _grid_match(event, match_id)
     chosen = request.POST.get("advances", "").strip()
-    return _save(
-        request,
-        event,
-        match_id,
-        lambda: director.decide_advances(
-            match, chosen, expected_version=_version(request), by=request.user
-        ),
-    )
+    version = _version(request)
+
+    def save(reason: str = "") -> None:
+        director.decide_advances(
+            match, chosen, expected_version=version, by=request.user, reason=reason
+        )
+
+    if not corrections.needs_preview(match):
+        return _save(request, event, match_id, save)
+
+    def correct() -> dict | None:
+        details = director.details_with_advances(match, chosen)
+        return _correction(request, match, details, version, "tournaments:gokodom_advances", save)
+
+    return _save(request, event, match_id, correct)
