@@ -4,7 +4,8 @@ at 1,000 entrants.
     PYTHONPATH=. .venv/bin/python bench/contention.py [entrants]
 
 For each event (a WOC Swiss in the middle and in its last round with all but a few results in,
-a round robin after two rounds, a GokoDom Swiss before its last round), it prints the seconds
+a round robin after two rounds, a GokoDom Swiss before its last round, and a Freestyle Round 1
+at the format's own size with its exact method at its worst), it prints the seconds
 of the engine's standings and of ``rules.contention.contention`` (best of three), the method the
 package chose (exact or bound) and how many entrants are clinched, alive and eliminated. The
 standings task runs both on the same state, so the second column is what contention adds. It
@@ -94,10 +95,26 @@ def gokodom(entrants: int) -> list[tuple[str, EventState]]:
     return [(f"gokodom, round {number} of {len(swiss)} Swiss, half in", _cut(state, number, 20))]
 
 
+def freestyle(entrants: int) -> list[tuple[str, EventState]]:
+    """The format's own size (28, 4 groups of 7), whatever the bench's: the worst case of its
+    exact method is 5 games open in every Round 1 group (243 outcomes each)."""
+    from rules.formats.freestyle.simulate import simulate_event
+
+    state = simulate_event(random.Random(1), 28, stop_after=1)
+    last = state.rounds[0]
+    groups: dict[str, list[str]] = {}
+    for match in last.matches:
+        groups.setdefault(match.group, []).append(match.code)
+    open_codes = {code for codes in groups.values() for code in codes[-5:]}
+    matches = tuple(replace(m, games=()) if m.code in open_codes else m for m in last.matches)
+    state = replace(state, rounds=(replace(last, matches=matches, status=RoundStatus.PUBLISHED),))
+    return [("freestyle (28), round 1, 5 games open a group", state)]
+
+
 def main() -> None:
     entrants = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     print(f"{'event':44} {'standings s':>11} {'contention s':>12}  method  clinched/alive/out")
-    for build in (woc, round_robin, gokodom):
+    for build in (woc, round_robin, gokodom, freestyle):
         start = time.perf_counter()
         try:
             cases = build(entrants)

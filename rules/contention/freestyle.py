@@ -1,21 +1,46 @@
 """Contention in Freestyle (format ``freestyle``): group rounds 1-3, then semi-finals and final.
 
 - A group round in progress: the stage is the next round (top 4 of each Round 1 group, top 2
-  after). Each group is a round robin; the points bound of bounds.py runs group by group on wins
-  (a won game 1, a tie 1/2), with each entrant's own games left in the group. Equal wins go to
-  tiebreaks the bound counts against the entrant, so it is sound. A complete group takes the
-  engine's own ``qualified`` / ``eliminated``.
+  after). Each group is a round robin. Exact where a group has few games left (3 results a game,
+  at most GROUP_LIMIT outcomes): every result of every game left in the group (a win either way,
+  a tie) is played through the engine's own game record, and the group is ordered by the steps
+  that depend only on results, "Number of wins" then "Head-to-head matchups", again within each
+  tie ("the process is iterative"). Players those steps cannot split form a block: its order
+  rests on game-point margins (steps 3-4), on steps that follow them, or on a tiebreaker game,
+  so a block across the cut is open in that outcome. Otherwise, the points bound of bounds.py on
+  wins (a won game 1, a tie 1/2), with each entrant's own games left in the group; equal wins go
+  to tiebreaks the bound counts against the entrant, so it is sound. An entrant who leaves after
+  this round (row ``withdrawn``) takes no place: "everyone who finished below him ... moves up
+  one place". A complete group takes the engine's own ``qualified`` / ``eliminated``; a tie
+  across the cut still waiting for its tiebreaker game (row ``tiebreaker``) is alive until the
+  game is recorded.
 - Anyone who can still reach the next stage can still win; the semi-finals and final are a
-  single elimination: beaten is out, the final's winner has clinched.
+  single elimination: beaten is out (unless the semi-final's winner withdraws after it: the
+  loser "moves up one place" to the final), the final's winner has clinched (even while the
+  third place game is still to play).
 """
 
 from __future__ import annotations
 
-from rules.contract import EventState
+from collections.abc import Sequence
+from dataclasses import replace
+
+from rules import registry
+from rules.contract import Engine, EventState, GameState, MatchState
 from rules.formats.freestyle import ENGINE
+from rules.formats.freestyle.results import Context, RoundRecord
+from rules.formats.freestyle.tables import FINALS, SEMI_FINALS
 
 from .bounds import Reach, fraction, top_bound
-from .types import Contention, EntrantContention, Method, Status, Verdict, verdict
+from .exact import exact_verdicts
+from .explore import Outcome, Walk, affordable, pending_by_score
+from .types import Contention, EntrantContention, Finish, Method, Status, Verdict, verdict
+
+# Most outcomes enumerated for one group (3 results a game: 5 games left).
+GROUP_LIMIT = 243
+RESULTS = ((1, 0), (0, 0), (0, 1))  # a win for the first seat, a tie, a win for the second
+AS_ENGINE: Engine = registry.get("freestyle")
+PENDING = pending_by_score(AS_ENGINE)
 
 NEXT = {1: ("round_2", "reach Round 2", 4), 2: ("round_3", "reach Round 3", 2)}
 NEXT[3] = ("semi_finals", "reach the semi-finals", 2)
@@ -30,6 +55,7 @@ def contention(state: EventState) -> Contention:
     key, target, places = NEXT[current]
     rows: list[EntrantContention] = []
     seen: set[str] = set()
+    method = Method.EXACT
     for table in standings.tables:
         if not table.key.startswith(f"round-{current}/"):
             continue
@@ -39,13 +65,31 @@ def contention(state: EventState) -> Contention:
         for row in table.rows:
             played = int(row.values.get("played") or 0)
             wins = fraction(row.values.get("wins"))
-            reaches.append(Reach(row.entrant, names[row.entrant], wins, wins + (size - 1 - played)))
+            high = wins + (size - 1 - played)
+            # Leaving after this round: takes no place, those below move up.
+            can_place = row.status != "withdrawn"
+            reaches.append(Reach(row.entrant, names[row.entrant], wins, high, can_place))
             statuses[row.entrant] = row.status
+        group = table.key.split("/group-", 1)[1]
         left = "in the group's games left"
-        bound = top_bound(reaches, places, goal="stage", unit="wins", left=left)
+        bound = _exact(
+            state, current, group, [r.entrant for r in table.rows], places, names, target
+        )
+        if not bound:
+            if bound is None:
+                method = Method.BOUND
+            bound = top_bound(reaches, places, goal="stage", unit="wins", left=left)
         for row in table.rows:
             stage: Verdict
-            if statuses[row.entrant] == "qualified":
+            if statuses[row.entrant] == "tiebreaker":
+                stage = verdict(
+                    "stage",
+                    Status.ALIVE,
+                    "tiebreaker",
+                    f"tied at place {row.rank} of {table.title}: a tiebreaker game decides "
+                    "who goes on",
+                )
+            elif statuses[row.entrant] == "qualified":
                 stage = verdict("stage", Status.CLINCHED, "group", f"qualified from {table.title}")
             elif statuses[row.entrant] in ("eliminated", "withdrawn"):
                 stage = verdict("stage", Status.ELIMINATED, "group", f"out of {table.title}")
@@ -62,31 +106,150 @@ def contention(state: EventState) -> Contention:
         if entrant.id not in seen:
             out = verdict("win", Status.ELIMINATED, "earlier", "out in an earlier round")
             rows.append(EntrantContention(entrant.id, out, out))
-    return Contention(state.format, key, target, tuple(rows), Method.BOUND)
+    return Contention(state.format, key, target, tuple(rows), method)
+
+
+def _exact(
+    state: EventState,
+    number: int,
+    group: str,
+    players: Sequence[str],
+    places: int,
+    names: dict[str, str],
+    target: str,
+) -> dict[str, Verdict] | None:
+    """The stage verdicts of one group by enumerating its games left; empty when it has none
+    left (the engine's own statuses answer), None when too many."""
+    left = [
+        m
+        for r in state.rounds
+        if r.number == number
+        for m in r.matches
+        if m.group == group and PENDING(state, m)
+    ]
+    if not left:
+        return {}
+    if not affordable(3 ** len(left), len(players), GROUP_LIMIT):
+        return None
+    ctx = Context(state)
+    leaving = {e for e in players if not ctx.in_round(e, number + 1)}
+
+    def pending(s: EventState, match: MatchState) -> bool:
+        return match.round_number == number and match.group == group and PENDING(s, match)
+
+    def evaluate(done: EventState) -> Outcome:
+        stage = group_finishes(Context(done).record(number), players, leaving, places)
+        return {e: (Finish.OUT, f) for e, f in stage.items()}
+
+    walk = Walk(AS_ENGINE, _menu, evaluate, pending, stop=lambda s: True, limit=GROUP_LIMIT)
+    # The group's own games rank it: the walk carries no other match of the round.
+    alone = replace(
+        state,
+        rounds=tuple(
+            replace(r, matches=tuple(m for m in r.matches if m.group == group))
+            if r.number == number
+            else r
+            for r in state.rounds
+        ),
+    )
+    outcomes = walk.outcomes(alone)
+    if outcomes is None:
+        return None
+    return exact_verdicts(outcomes, list(players), names, index=1, goal="stage", target=target)
+
+
+def _menu(state: EventState, match: MatchState) -> list[MatchState]:
+    return [replace(match, games=(GameState(1, scores),)) for scores in RESULTS]
+
+
+def result_blocks(record: RoundRecord, players: Sequence[str]) -> list[list[str]]:
+    """The group in order of the ranking steps that depend only on results: wins, then wins
+    among the tied, again within each split (the engine restarts the steps on each tie).
+    Each block holds players these steps cannot split, best block first."""
+
+    def split(tier: list[str]) -> list[list[str]]:
+        if len(tier) < 2:
+            return [tier]
+        for among in (None, tier):
+            values = {e: record.wins(e, among) for e in tier}
+            if len(set(values.values())) > 1:
+                levels = sorted(set(values.values()), reverse=True)
+                return [
+                    block
+                    for level in levels
+                    for block in split([e for e in tier if values[e] == level])
+                ]
+        return [tier]
+
+    return split(list(players))
+
+
+def group_finishes(
+    record: RoundRecord, players: Sequence[str], leaving: set[str], places: int
+) -> dict[str, Finish]:
+    """IN / OUT / OPEN for the next round: the first ``places`` of those going on. A player
+    leaving after the round takes no place ("everyone who finished below him ... moves up")."""
+    result: dict[str, Finish] = {}
+    placed = 0
+    for block in result_blocks(record, players):
+        staying = [e for e in block if e not in leaving]
+        for entrant in block:
+            result[entrant] = Finish.OUT
+        if not staying:
+            continue
+        first, last = placed, placed + len(staying)
+        finish = Finish.IN if last <= places else Finish.OUT if first >= places else Finish.OPEN
+        for entrant in staying:
+            result[entrant] = finish
+        placed = last
+    return result
 
 
 def _knockout(state: EventState, names: dict[str, str]) -> Contention:
     standings = ENGINE.standings(state)
-    alive: set[str] = set()
-    beaten: set[str] = set()
-    for rnd in state.rounds:
-        if rnd.number < 4:
-            continue
-        for match in rnd.matches:
-            ids = [e for e in match.entrant_ids if e]
-            if match.code == "3P":
-                beaten.update(ids)
-                continue
-            alive.update(ids)
-            score = ENGINE.score_match(state, match)
-            if score.valid and score.complete and score.winner is not None:
-                beaten.add(ids[1 - score.winner])
+    ctx = Context(state)
+    champion: str | None = None
+    how = "won the final"
+    contenders: set[str] = set()  # can still win: in the final, or certain to play it
+    moved: set[str] = set()  # semi-final losers who move up to the final
+    final_match = _match(state, FINALS, "F")
+    if final_match is not None:
+        done, winner = _decided(state, final_match)
+        if done:
+            champion = winner
+        else:
+            contenders.update(e for e in final_match.entrant_ids if e)
+    else:
+        for match in (m for r in state.rounds if r.number == SEMI_FINALS for m in r.matches):
+            going = [e for e in match.entrant_ids if e and ctx.in_round(e, FINALS)]
+            done, winner = _decided(state, match)
+            if not done:
+                contenders.update(going)  # whoever wins it, those going on stay in
+            elif winner is not None and winner in going:
+                contenders.add(winner)
+            else:
+                # The winner withdrew after the semi-finals: "everyone who finished below him
+                # in the previous round moves up one place".
+                contenders.update(going)
+                moved.update(going)
+        if len(contenders) == 1:
+            # The only one left to play the final: it has no opponent, and he goes through.
+            champion = contenders.pop()
+            how = "no opponent left for the final: goes through"
+            moved.clear()
     final = {r.entrant: r for r in standings.table("final").rows} if standings.final else {}
     rows = []
     for entrant in state.entrants:
-        if final.get(entrant.id) is not None and final[entrant.id].rank == 1:
+        won = final.get(entrant.id) is not None and final[entrant.id].rank == 1
+        if won:
             win = verdict("win", Status.CLINCHED, "champion", "won the final")
-        elif entrant.id in alive and entrant.id not in beaten and not final:
+        elif entrant.id == champion and not final:
+            win = verdict("win", Status.CLINCHED, "champion", how)
+        elif entrant.id in moved and not final:
+            win = verdict(
+                "win", Status.ALIVE, "moved_up", "moves up to the final (the winner withdrew)"
+            )
+        elif entrant.id in contenders and not final:
             win = verdict("win", Status.ALIVE, "unbeaten", "not beaten in the knockout")
         elif not state.rounds:
             win = verdict("win", Status.ALIVE, "not_started", "the event has not started")
@@ -94,3 +257,21 @@ def _knockout(state: EventState, names: dict[str, str]) -> Contention:
             win = verdict("win", Status.ELIMINATED, "beaten", "out of the knockout")
         rows.append(EntrantContention(entrant.id, win))
     return Contention(state.format, "", "", tuple(rows), Method.EXACT)
+
+
+def _match(state: EventState, number: int, code: str) -> MatchState | None:
+    for rnd in state.rounds:
+        if rnd.number == number:
+            return next((m for m in rnd.matches if m.code == code), None)
+    return None
+
+
+def _decided(state: EventState, match: MatchState) -> tuple[bool, str | None]:
+    """Whether a knockout match is over and who won it (a walkover or a player without an
+    opponent goes through; nobody when both withdrew)."""
+    score = ENGINE.score_match(state, match)
+    if not (score.valid and score.complete):
+        return False, None
+    if score.winner is None:
+        return bool(score.details.get("void")), None
+    return True, match.participants[score.winner].entrant

@@ -207,3 +207,30 @@ def test_a_freestyle_withdrawal_during_a_round_is_previewed(director, desktop, l
     assert leaver.status == "withdrawn" and leaver.withdrawn_after_round == 0
     entry = AuditEntry.objects.get(event=event, action="correction.withdrawal_confirmed")
     assert entry.reason == "flight home"
+
+
+def test_a_tie_waiting_for_its_tiebreaker_game_is_marked_publicly(director, phone, live_url, shot):
+    """Freestyle, "Finally, if need be, there is a tie-breaker game": a group whose five players
+    tied every game is complete, but nobody of the five reads "qualified" on the public
+    standings before the tiebreaker game; each is marked alive with the reason."""
+    from tests.factories import freestyle_event
+
+    event = freestyle_event(director, players=20, slug="fs-tied")
+
+    def scores(match):
+        if match.group is not None and match.group.key == "B":
+            return [6, 6]
+        seats = [p.entrant.number for p in match.participants.order_by("seat")]
+        return [10, 4] if seats[0] < seats[1] else [4, 10]
+
+    play_round(event, director, scores=scores, complete=False)
+    page = phone.new_page()
+    page.goto(live_url("standings", event.slug))
+    table = page.locator("table.standings", has=page.get_by_text("tiebreaker game to play"))
+    expect(table.get_by_text("tiebreaker game to play")).to_have_count(5)
+    expect(table.get_by_text("qualified")).to_have_count(0)
+    shot(page, "tied-group-phone")
+    # each of the five: alive for Round 2 with the reason, and alive for the event
+    tied = table.locator(".cmark.cm-alive", has_text=re.compile("."))
+    expect(tied).to_have_count(10)
+    expect(table.locator('.cmark[title*="a tiebreaker game decides who goes on"]')).to_have_count(5)

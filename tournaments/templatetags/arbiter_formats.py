@@ -41,6 +41,7 @@ STATUS_LABELS = {
     "champion": _("champion"),
     "virtual": _("virtual opponent"),
     "playoff_loser": _("lost the playoff"),
+    "tiebreaker": _("tiebreaker game to play"),
 }
 
 

@@ -158,11 +158,21 @@ def group_table(ctx: Context, result: ranking.GroupRanking) -> StandingsTable:
         if result.complete
         else set()
     )
+    # A tie across the cut waiting for its tiebreaker game: who goes on is not known yet, so
+    # its players are neither qualified nor out ("if need be, there is a tie-breaker game").
+    undecided: set[str] = set()
+    if result.complete:
+        for question in ranking.pending(ctx, result, "where_needed"):
+            tier = {e for e in question.options if ctx.in_round(e, number + 1)}
+            if tier & going and tier - going:
+                undecided |= tier
     rows = []
     for entrant in result.order:
         status = ""
         if not ctx.in_round(entrant, number + 1):
             status = "withdrawn"
+        elif entrant in undecided:
+            status = "tiebreaker"
         elif result.complete:
             status = "qualified" if entrant in going else "eliminated"
         rows.append(_row(record, entrant, ranks[entrant], status))
