@@ -234,3 +234,27 @@ def test_a_tie_waiting_for_its_tiebreaker_game_is_marked_publicly(director, phon
     tied = table.locator(".cmark.cm-alive", has_text=re.compile("."))
     expect(tied).to_have_count(10)
     expect(table.locator('.cmark[title*="a tiebreaker game decides who goes on"]')).to_have_count(5)
+
+
+def test_the_director_chooses_to_pair_the_next_round_again(director, desktop, live_url, shot):
+    from tests.tournaments.test_corrections_redraw import _changing_match, _round_two_published
+    from tournaments.models import Round
+
+    event, r1, r2 = _round_two_published(director, "redraw-e2e")
+    match, _ = _changing_match(r1)
+    page = sign_in(desktop, live_url)
+    page.goto(live_url("manage_round", event.slug, 1))
+    row = page.locator(f"#match-{match.pk}")
+    row.locator("input[name=g1-s0]").fill("24")
+    row.locator("input[name=g1-s1]").fill("40")
+    row.get_by_role("button", name="Preview the correction").click()
+    preview = page.get_by_role("region", name="Preview of the correction")
+    choice = preview.get_by_label(f"Also pair {r2.label} again from the corrected record")
+    expect(choice).not_to_be_checked()
+    choice.check()
+    shot(page, "redraw-choice")
+    preview.get_by_role("button", name="Confirm the correction").click()
+    expect(page.get_by_text(f"{r2.label} is paired again as a draft")).to_be_visible()
+    shot(page, "redrawn")
+    assert Round.objects.get(event=event, number=2).status == Round.Status.DRAFT
+    assert AuditEntry.objects.filter(event=event, action="round.redrawn").count() == 1

@@ -261,6 +261,12 @@ def _(d):
     return lambda: rounds.delete_draft(draft, by=d)
 
 
+@scenario("rounds.redraw")
+def _(d):
+    published = _published(d, _rr(d))
+    return lambda: rounds.redraw(published, by=d, reason="paired again")
+
+
 @scenario("rounds.swap")
 def _(d):
     draft = rounds.draft_next_round(_rr(d), by=d).round

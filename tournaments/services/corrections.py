@@ -28,7 +28,7 @@ from django.utils import timezone
 from rules import corrections as diffs
 from rules.contract import EventState, MatchScore
 from tournaments.models import Entrant, Event, Match, Round
-from tournaments.services import audit, events, results
+from tournaments.services import audit, events, results, rounds
 from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
 from tournaments.services.standings import contention_or_none
 from tournaments.services.state import jsonable, load_event_state
@@ -149,13 +149,15 @@ def confirm_result(
     by: Any,
     match_details: Mapping[str, Any] | None = None,
     reason: str = "",
+    redraw: int = 0,
     now: datetime | None = None,
 ) -> results.Outcome:
     """Save the previewed result, if the record is still the one the preview was made from.
 
     Under the event's row lock: the results version and the match version must be those of
     the preview, and the diff computed again must have the digest the director saw (the
-    same games typed). Otherwise StalePreview (or StaleResult) and nothing is saved."""
+    same games typed). Otherwise StalePreview (or StaleResult) and nothing is saved. With
+    ``redraw`` (a round's number) that round, if the preview offered it, is paired again."""
     now = now or timezone.now()
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=match.round.event_id)
@@ -188,6 +190,8 @@ def confirm_result(
             after=preview.diff,
             reason=reason,
         )
+        if redraw:
+            _redraw(event, preview, redraw, by=by, reason=reason, now=now)
     return outcome
 
 
@@ -236,6 +240,7 @@ def confirm_details(
     write: Callable[[], T],
     what: str = "result",
     reason: str = "",
+    redraw: int = 0,
     now: datetime | None = None,
 ) -> T:
     """Save previewed details through the format's own service (``write``), if the record is
@@ -260,6 +265,8 @@ def confirm_details(
             after=preview.diff,
             reason=reason,
         )
+        if redraw:
+            _redraw(event, preview, redraw, by=by, reason=reason, now=now)
     return saved
 
 
@@ -313,6 +320,7 @@ def confirm_withdrawal(
     reason: str = "",
     during: bool = False,
     write: Callable[[], Entrant] | None = None,
+    redraw: int = 0,
     now: datetime | None = None,
 ) -> Entrant:
     """Save the previewed withdrawal, through ``write`` where the format has its own service
@@ -338,6 +346,8 @@ def confirm_withdrawal(
             after=preview.diff,
             reason=reason,
         )
+        if redraw:
+            _redraw(event, preview, redraw, by=by, reason=reason, now=now)
     return entrant
 
 
@@ -441,7 +451,46 @@ def _diff(
             for r in later
         ],
         "later_rounds": "kept as played",
+        "redraw": _redraw_offer(event, after_round, later),
     }
+
+
+def _redraw_offer(event: Event, after_round: int, later: Sequence[Any]) -> dict[str, Any] | None:
+    """The latest round, when the correction changes its pairing and nothing of it is played
+    yet: the director may choose to pair it again instead of keeping it as it stands."""
+    latest = event.rounds.order_by("-number").first()
+    if latest is None or latest.number <= after_round or not rounds.can_redraw(latest):
+        return None
+    if not any(r.number == latest.number and r.caused for r in later):
+        return None
+    return {"number": latest.number, "label": latest.label, "status": latest.status}
+
+
+def _redraw(
+    event: Event, preview: Preview, number: int, *, by: Any, reason: str, now: datetime
+) -> None:
+    """Pair round ``number`` again, as the director chose: only the round the preview offered."""
+    offer = preview.diff.get("redraw")
+    if not offer or offer["number"] != number:
+        raise ServiceError(
+            f"Round {number} cannot be paired again: results of it are in, it is not the "
+            "latest round, or the correction does not change its pairing."
+        )
+    latest = Round.objects.get(event=event, number=number)
+    rounds.redraw(latest, by=by, reason=reason or f"paired again after: {preview.subject}", now=now)
+
+
+def redraw_note(event: Event, number: int) -> str:
+    """What became of round ``number`` after the director chose to pair it again."""
+    if not number:
+        return ""
+    again = Round.objects.filter(event=event, number=number).first()
+    if again is not None and again.status == Round.Status.DRAFT:
+        return f"{again.label} is paired again as a draft: review it and publish it."
+    return (
+        f"The pairing of round {number} is withdrawn; drafting it again waits for a decision "
+        "or a draw: see the event's page."
+    )
 
 
 def source_for_state(seed: str, state: EventState, external: bool) -> Any:
@@ -462,4 +511,5 @@ __all__ = [
     "preview_details",
     "preview_result",
     "preview_withdrawal",
+    "redraw_note",
 ]

@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from rules.contract import Finished, NeedsDecision, Problem, RoundPlan
@@ -189,6 +190,56 @@ def delete_draft(rnd: Round, *, by: Any, now: datetime | None = None) -> None:
         label = rnd.label
         rnd.delete()
         audit.log(event, "round.draft_deleted", actor=by, at=now, subject=label)
+
+
+def can_redraw(rnd: Round) -> bool:
+    """Whether ``rnd`` may be paired again: the event's latest round, a draft, or published
+    with no result entered yet (a bye's automatic score aside), so nothing played is lost."""
+    latest = rnd.event.rounds.order_by("-number").values_list("pk", flat=True).first()
+    if latest != rnd.pk or rnd.status == Round.Status.COMPLETED:
+        return False
+    if rnd.status == Round.Status.DRAFT:
+        return True
+    played = (
+        rnd.matches.annotate(seats=Count("participants"))
+        .filter(seats__gt=1)
+        .filter(Q(result__isnull=False) | Q(games__isnull=False))
+    )
+    return not played.exists()
+
+
+def redraw(rnd: Round, *, by: Any, reason: str, now: datetime | None = None) -> DraftOutcome:
+    """Withdraw the latest round's pairing and draft it again from the record as it now is
+    (after a correction, when the director chooses so). Its draws go with it, as a deleted
+    draft's do. Refused once a result of the round is in."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        event = _lock_event(rnd.event)
+        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        if not can_redraw(rnd):
+            raise ServiceError(
+                f"{rnd.label} cannot be paired again: results of it are in, or it is not the "
+                "latest round."
+            )
+        label, was = rnd.label, rnd.status
+        pairs = [
+            " - ".join(p.entrant.name if p.entrant else "bye" for p in m.participants.all())
+            for m in rnd.matches.order_by("order").prefetch_related("participants__entrant")
+        ]
+        rnd.draws.all().delete()
+        rnd.delete()
+        audit.log(
+            event,
+            "round.redrawn",
+            actor=by,
+            at=now,
+            subject=label,
+            before={"status": was, "pairings": pairs},
+            reason=reason,
+        )
+        if was != Round.Status.DRAFT:
+            standings.results_changed(event)
+        return draft_next_round(event, by=by, now=now)
 
 
 def complete_round(rnd: Round, *, by: Any, now: datetime | None = None) -> Round:

@@ -23,6 +23,7 @@ from tournaments.models import Entrant, Event, Round
 from tournaments.services import corrections
 from tournaments.services import format_freestyle as service
 from tournaments.services.errors import ServiceError
+from tournaments.views.manage_rounds import redraw_number
 
 TEMPLATES = "tournaments/formats/freestyle/"
 
@@ -187,6 +188,7 @@ def manage_withdraw(request: HttpRequest, slug: str, number: int) -> HttpRespons
                             write=lambda: service.withdraw(
                                 entrant, during=during, reason=reason, by=request.user
                             ),
+                            redraw=redraw_number(request),
                         )
                     except corrections.StalePreview as error:
                         stale = error.messages
@@ -203,6 +205,8 @@ def manage_withdraw(request: HttpRequest, slug: str, number: int) -> HttpRespons
             else:
                 if preview is None:
                     messages.success(request, _("%(name)s is withdrawn.") % {"name": entrant.name})
+                    if note := corrections.redraw_note(event, redraw_number(request)):
+                        messages.success(request, note)
                     return redirect("tournaments:manage_entrants", slug=slug)
     context = {"event": event, "entrant": entrant, "form": form, "current": current}
     context.update(in_play=in_play, paired=paired, preview=preview, stale=stale)

@@ -27,6 +27,7 @@ from tournaments.services import corrections
 from tournaments.services import format_gokodom_director as director
 from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
 from tournaments.services.state import load_event_state
+from tournaments.views.manage_rounds import redraw_number
 
 PAGE = "tournaments/formats/gokodom/manage.html"
 GRID = "tournaments/manage/round.html#result-row"
@@ -347,11 +348,13 @@ def _correction(
                 by=request.user,
                 reason=reason,
                 write=lambda: write(reason),
+                redraw=redraw_number(request),
             )
         except corrections.StalePreview as stale:
             preview = corrections.preview_details(match, details, expected_version=version)
             return {"preview": preview, "stale": stale.messages, **shown}
-        return {"saved": True, "corrected": True}
+        note = corrections.redraw_note(match.round.event, redraw_number(request))
+        return {"saved": True, "corrected": True, "redrawn": note}
     preview = corrections.preview_details(match, details, expected_version=version)
     return {"preview": preview, **shown}
 

@@ -14,6 +14,7 @@ from tournaments.models import Entrant
 from tournaments.services import corrections, events
 from tournaments.services import entrants as entrant_service
 from tournaments.services.errors import ServiceError
+from tournaments.views.manage_rounds import redraw_number
 
 PAGE = "tournaments/manage/entrants.html"
 WITHDRAW_PAGE = "tournaments/manage/withdraw.html"
@@ -112,7 +113,12 @@ def entrant_withdraw(request: HttpRequest, slug: str, number: int) -> HttpRespon
             except ValueError:
                 seen = -1
             corrections.confirm_withdrawal(
-                entrant, results_version=seen, digest=digest, by=request.user, reason=reason
+                entrant,
+                results_version=seen,
+                digest=digest,
+                by=request.user,
+                reason=reason,
+                redraw=redraw_number(request),
             )
         elif event.rounds.exists():
             preview = corrections.preview_withdrawal(entrant)
@@ -129,6 +135,8 @@ def entrant_withdraw(request: HttpRequest, slug: str, number: int) -> HttpRespon
         context = _withdraw_context(event, entrant, preview, stale=stale, reason=reason)
         return render(request, WITHDRAW_PAGE, context, status=409)
     messages.success(request, f"{entrant.name} has withdrawn.")
+    if note := corrections.redraw_note(event, redraw_number(request) if digest else 0):
+        messages.success(request, note)
     return redirect("tournaments:manage_entrants", slug=slug)
 
 

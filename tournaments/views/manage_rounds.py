@@ -288,17 +288,31 @@ def _correction(request: HttpRequest, match: Match, games, match_details, versio
                 by=request.user,
                 match_details=match_details,
                 reason=request.POST.get("reason", ""),
+                redraw=redraw_number(request),
             )
         except corrections.StalePreview as stale:
             preview = corrections.preview_result(
                 match, games, expected_version=version, match_details=match_details
             )
             return {"preview": preview, "stale": stale.messages, "posted": request.POST}
-        return {"saved": True, "corrected": True}
+        return {"saved": True, "corrected": True, "redrawn": _redrawn(request, match)}
     preview = corrections.preview_result(
         match, games, expected_version=version, match_details=match_details
     )
     return {"preview": preview, "posted": request.POST}
+
+
+def _redrawn(request: HttpRequest, match: Match) -> str:
+    """What became of the later round the director chose to pair again, if any."""
+    return corrections.redraw_note(match.round.event, redraw_number(request))
+
+
+def redraw_number(request: HttpRequest) -> int:
+    """The later round the director chose to pair again (0: none)."""
+    try:
+        return max(0, int(request.POST.get("redraw", "") or 0))
+    except ValueError:
+        return 0
 
 
 def _errors(problems) -> dict[str, list[str]]:
