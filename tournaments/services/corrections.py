@@ -180,18 +180,8 @@ def confirm_result(
             state=state,
             now=now,
         )
-        audit.log(
-            event,
-            "correction.result_confirmed",
-            actor=by,
-            at=now,
-            subject=preview.subject,
-            before={"results_version": results_version, "match_version": expected_version},
-            after=preview.diff,
-            reason=reason,
-        )
-        if redraw:
-            _redraw(event, preview, redraw, by=by, reason=reason, now=now)
+        before = {"results_version": results_version, "match_version": expected_version}
+        _confirmed(event, "correction.result_confirmed", preview, before, by, reason, redraw, now)
     return outcome
 
 
@@ -255,18 +245,8 @@ def confirm_details(
         preview = _details_preview(event, locked, details, load_event_state(event), what)
         _check_digest(preview, digest)
         saved = write()
-        audit.log(
-            event,
-            "correction.result_confirmed",
-            actor=by,
-            at=now,
-            subject=preview.subject,
-            before={"results_version": results_version, "match_version": expected_version},
-            after=preview.diff,
-            reason=reason,
-        )
-        if redraw:
-            _redraw(event, preview, redraw, by=by, reason=reason, now=now)
+        before = {"results_version": results_version, "match_version": expected_version}
+        _confirmed(event, "correction.result_confirmed", preview, before, by, reason, redraw, now)
     return saved
 
 
@@ -336,22 +316,40 @@ def confirm_withdrawal(
             entrant = write()
         else:
             entrant = events.withdraw(entrant, by=by, reason=reason, now=now)
-        audit.log(
-            event,
-            "correction.withdrawal_confirmed",
-            actor=by,
-            at=now,
-            subject=preview.subject,
-            before={"results_version": results_version},
-            after=preview.diff,
-            reason=reason,
+        before = {"results_version": results_version}
+        _confirmed(
+            event, "correction.withdrawal_confirmed", preview, before, by, reason, redraw, now
         )
-        if redraw:
-            _redraw(event, preview, redraw, by=by, reason=reason, now=now)
     return entrant
 
 
 # -- shared -------------------------------------------------------------------------------
+
+
+def _confirmed(
+    event: Event,
+    action: str,
+    preview: Preview,
+    before: dict[str, Any],
+    by: Any,
+    reason: str,
+    redraw: int,
+    now: datetime,
+) -> None:
+    """After a confirmed change is saved: the audit row with the diff the director saw, then
+    the later round paired again if the director chose so (same transaction)."""
+    audit.log(
+        event,
+        action,
+        actor=by,
+        at=now,
+        subject=preview.subject,
+        before=before,
+        after=preview.diff,
+        reason=reason,
+    )
+    if redraw:
+        _redraw(event, preview, redraw, by=by, reason=reason, now=now)
 
 
 def _check_version(event: Event, results_version: int) -> None:

@@ -23,7 +23,7 @@ from tournaments.models import Entrant, Event, Round
 from tournaments.services import corrections
 from tournaments.services import format_freestyle as service
 from tournaments.services.errors import ServiceError
-from tournaments.views.manage_rounds import redraw_number
+from tournaments.views.manage_rounds import redraw_number, seen_version
 
 TEMPLATES = "tournaments/formats/freestyle/"
 
@@ -180,7 +180,7 @@ def manage_withdraw(request: HttpRequest, slug: str, number: int) -> HttpRespons
                     try:
                         corrections.confirm_withdrawal(
                             entrant,
-                            results_version=_int(request.POST.get("results_version")),
+                            results_version=seen_version(request),
                             digest=digest,
                             by=request.user,
                             reason=reason,
@@ -211,13 +211,6 @@ def manage_withdraw(request: HttpRequest, slug: str, number: int) -> HttpRespons
     context = {"event": event, "entrant": entrant, "form": form, "current": current}
     context.update(in_play=in_play, paired=paired, preview=preview, stale=stale)
     return _render(request, "withdraw.html", "withdraw", context, status=status)
-
-
-def _int(text: str | None) -> int:
-    try:
-        return int(text or "")
-    except ValueError:
-        return -1
 
 
 def _public(request: HttpRequest, slug: str) -> tuple[Event, list[Round]]:

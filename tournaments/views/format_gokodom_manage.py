@@ -27,7 +27,7 @@ from tournaments.services import corrections
 from tournaments.services import format_gokodom_director as director
 from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
 from tournaments.services.state import load_event_state
-from tournaments.views.manage_rounds import redraw_number
+from tournaments.views.manage_rounds import redraw_number, seen_version
 
 PAGE = "tournaments/formats/gokodom/manage.html"
 GRID = "tournaments/manage/round.html#result-row"
@@ -334,10 +334,7 @@ def _correction(
     digest = request.POST.get("confirm", "")
     reason = request.POST.get("reason", "")[:300]
     if digest:
-        try:
-            seen = int(request.POST.get("results_version", ""))
-        except ValueError:
-            seen = -1
+        seen = seen_version(request)
         try:
             corrections.confirm_details(
                 match,

@@ -14,7 +14,7 @@ from tournaments.models import Entrant
 from tournaments.services import corrections, events
 from tournaments.services import entrants as entrant_service
 from tournaments.services.errors import ServiceError
-from tournaments.views.manage_rounds import redraw_number
+from tournaments.views.manage_rounds import redraw_number, seen_version
 
 PAGE = "tournaments/manage/entrants.html"
 WITHDRAW_PAGE = "tournaments/manage/withdraw.html"
@@ -108,10 +108,7 @@ def entrant_withdraw(request: HttpRequest, slug: str, number: int) -> HttpRespon
     stale: list[str] = []
     try:
         if digest:
-            try:
-                seen = int(request.POST.get("results_version", ""))
-            except ValueError:
-                seen = -1
+            seen = seen_version(request)
             corrections.confirm_withdrawal(
                 entrant,
                 results_version=seen,

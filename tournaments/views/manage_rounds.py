@@ -274,10 +274,7 @@ def _correction(request: HttpRequest, match: Match, games, match_details, versio
     A stale confirmation is refused and the new preview shown in its place."""
     digest = request.POST.get("confirm", "")
     if digest:
-        try:
-            seen = int(request.POST.get("results_version", ""))
-        except ValueError:
-            seen = -1
+        seen = seen_version(request)
         try:
             corrections.confirm_result(
                 match,
@@ -305,6 +302,14 @@ def _correction(request: HttpRequest, match: Match, games, match_details, versio
 def _redrawn(request: HttpRequest, match: Match) -> str:
     """What became of the later round the director chose to pair again, if any."""
     return corrections.redraw_note(match.round.event, redraw_number(request))
+
+
+def seen_version(request: HttpRequest) -> int:
+    """The results version a confirmed preview was computed from (-1: none, so stale)."""
+    try:
+        return int(request.POST.get("results_version", ""))
+    except ValueError:
+        return -1
 
 
 def redraw_number(request: HttpRequest) -> int:
