@@ -4,6 +4,7 @@ director, Bye by Request), the director's result codes and decisions, and permis
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
 from django.test import Client
@@ -166,6 +167,24 @@ def test_the_results_grid_shows_code_selects_for_the_swiss(director):
     assert page.status_code == 200
     text = page.content.decode()
     assert "Save codes" in text and '<option value="WD">WD</option>' in text
+
+
+def test_the_code_selects_start_from_a_result_the_players_reported(director):
+    """A Swiss result reported and confirmed by the players (games, no codes typed): the grid
+    shows the codes the engine scored, so a correction starts from the result as it is."""
+    event, rnd = start(director, swiss_rounds=3)
+    match, a, b = pair(rnd)
+    post(client_for(a), "report", event, match, {"outcome": "W"})
+    post(client_for(b), "confirm", event, match)
+    match.refresh_from_db()
+    codes = match.result["details"]["results"]
+    assert codes == {str(a.number): "W", str(b.number): "L"}
+    client = Client()
+    client.force_login(director)
+    page = client.get(reverse("tournaments:manage_round", args=[event.slug, rnd.number]))
+    row = page.content.decode().split(f'id="match-{match.pk}"')[1].split("</form>")[0]
+    assert re.search(rf'name="code-{a.number}">.*?<option value="W" selected', row, re.S)
+    assert re.search(rf'name="code-{b.number}">.*?<option value="L" selected', row, re.S)
 
 
 def test_codes_posted_to_the_generic_save_are_refused_not_cleared(director):

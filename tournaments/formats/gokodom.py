@@ -53,7 +53,10 @@ class GokodomUI(FormatUI):
     def rows(self, match: Any, settings: Mapping[str, Any]) -> list[dict[str, Any]]:
         participants = list(match.participants.all())
         if stage(match.round) == SWISS:
-            recorded = match.details.get("results") or {}
+            # Codes the director recorded, else those the engine scored from the players'
+            # report, so a correction starts from the result as it stands.
+            scored = ((match.result or {}).get("details") or {}).get("results") or {}
+            recorded = match.details.get("results") or scored
             codes = [
                 {
                     "name": f"code-{p.entrant.number}",
