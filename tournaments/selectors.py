@@ -9,6 +9,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 
 from tournaments.formats import ui_for
 from tournaments.models import (
+    AuditEntry,
     Entrant,
     Event,
     Match,
@@ -43,6 +44,18 @@ def public_rounds(event: Event) -> list[Round]:
     some for a while (FormatUI.public_rounds). One query."""
     published = list(event.rounds.exclude(status=Round.Status.DRAFT).order_by("number"))
     return ui_for(event).public_rounds(event, published)
+
+
+def withdrawn_pairing(event: Event, number: int) -> AuditEntry | None:
+    """The director's withdrawal of round ``number``'s published pairing (paired again after
+    a correction), while the new one is not public yet. One query."""
+    return (
+        AuditEntry.objects.filter(
+            event=event, action="round.redrawn", before__number=number, before__status="published"
+        )
+        .order_by("-at", "-id")
+        .first()
+    )
 
 
 def _matches_prefetch(queryset: QuerySet[Match]) -> QuerySet[Match]:

@@ -236,7 +236,9 @@ def test_a_tie_waiting_for_its_tiebreaker_game_is_marked_publicly(director, phon
     expect(table.locator('.cmark[title*="a tiebreaker game decides who goes on"]')).to_have_count(5)
 
 
-def test_the_director_chooses_to_pair_the_next_round_again(director, desktop, live_url, shot):
+def test_the_director_chooses_to_pair_the_next_round_again(
+    director, desktop, phone, live_url, shot
+):
     from tests.tournaments.test_corrections_redraw import _changing_match, _round_two_published
     from tournaments.models import Round
 
@@ -258,3 +260,11 @@ def test_the_director_chooses_to_pair_the_next_round_again(director, desktop, li
     shot(page, "redrawn")
     assert Round.objects.get(event=event, number=2).status == Round.Status.DRAFT
     assert AuditEntry.objects.filter(event=event, action="round.redrawn").count() == 1
+    # a player who had the pairing open on a phone learns it was withdrawn
+    player = phone.new_page()
+    player.goto(live_url("round", event.slug, 2))
+    expect(
+        player.get_by_text(f"The pairing of {r2.label} was withdrawn by the director")
+    ).to_be_visible()
+    player.get_by_text("The withdrawn pairing").click()
+    shot(player, "withdrawn-public-phone")

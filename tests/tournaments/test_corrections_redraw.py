@@ -154,3 +154,33 @@ def test_a_withdrawal_can_draft_the_draft_again(client, director):
     again = Round.objects.get(event=event, number=2)
     assert again.pk != draft.pk and again.status == Round.Status.DRAFT
     assert "Player 3" not in str(_pairs(again))
+
+
+def test_players_see_that_a_published_pairing_was_withdrawn(client, director):
+    """A player's phone on the round's page: the pairing it showed is withdrawn, so the page
+    says so (and its poller swaps the notice in) until the new pairing is published."""
+    event, r1, r2 = _round_two_published(director, "public")
+    match, preview = _changing_match(r1)
+    old = _pairs(r2)
+    corrections.confirm_result(
+        match,
+        flipped(match),
+        expected_version=match.version,
+        results_version=preview.results_version,
+        digest=preview.digest,
+        by=director,
+        reason="score sheet misread",
+        redraw=2,
+    )
+    url = reverse("tournaments:round", args=[event.slug, 2])
+    page = client.get(url)
+    body = page.content.decode()
+    assert page.status_code == 200
+    assert f"The pairing of {r2.label} was withdrawn by the director" in body
+    assert "score sheet misread" in body and old[0][0] in body
+    partial = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert partial.lstrip().startswith('<div id="pairings"') and "withdrawn" in partial
+    assert client.get(reverse("tournaments:round", args=[event.slug, 3])).status_code == 404
+    rounds.publish_round(Round.objects.get(event=event, number=2), by=director)
+    body = client.get(url).content.decode()
+    assert "was withdrawn" not in body and 'table class="pairings"' in body

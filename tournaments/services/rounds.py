@@ -221,7 +221,7 @@ def redraw(rnd: Round, *, by: Any, reason: str, now: datetime | None = None) -> 
                 f"{rnd.label} cannot be paired again: results of it are in, or it is not the "
                 "latest round."
             )
-        label, was = rnd.label, rnd.status
+        label, was, rnd_number = rnd.label, rnd.status, rnd.number
         pairs = [
             " - ".join(p.entrant.name if p.entrant else "bye" for p in m.participants.all())
             for m in rnd.matches.order_by("order").prefetch_related("participants__entrant")
@@ -234,7 +234,7 @@ def redraw(rnd: Round, *, by: Any, reason: str, now: datetime | None = None) -> 
             actor=by,
             at=now,
             subject=label,
-            before={"status": was, "pairings": pairs},
+            before={"number": rnd_number, "status": was, "pairings": pairs},
             reason=reason,
         )
         if was != Round.Status.DRAFT:

@@ -109,7 +109,13 @@ def round_pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse
     event = event_for_viewer(request.user, slug)
     rounds = selectors.public_rounds(event)
     if number not in {r.number for r in rounds}:
-        raise Http404("No such round.")
+        # A pairing the director withdrew to pair again: say so, and the poller brings the new
+        # one in once it is published.
+        withdrawn = selectors.withdrawn_pairing(event, number)
+        if withdrawn is None:
+            raise Http404("No such round.")
+        context = {"rounds": rounds, "withdrawn": withdrawn}
+        return _page(request, event, "tournaments/round_withdrawn.html", "pairings", context)
     rnd = selectors.round_with_matches(event, number)
     context = {"rounds": rounds, "round": rnd, "pairings": _pairings_context(request, event, rnd)}
     return _page(request, event, "tournaments/round.html", "pairings", context)
