@@ -184,3 +184,17 @@ def test_players_see_that_a_published_pairing_was_withdrawn(client, director):
     rounds.publish_round(Round.objects.get(event=event, number=2), by=director)
     body = client.get(url).content.decode()
     assert "was withdrawn" not in body and 'table class="pairings"' in body
+
+
+def test_a_round_with_a_players_report_is_not_paired_again(director):
+    """GokoDom: a result reported by a player, not yet confirmed by the opponent, is a result
+    of the round as far as pairing it again goes."""
+    from tests.tournaments.test_format_gokodom import client_for, pair, post, start
+
+    event, rnd = start(director, swiss_rounds=3)
+    assert rounds.can_redraw(rnd)
+    match, a, _ = pair(rnd)
+    post(client_for(a), "report", event, match, {"outcome": "W"})
+    match.refresh_from_db()
+    assert match.result is None and match.details["report"]["status"] == "reported"
+    assert not rounds.can_redraw(Round.objects.get(pk=rnd.pk))

@@ -194,7 +194,8 @@ def delete_draft(rnd: Round, *, by: Any, now: datetime | None = None) -> None:
 
 def can_redraw(rnd: Round) -> bool:
     """Whether ``rnd`` may be paired again: the event's latest round, a draft, or published
-    with no result entered yet (a bye's automatic score aside), so nothing played is lost."""
+    with no result entered or reported yet (a bye's automatic score aside), so nothing played
+    is lost."""
     latest = rnd.event.rounds.order_by("-number").values_list("pk", flat=True).first()
     if latest != rnd.pk or rnd.status == Round.Status.COMPLETED:
         return False
@@ -203,7 +204,8 @@ def can_redraw(rnd: Round) -> bool:
     played = (
         rnd.matches.annotate(seats=Count("participants"))
         .filter(seats__gt=1)
-        .filter(Q(result__isnull=False) | Q(games__isnull=False))
+        # a player's report waiting for the opponent counts as played too (GokoDom)
+        .filter(Q(result__isnull=False) | Q(games__isnull=False) | Q(details__has_key="report"))
     )
     return not played.exists()
 
