@@ -198,3 +198,31 @@ def test_a_round_with_a_players_report_is_not_paired_again(director):
     match.refresh_from_db()
     assert match.result is None and match.details["report"]["status"] == "reported"
     assert not rounds.can_redraw(Round.objects.get(pk=rnd.pk))
+
+
+def test_asking_to_pair_a_round_that_was_not_offered_is_refused_on_the_screen(client, director):
+    """A confirmation naming a round the preview did not offer (round 2 has a result in) is
+    refused with a message on the row, and the correction is not saved either."""
+    event, r1, r2 = _round_two_published(director, "tampered")
+    match, _ = _changing_match(r1)
+    played = r2.matches.order_by("order").first()
+    results.record(played, [{"scores": [40, 24], "first": 0}], expected_version=0, by=director)
+    event.refresh_from_db()
+    preview = corrections.preview_result(match, flipped(match), expected_version=match.version)
+    client.force_login(director)
+    url = reverse("tournaments:manage_result", args=[event.slug, match.pk])
+    data = {"version": match.version, "g1-s0": "24", "g1-s1": "40", "g1-first": "0"}
+    refused = client.post(
+        url,
+        {
+            **data,
+            "confirm": preview.digest,
+            "results_version": preview.results_version,
+            "redraw": "2",
+        },
+        HTTP_HX_REQUEST="true",
+    )
+    assert refused.status_code == 422
+    assert "Round 2 cannot be paired again" in refused.content.decode()
+    assert Match.objects.get(pk=match.pk).result["summary"] == "40-24"
+    assert Round.objects.get(event=event, number=2).pk == r2.pk

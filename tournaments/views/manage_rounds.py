@@ -241,6 +241,9 @@ def save_result(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
         except InvalidResult as refused:
             extra = {"errors": _errors(refused.problems), "posted": request.POST}
             status = 422
+        except ServiceError as refused:  # e.g. a later round that can no longer be paired again
+            extra = {"errors": {"match": refused.messages}, "posted": request.POST}
+            status = 422
         if extra.get("stale"):
             status = 409
     match = (
