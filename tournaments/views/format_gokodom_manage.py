@@ -273,7 +273,7 @@ def _save(request: HttpRequest, event: Event, match_id: int, write) -> HttpRespo
     except ServiceError as error:
         errors = {"match": error.messages}
         return _grid_row(request, event, match_id, {"errors": errors, "posted": True}, 422)
-    if not isinstance(extra, dict):
+    if extra is None:
         return _grid_row(request, event, match_id, {"saved": True}, 200)
     return _grid_row(request, event, match_id, extra, 409 if extra.get("stale") else 200)
 
