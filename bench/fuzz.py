@@ -11,6 +11,7 @@ database: also a failing example) and the time. It never fails a build.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -67,10 +68,16 @@ def atheris_run(runs: int) -> list[tuple]:
     return rows
 
 
-def main() -> None:
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    examples = int(args[0]) if args else 10_000
-    only = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--only=")), None)
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.fuzz",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("examples", nargs="?", type=int, default=10_000)
+    parser.add_argument("--only", choices=[*GROUPS, "atheris"])
+    args = parser.parse_args(argv)
+    examples, only = args.examples, args.only
     rows = []
     for name in GROUPS:
         if only in (None, name):

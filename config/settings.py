@@ -177,6 +177,7 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(env_int("ARBITER_SWEEP_SECONDS", 60)),
     },
     "sweep-reports": {"task": "tournaments.tasks.sweep_reports", "schedule": 300.0},
+    "sweep-imports": {"task": "tournaments.tasks.sweep_imports", "schedule": 300.0},
 }
 # Backups (manage.py backup / restore, docs/operations.md): where they go, how many the
 # scheduled one keeps, and how often beat makes one (0: never).
@@ -198,6 +199,24 @@ ARBITER_RATE_LIMITS = {
     # posts to the referee endpoint with a missing or wrong token, per address
     "referee_bad_token": env_str("ARBITER_RATE_REFEREE_BAD_TOKEN", "20/m"),
 }
+# What one imported file may hold (tournaments/services/limits.py, DESIGN 16): past a limit
+# the file is refused, the limit named, before the heavy part of the check. Each is set by
+# ARBITER_IMPORT_MAX_<NAME> (ARBITER_IMPORT_MAX_ENTRANTS=20000, ...).
+ARBITER_IMPORT_LIMITS = {
+    name: env_int(f"ARBITER_IMPORT_MAX_{name.upper()}", default)
+    for name, default in {
+        "bytes": 5_000_000,  # a WOC of 200 players and 13 rounds is about 0.3 MB
+        "entrants": 10_000,
+        "rounds": 100,
+        "matches": 100_000,
+        "games": 300_000,
+        "lines": 200_000,  # of a WOF rating file
+        "json_depth": 20,  # an event file nests 8 deep; settings and flags a few more
+    }.items()
+}
+# A pasted file travels in a form field: room for the largest file the import takes, and
+# its signed copy in the confirmation.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * ARBITER_IMPORT_LIMITS["bytes"] + 1_000_000
 # Behind a proxy, the client address is the last one the proxy appended to this header.
 ARBITER_CLIENT_IP_HEADER = env_str("ARBITER_CLIENT_IP_HEADER", "")
 # Seconds a standings recompute waits after a result, so that a burst makes one recompute.

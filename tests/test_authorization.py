@@ -30,12 +30,13 @@ from django.db import transaction
 from django.shortcuts import resolve_url
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils.timezone import now
 
 from accounts.models import User
 from accounts.services import claim_entrant
 from rules.contract import EngineError
 from tests.factories import play_round, round_robin_event
-from tournaments.models import Match
+from tournaments.models import ImportJob, Match
 from tournaments.services import events, reports, rounds
 from tournaments.services.errors import ServiceError
 
@@ -114,6 +115,11 @@ TABLE: dict[str, list[Case]] = {
             method="POST",
             data={"step": "confirm", "sealed": "forged", "slug": "x", "name": "X"},
         ),
+    ],
+    # a confirmed import's progress: its director's (and the admins') only
+    "tournaments:manage_import_job": [
+        Case(None, DIRECTOR_ONLY),
+        Case(None, DIRECTOR_ONLY, htmx=True),
     ],
     "tournaments:manage_export_event": [
         Case("private", DIRECTOR_ONLY),
@@ -480,9 +486,17 @@ def world(director, admin_user, settings, tmp_path, django_capture_on_commit_cal
         for key, event in (("private", closed), ("public", opened)):
             claim_entrant(player, event.entrants.get(number=1).claim_code)
             report_ids[key] = reports.request(event, "entrants_csv", by=director).pk
+    # an import the director confirmed, waiting for the worker
+    job = ImportJob.objects.create(user=director, kind="event", slug="waiting", created_at=now())
     users = {"player": player, "other_director": other, "director": director, "admin": admin_user}
     by_key = {"private": closed, "public": opened}
-    return {"users": users, "events": by_key, "reports": report_ids, "capture": capture}
+    return {
+        "users": users,
+        "events": by_key,
+        "reports": report_ids,
+        "capture": capture,
+        "job": job.pk,
+    }
 
 
 def _format_events(world, fmt: str) -> dict[str, Any]:
@@ -542,6 +556,7 @@ def _defaults(world, case: Case) -> dict[str, Any]:
         "number": 1,
         "match_id": match.pk if match else 10**9,
         "pk": world["reports"][key],
+        "job": world["job"],
         "action": "publish",
         "code": event.entrants.get(number=2).claim_code,
         "uidb64": "MQ",

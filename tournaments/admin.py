@@ -241,3 +241,17 @@ class RefereeGameAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False  # posted by the referee program, never typed
+
+
+@admin.register(models.ImportJob)
+class ImportJobAdmin(admin.ModelAdmin):
+    """Confirmed imports and what became of them; the worker writes them, nobody types one."""
+
+    list_display = ("slug", "kind", "user", "status", "progress", "created_at", "finished_at")
+    list_filter = ("status", "kind")
+    search_fields = ("slug", "name", "user__username")
+    list_select_related = ("user", "event")
+    readonly_fields = [f.name for f in models.ImportJob._meta.fields]
+
+    def has_add_permission(self, request):
+        return False

@@ -12,6 +12,8 @@ from django.utils.translation import gettext_lazy as _
 from rules import registry
 from rules.contract import Setting
 from tournaments.models import Entrant, Event
+from tournaments.services import limits
+from tournaments.services.errors import ServiceError
 
 
 class EventForm(forms.Form):
@@ -118,9 +120,9 @@ class SettingsForm(forms.Form):
                 setting.default, bool | int | float | str | list | tuple
             ):
                 try:
-                    value = json.loads(value)
-                except (TypeError, ValueError):
-                    self.add_error(f"setting_{setting.key}", _("Not valid JSON."))
+                    value = limits.load_json(value or "")
+                except ServiceError as error:
+                    self.add_error(f"setting_{setting.key}", " ".join(error.messages))
                     continue
             if value != setting.default:
                 settings[setting.key] = value
@@ -243,7 +245,6 @@ IMPORT_KINDS = [
     ("wof", _("WOF rating file (.ELO, PAPP)")),
     ("ftd", _("FlipTheDisc JSON export")),
 ]
-IMPORT_MAX_BYTES = 5_000_000
 IMPORT_SALT = "tournaments.event-import"
 IMPORT_MAX_AGE = 6 * 3600  # a confirmation older than a working day's session is refused
 
@@ -273,10 +274,16 @@ class EventImportForm(forms.Form):
         data = super().clean()
         upload = data.get("file")
         data["filename"] = ""
+        try:
+            if upload:
+                limits.check_size(upload.size or 0)
+                raw = upload.read(limits.import_limits().bytes + 1)  # whatever size it claims
+                limits.check_bytes(raw)
+            else:
+                limits.check_bytes(data.get("text", ""))
+        except ServiceError as error:
+            raise forms.ValidationError(error.messages) from None
         if upload:
-            raw = upload.read(IMPORT_MAX_BYTES + 1)
-            if len(raw) > IMPORT_MAX_BYTES:
-                raise forms.ValidationError(_("The file is larger than 5 MB."))
             try:
                 data["content"] = raw.decode("utf-8-sig")
             except UnicodeDecodeError:

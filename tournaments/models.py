@@ -603,3 +603,35 @@ class RefereeGame(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event}: game {self.game_id}"
+
+
+class ImportJob(models.Model):
+    """A confirmed import waiting for, or done by, the worker (issue 20: a large file is
+    saved by a task with progress, never in the request). The checked file is kept only
+    until the job ends."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Waiting")
+        RUNNING = "running", _("Importing")
+        DONE = "done", _("Imported")
+        FAILED = "failed", _("Refused")
+
+    user = models.ForeignKey(conf.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    kind = models.CharField(max_length=10)
+    filename = models.CharField(max_length=255, blank=True)
+    slug = models.SlugField(max_length=80)
+    name = models.CharField(max_length=200, blank=True)
+    labels = models.JSONField(null=True, blank=True)  # a WOF file's confirmed labels
+    text = models.TextField(blank=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0, help_text=_("Percent done."))
+    problems = models.JSONField(default=list, blank=True)  # the refusal, sentence by sentence
+    event = models.ForeignKey(Event, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"import of {self.slug} ({self.get_status_display()})"

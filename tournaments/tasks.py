@@ -13,7 +13,7 @@ from pathlib import Path
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from tournaments.services import reports, standings
+from tournaments.services import event_import, reports, standings
 
 # Transient failures worth a retry: the database restarting, a dropped connection.
 TRANSIENT = (OperationalError, InterfaceError, ConnectionError)
@@ -64,6 +64,22 @@ def sweep_reports() -> int:
 )
 def build_report(report_id: int) -> bool:
     return reports.build(report_id)
+
+
+@shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=TRANSIENT,
+    retry_backoff=True,
+    max_retries=5,
+)
+def run_import(job_id: int) -> bool:
+    return event_import.run_job(job_id)
+
+
+@shared_task(acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)
+def sweep_imports() -> int:
+    return event_import.sweep_stuck()
 
 
 @shared_task(acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)

@@ -7,6 +7,7 @@ from tournaments.views import manage_entrants, manage_event, manage_import, mana
 urlpatterns = [
     path("manage/new/", manage_event.create_event, name="manage_create"),
     path("manage/import/", manage_import.import_event, name="manage_import_event"),
+    path("manage/import/jobs/<int:job>/", manage_import.import_job, name="manage_import_job"),
     path("e/<slug:slug>/manage/", manage_event.dashboard, name="manage"),
     path(
         "e/<slug:slug>/manage/standings/", manage_event.standings_preview, name="manage_standings"

@@ -90,3 +90,45 @@ def test_a_director_imports_a_wof_file_and_confirms_the_proposal(
     with page.expect_download() as info:
         page.get_by_role("link", name="Download the WOF rating file (.ELO)").click()
     assert info.value.suggested_filename == "woc-2015-cambridge.elo"
+
+
+def test_a_large_import_is_saved_by_the_worker_while_the_page_follows_it(
+    director_account, desktop, phone, live_url, shot, monkeypatch
+):
+    """Issue 20: the confirmed save is a job; its page shows progress, then opens the event.
+    A file past a limit is refused with the limit named."""
+    import json
+
+    from bench.event import event_file
+    from tournaments.models import ImportJob
+    from tournaments.services import event_import
+
+    monkeypatch.setattr(event_import, "enqueue", lambda job_id: None)  # the worker is busy
+    page = desktop.new_page()
+    sign_in(page, live_url)
+    page.goto(live_url("manage_import_event"))
+    page.get_by_label("or paste its text here").fill('{"a":' * 3000 + "1" + "}" * 3000)
+    page.get_by_role("button", name="Check the file").click()
+    expect(page.locator("#problems")).to_contain_text("nested deeper than 20 levels")
+    shot(page, "deep-json-refused")
+
+    text = json.dumps(event_file("big-open", entrants=400, played=2))
+    page.get_by_label("or paste its text here").fill(text)
+    page.get_by_role("button", name="Check the file").click()
+    page.get_by_role("heading", name="Check what will be imported").wait_for()
+    expect(page.get_by_text("and 100 more, imported with the rest")).to_be_attached()
+    page.get_by_role("button", name="Import the event").click()
+    expect(page.get_by_role("status")).to_contain_text("Waiting")
+    job = ImportJob.objects.get()
+    shot(page, "import-job-waiting-desktop")
+
+    small = phone.new_page()
+    sign_in(small, live_url)
+    small.goto(live_url("manage_import_job", job.pk))
+    expect(small.get_by_role("status")).to_contain_text("Waiting")
+    shot(small, "import-job-waiting-phone")
+
+    event_import.run_job(job.pk)  # the worker takes it; the page polls and follows
+    page.get_by_role("heading", name="Bench Open (1,000 entrants)").wait_for(timeout=30_000)
+    expect(page.get_by_text("is imported: 400 entrants, 3 rounds")).to_be_visible()
+    shot(page, "import-job-done-dashboard")

@@ -70,25 +70,54 @@ def json_scalars() -> st.SearchStrategy[Any]:
 
 def json_values() -> st.SearchStrategy[Any]:
     return st.recursive(
-        json_scalars(),
+        st.one_of(json_scalars(), deeply_nested()),
         lambda inner: st.one_of(
             st.lists(inner, max_size=4),
             st.dictionaries(st.one_of(texts(8), st.sampled_from(["number", "name"])), inner,
                             max_size=4),
         ),
-        max_leaves=12,
+        max_leaves=40,
     )  # fmt: skip
 
 
+# Nesting depths worth trying: around the import limit (20), then far past it (a JSON parser
+# that recurses fails near Python's 1,000 frames).
+DEPTHS = st.one_of(st.integers(1, 30), st.sampled_from([100, 999, 1000, 1001, 5000]))
+
+
+@st.composite
+def deeply_nested(draw: st.DrawFn) -> Any:
+    """A scalar wrapped in lists and objects up to 5,000 deep (built without recursion)."""
+    depth = draw(DEPTHS)
+    shape = draw(st.lists(st.sampled_from(["list", "object"]), min_size=1, max_size=3))
+    value = draw(json_scalars())
+    for level in range(depth):
+        value = [value] if shape[level % len(shape)] == "list" else {"a": value}
+    return value
+
+
+@st.composite
+def nested_json_texts(draw: st.DrawFn) -> str:
+    """JSON text nested up to 20,000 deep, closed or cut short: built as text, since
+    json.dumps itself recurses."""
+    depth = draw(st.one_of(DEPTHS, st.just(20_000)))
+    opener, closer = draw(st.sampled_from([('{"a":', "}"), ("[", "]"), ('[{"b":', "}]")]))
+    leaf = draw(st.sampled_from(["1", '"x"', "null", "", "[]"]))
+    missing = draw(st.sampled_from([0, 0, 0, 1]))
+    return opener * depth + leaf + closer * max(0, depth - missing)
+
+
 def paths(value: Any, prefix: tuple = ()) -> list[tuple]:
-    """Every path (keys and indexes) into a JSON document."""
-    found = [prefix]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += paths(item, (*prefix, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += paths(item, (*prefix, index))
+    """Every path (keys and indexes) into a JSON document (without recursion: a document
+    may be nested thousands deep)."""
+    found, stack = [], [(value, prefix)]
+    while stack:
+        item, where = stack.pop()
+        found.append(where)
+        if isinstance(item, dict):
+            stack.extend((child, (*where, key)) for key, child in item.items())
+        elif isinstance(item, list):
+            stack.extend((child, (*where, index)) for index, child in enumerate(item))
     return found
 
 

@@ -19,9 +19,17 @@ from bench.event import event_file
 from rules.formats.woc import wof as wof_parser
 from tests.factories import round_robin_event
 from tests.fuzz.conftest import TALLY, digest, fuzz_settings
-from tests.fuzz.strategies import form_values, json_values, mutated_json, numbers_as_text, texts
+from tests.fuzz.strategies import (
+    deeply_nested,
+    form_values,
+    json_values,
+    mutated_json,
+    nested_json_texts,
+    numbers_as_text,
+    texts,
+)
 from tournaments.models import Entrant, Event
-from tournaments.services import entrants, eventfile, wof
+from tournaments.services import entrants, event_import, eventfile, limits, wof
 from tournaments.services.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
@@ -149,6 +157,56 @@ def test_json_event_import(director, doc):
             assert Event.objects.filter(pk=event.pk).exists()
             assert event.entrants.count() == len(doc["entrants"])
         transaction.set_rollback(True)
+
+
+@st.composite
+def event_file_texts(draw: st.DrawFn) -> str:
+    """What the import page is given as text: nesting thousands deep (as text, or an event
+    file with one value nested deep), a mutated event file, or anything."""
+    kind = draw(st.integers(0, 3))
+    if kind == 0:
+        return draw(nested_json_texts())
+    if kind == 1:
+        doc = json.loads(json.dumps(SEED_EVENT))
+        place = draw(st.sampled_from([("entrants", 0, "flags"), ("event", "settings"), MATCH]))
+        parent = doc
+        for step in place[:-1]:
+            parent = parent[step]
+        parent[place[-1]] = "DEEP"
+        return json.dumps(doc).replace('"DEEP"', draw(nested_json_texts()))
+    if kind == 2:
+        return json.dumps(draw(mutated_json(SEED_EVENT)), default=str)[:200_000]
+    return draw(st.text(max_size=300))
+
+
+@fuzz_settings()
+@given(text=event_file_texts(), kind=st.sampled_from(["auto", "event", "ftd", "wof"]))
+@example(text='{"a":' * 20_000 + "1" + "}" * 20_000, kind="auto")  # a RecursionError once
+@example(text="[" * 999 + "]" * 999, kind="event")
+def test_import_page_check_of_any_text(director, text, kind):
+    """The import page's check: a preview or a refusal naming a place or a limit, never an
+    uncaught exception, and nothing written either way."""
+    with transaction.atomic():
+        before = digest()
+        try:
+            event_import.check(text, kind=kind)
+        except ServiceError as refused:
+            TALLY.add("import page check", "refused")
+            assert refused.problems and all(p.text for p in refused.problems)
+        else:
+            TALLY.add("import page check", "accepted")
+        assert digest() == before, "checking a file changed the database"
+        transaction.set_rollback(True)
+
+
+@fuzz_settings()
+@given(value=deeply_nested())
+def test_deep_values_are_measured_without_recursion(value):
+    depth = limits.depth(value)
+    assert depth >= 0
+    if depth > limits.import_limits().json_depth:
+        with pytest.raises(ServiceError, match="nested deeper than"):
+            limits.check_depth(value)
 
 
 SEED_WOF = """%%Tournament: Fuzz Open

@@ -30,13 +30,14 @@ def populated(director):
     AuthGroup.objects.create(name="Directors")
     from django.utils import timezone
 
-    from tournaments.models import RefereeGame, RefereeToken, Report
+    from tournaments.models import ImportJob, RefereeGame, RefereeToken, Report
 
     now = timezone.now()
     RefereeToken.objects.create(event=event, token_hash="0" * 64, hint="abcd", created_at=now)
     RefereeGame.objects.create(
         event=event, game_id="g-1", match=rnd.matches.first(), game_number=1, received_at=now
     )
+    ImportJob.objects.create(user=director, kind="event", slug="Player-import", created_at=now)
     if not Report.objects.exists():
         Report.objects.create(event=event, kind=Report.Kind.choices[0][0], requested_at=now)
     return event

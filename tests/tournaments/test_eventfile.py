@@ -152,5 +152,5 @@ def test_commands_round_trip_through_a_file(played, tmp_path, capsys):
 def test_import_command_reports_bad_json_with_line_and_column(tmp_path):
     path = tmp_path / "bad.json"
     path.write_text('{"arbiter_event_file": 1,\n "event": {,}}')
-    with pytest.raises(CommandError, match="line 2, column 12"):
+    with pytest.raises(CommandError, match="Line 2, column 12: not valid JSON"):
         call_command("import_event", str(path))

@@ -13,12 +13,13 @@ import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import TestCase
 from django.urls import reverse
 
 from tests.factories import play_round, round_robin_event
 from tests.rules.test_woc_real import load
 from tests.rules.test_woc_wof import elo_from_record
-from tournaments.models import AuditEntry, Entrant, Event, Game, Match
+from tournaments.models import AuditEntry, Entrant, Event, Game, ImportJob, Match
 from tournaments.services import eventfile
 
 pytestmark = pytest.mark.django_db
@@ -53,7 +54,10 @@ def confirm(client, response, labels=None, **fields):
         "label": labels if labels is not None else [g.proposed for g in preview.added],
     }
     data.update(fields)
-    return client.post(URL, data)
+    # the save is the worker's (an import job, enqueued when the confirmation commits);
+    # tests run tasks eagerly
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        return client.post(URL, data)
 
 
 def nothing_saved() -> None:
@@ -102,7 +106,10 @@ def test_confirming_the_proposal_imports_and_opens_the_dashboard(client_in, dire
     saved = confirm(client_in, response, slug="woc-2014-web", name="WOC 2014, Bangkok")
     event = Event.objects.get(slug="woc-2014-web")
     assert saved.status_code == 302
-    assert saved.url == reverse("tournaments:manage", args=[event.slug])
+    job = ImportJob.objects.get(event=event)
+    assert saved.url == reverse("tournaments:manage_import_job", args=[job.pk])
+    opened = client_in.get(saved.url)
+    assert opened.url == reverse("tournaments:manage", args=[event.slug])
     assert event.name == "WOC 2014, Bangkok" and event.format == "woc"
     assert event.directors.filter(pk=director.pk).exists()
     assert event.entrants.count() == len(load("woc_2014.json")["entrants"])
@@ -113,7 +120,7 @@ def test_confirming_the_proposal_imports_and_opens_the_dashboard(client_in, dire
     )
     assert kinds.count("playoff") == 1 and kinds.count("semi_final") == 2
     assert kinds.count("final") == 1 and kinds.count("third_place") == 1
-    dashboard = client_in.get(saved.url)
+    dashboard = client_in.get(opened.url)
     assert dashboard.status_code == 200 and "is imported" in dashboard.content.decode()
 
 

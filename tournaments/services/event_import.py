@@ -11,22 +11,28 @@ file, all or nothing. Nothing is written before ``save``.
 
 from __future__ import annotations
 
-import json
+import contextlib
+import logging
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.conf import settings as conf
+from django.core.cache import cache
+from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
 from rules.contract import Problem
 from rules.formats.woc import ENGINE, record
 from rules.formats.woc.finals import KIND_LABEL
-from tournaments.models import Event
-from tournaments.services import audit, eventfile, ftd, wof
+from tournaments.models import Event, ImportJob
+from tournaments.services import audit, eventfile, ftd, limits, wof
 from tournaments.services.errors import ServiceError
+
+log = logging.getLogger(__name__)
 
 KINDS = {
     "event": "Arbiter event file (JSON)",
@@ -89,6 +95,11 @@ class Preview:
     def changed(self) -> list[int]:
         return [g.index for g in self.added if g.chosen != g.proposed]
 
+    @property
+    def more_entrants(self) -> int:
+        """Entrants the preview does not list (a page stays small whatever the file)."""
+        return self.entrants - len(self.entrant_rows)
+
 
 def detect(text: str) -> str | None:
     """The kind of file, from its first characters and a few keys."""
@@ -134,7 +145,9 @@ def check(
     labels: Sequence[str] | None = None,
 ) -> Preview:
     """What the import would create, checked whole; raise ServiceError for a bad file. The
-    problems of the chosen ``labels`` (WOF) are in ``Preview.problems``."""
+    problems of the chosen ``labels`` (WOF) are in ``Preview.problems``. A file past the
+    limits (services/limits.py) is refused before the heavy part of the check."""
+    limits.check_bytes(text)
     detected = kind not in KINDS
     if detected:
         found = detect(text)
@@ -154,34 +167,25 @@ def check(
         return _check_wof(
             text, slug=slug, name=name, filename=filename, labels=labels, auto=detected
         )
-    data = _json(text)
+    data = limits.load_json(text)
     if kind == "ftd":
         _ftd_shape(data)
+        limits.check_counts(
+            entrants=len(data["entrants"]),
+            rounds=len(data["rounds"]),
+            games=sum(len(r["games"]) for r in data["rounds"]),
+        )
         name = name or str(data.get("event") or data.get("name") or "")
         data = ftd.ftd_event_file(data, slug=slug or default_slug(name, filename), name=name)
         clean = eventfile.validate(data)
     else:
+        limits.check_counts(**limits.event_file_counts(data))
         if name and isinstance(data, dict) and isinstance(data.get("event"), dict):
             data["event"]["name"] = name
         clean = eventfile.validate(data, slug=slug or None)
     preview = _preview(kind, detected, clean)
     preview.file = data
     return preview
-
-
-def _json(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ServiceError(
-            [
-                Problem(
-                    "import.json",
-                    f"line {error.lineno}",
-                    f"Line {error.lineno}, column {error.colno}: not valid JSON ({error.msg}).",
-                )
-            ]
-        ) from None
 
 
 def _ftd_shape(data: Any) -> None:
@@ -234,7 +238,7 @@ def _preview(kind: str, detected: bool, clean: dict[str, Any]) -> Preview:
         byes=sum(1 for m in matches if len(m["participants"]) == 1),
         entrant_rows=[
             {k: e[k] for k in ("number", "name", "country", "rating", "external_id", "status")}
-            for e in clean["entrants"]
+            for e in clean["entrants"][: limits.PREVIEW_ROWS]
         ],
     )
 
@@ -321,7 +325,26 @@ def _check_wof(
     labels: Sequence[str] | None,
     auto: bool,
 ) -> Preview:
+    lines = text.count("\n") + 1
+    if lines > limits.import_limits().lines:
+        raise ServiceError(
+            [
+                Problem(
+                    "limit.lines",
+                    "file",
+                    f"The file has {lines:,} lines; the limit is {limits.import_limits().lines:,}.",
+                )
+            ]
+        )
     parsed = wof.read(text)
+    games = sum(len(r) for r in parsed.rounds) + len(parsed.added)
+    limits.check_counts(
+        entrants=len(parsed.players),
+        rounds=len(parsed.rounds),
+        matches=games,
+        games=games,
+        players="players",
+    )
     name = name or parsed.header.get("Tournament", "")
     data, added = wof.from_wof(parsed, slug=slug or default_slug(name, filename), name=name)
     swiss = len(data["rounds"])
@@ -411,6 +434,8 @@ def _explain(problem: Problem, data: dict[str, Any], values: Sequence[str]) -> P
 
 # -- saving ------------------------------------------------------------------------------------
 
+Progress = Callable[[int], None]
+
 
 def save(
     text: str,
@@ -421,33 +446,41 @@ def save(
     name: str = "",
     filename: str = "",
     labels: Sequence[str] | None = None,
+    progress: Progress | None = None,
 ) -> Event:
     """Check again, then import; all or nothing. A WOF import also records the labels the
     director confirmed, and which differ from the proposal, in the audit log."""
     preview = check(text, kind=kind, slug=slug, name=name, filename=filename, labels=labels)
     if preview.problems:
         raise ServiceError(preview.problems)
+    if progress:
+        progress(30)  # the check is about a third of the work
     try:
-        return _save(preview, by)
+        return _save(preview, by, progress)
     except IntegrityError:  # the same slug saved a moment ago (a second click, a colleague)
-        raise ServiceError(
-            [
-                Problem(
-                    "event.slug_taken",
-                    "slug",
-                    f"An event '{preview.slug}' exists already; import it under another slug.",
-                )
-            ]
-        ) from None
+        raise ServiceError([_slug_taken(preview.slug)]) from None
 
 
-def _save(preview: Preview, by: Any) -> Event:
+def _slug_taken(slug: str) -> Problem:
+    return Problem(
+        "event.slug_taken",
+        "slug",
+        f"An event '{slug}' exists already; import it under another slug.",
+    )
+
+
+def _save(preview: Preview, by: Any, progress: Progress | None = None) -> Event:
     # The event file ``check`` built is the one the importer of the kind would build (the
     # same steps: wof.from_wof + labels, ftd.ftd_event_file): importing it spares a second
     # proposal, which costs about a second for a WOC.
     assert preview.file is not None
+
+    def writing(share: float) -> None:
+        if progress:
+            progress(30 + int(share * 69))
+
     with transaction.atomic():
-        event = eventfile.import_event(preview.file, by=by, slug=preview.slug)
+        event = eventfile.import_event(preview.file, by=by, slug=preview.slug, progress=writing)
         if preview.added:
             audit.log(
                 event,
@@ -462,3 +495,142 @@ def _save(preview: Preview, by: Any) -> Event:
                 },
             )
     return event
+
+
+# -- the save as a job, done by the worker -----------------------------------------------------
+
+
+def start(
+    text: str,
+    *,
+    kind: str,
+    by: Any,
+    slug: str,
+    name: str = "",
+    filename: str = "",
+    labels: Sequence[str] | None = None,
+    now: datetime | None = None,
+) -> ImportJob:
+    """Check the confirmed file once more (a refusal is answered at once, beside the
+    director's choices), then leave the save to the worker: a job with progress. The same
+    director confirming the same import again gets the job already under way."""
+    preview = check(text, kind=kind, slug=slug, name=name, filename=filename, labels=labels)
+    if preview.problems:
+        raise ServiceError(preview.problems)
+    with transaction.atomic():
+        under_way = ImportJob.objects.filter(
+            user=by,
+            slug=preview.slug,
+            status__in=[ImportJob.Status.QUEUED, ImportJob.Status.RUNNING],
+        ).first()
+        if under_way is not None:
+            return under_way
+        job = ImportJob.objects.create(
+            user=by,
+            kind=preview.kind,
+            filename=filename[:255],
+            slug=preview.slug,
+            name=preview.name,
+            labels=list(labels) if labels is not None and preview.kind == "wof" else None,
+            text=text,
+            created_at=now or timezone.now(),
+        )
+        transaction.on_commit(lambda: enqueue(job.pk))
+    return job
+
+
+def enqueue(job_id: int) -> None:
+    from tournaments.tasks import run_import
+
+    try:
+        run_import.apply_async((job_id,), retry=False)
+    except Exception:
+        if conf.CELERY_TASK_ALWAYS_EAGER:
+            raise
+        log.warning("broker unavailable: import job %s waits for the sweep", job_id)
+
+
+def _progress_key(job_id: int) -> str:
+    return f"import-job:{job_id}:progress"
+
+
+def progress_of(job: ImportJob) -> int:
+    """Percent done: the worker writes it to the cache while its transaction is open (the
+    job row changes only when the import commits or is refused)."""
+    if job.status != ImportJob.Status.RUNNING:
+        return job.progress
+    try:
+        return max(job.progress, int(cache.get(_progress_key(job.pk)) or 0))
+    except Exception:  # a cache that is down only hides the progress
+        return job.progress
+
+
+def run_job(job_id: int, *, now: datetime | None = None) -> bool:
+    """Import a confirmed file; safe to run twice and concurrently (the job row is locked
+    for the whole import, and a finished job is left alone)."""
+    ImportJob.objects.filter(pk=job_id, status=ImportJob.Status.QUEUED).update(
+        status=ImportJob.Status.RUNNING, progress=5
+    )
+
+    def report(percent: int) -> None:
+        # progress is a courtesy: a cache that is down does not stop the import
+        with contextlib.suppress(Exception):
+            cache.set(_progress_key(job_id), percent, timeout=3600)
+
+    with transaction.atomic():
+        job = ImportJob.objects.select_for_update().select_related("user").filter(pk=job_id).first()
+        if job is None or job.status in (ImportJob.Status.DONE, ImportJob.Status.FAILED):
+            return False
+        try:
+            event = save(
+                job.text,
+                kind=job.kind,
+                by=job.user,
+                slug=job.slug,
+                name=job.name,
+                filename=job.filename,
+                labels=job.labels,
+                progress=report,
+            )
+        except ServiceError as error:
+            _finish(job, ImportJob.Status.FAILED, now, problems=limits.bounded(error.problems))
+            return False
+        except (DatabaseError, ConnectionError):
+            raise  # transient: the task retries
+        except Exception:
+            log.exception("import job %s failed", job_id)
+            problem = Problem("import.failed", "file", "An unexpected error stopped the import.")
+            _finish(job, ImportJob.Status.FAILED, now, problems=[problem])
+            return False
+        _finish(job, ImportJob.Status.DONE, now, event=event)
+    return True
+
+
+def _finish(
+    job: ImportJob,
+    status: str,
+    now: datetime | None,
+    *,
+    problems: Sequence[Problem] = (),
+    event: Event | None = None,
+) -> None:
+    job.status = status
+    job.progress = 100 if event is not None else job.progress
+    job.problems = [p.text for p in problems]
+    job.event = event
+    job.text = ""  # the file is not kept once the job has ended
+    job.finished_at = now or timezone.now()
+    job.save(update_fields=["status", "progress", "problems", "event", "text", "finished_at"])
+
+
+def sweep_stuck(*, older_than_seconds: int = 600, now: datetime | None = None) -> int:
+    """Enqueue again the jobs still unfinished long after they were confirmed (a lost task,
+    a worker killed mid-import: its transaction rolled back, the job is as it was)."""
+    now = now or timezone.now()
+    stuck = ImportJob.objects.filter(
+        status__in=[ImportJob.Status.QUEUED, ImportJob.Status.RUNNING],
+        created_at__lt=now - timedelta(seconds=older_than_seconds),
+    ).values_list("pk", flat=True)
+    for pk in stuck:
+        enqueue(pk)
+    return len(stuck)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.db import transaction
@@ -33,7 +33,7 @@ from tournaments.models import (
     Stage,
     Team,
 )
-from tournaments.services import audit, standings
+from tournaments.services import audit, limits, standings
 from tournaments.services.errors import ServiceError
 from tournaments.services.results import parse_games
 from tournaments.services.rounds import score_json
@@ -337,9 +337,13 @@ def _join(place: str, key: str) -> str:
     return f"{place}.{key}" if place else key
 
 
-def validate(data: Any, *, slug: str | None = None) -> dict[str, Any]:
+def validate(data: Any, *, slug: str | None = None, limited: bool = True) -> dict[str, Any]:
     """Check a whole event file; return it normalised, or raise ServiceError with every
-    problem found (not just the first)."""
+    problem found (not just the first). A file past the import limits (services/limits.py)
+    is refused before it is read; a restore of our own backup is not ``limited``."""
+    if limited:
+        limits.check_counts(**limits.event_file_counts(data))
+        limits.check_depth(data)  # for a file not read through limits.load_json
     check = _Checker()
     root = check.mapping(data, "")
     if root and root.get("arbiter_event_file") != FILE_VERSION:
@@ -735,11 +739,18 @@ def _state_from(data: dict[str, Any]) -> EventState:
 
 
 def import_event(
-    data: Any, *, by: Any, slug: str | None = None, now: dt.datetime | None = None
+    data: Any,
+    *,
+    by: Any,
+    slug: str | None = None,
+    now: dt.datetime | None = None,
+    limited: bool = True,
+    progress: Callable[[float], None] | None = None,
 ) -> Event:
-    """Create an event from an event file; all or nothing."""
+    """Create an event from an event file; all or nothing. ``progress`` hears the share of
+    the rows written (0 to 1) as the rounds go in."""
     now = now or timezone.now()
-    clean = validate(data, slug=slug)
+    clean = validate(data, slug=slug, limited=limited)
     ev = clean["event"]
     with transaction.atomic():
         event = Event.objects.create(
@@ -769,9 +780,9 @@ def import_event(
             )
             for s in clean["stages"]
         }
-        entrants = {}
-        for e in clean["entrants"]:
-            entrants[e["number"]] = Entrant.objects.create(
+        # in bulk: 10,000 entrants one query each took minutes (issue 20)
+        created = Entrant.objects.bulk_create(
+            Entrant(
                 event=event,
                 number=e["number"],
                 name=e["name"],
@@ -785,9 +796,14 @@ def import_event(
                 status=e["status"],
                 withdrawn_after_round=e["withdrawn_after_round"],
             )
+            for e in clean["entrants"]
+        )
+        entrants = {e.number: e for e in created}
         rounds = {}
-        for r in clean["rounds"]:
+        for done, r in enumerate(clean["rounds"], start=1):
             rounds[r["number"]] = _import_round(event, r, entrants, stages, by=by, now=now)
+            if progress:
+                progress(done / (len(clean["rounds"]) + 1))
         for d in clean["draws"]:
             RandomDraw.objects.create(
                 event=event,

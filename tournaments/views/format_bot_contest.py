@@ -3,8 +3,6 @@ the decision on a tied final) and the referee program's JSON endpoint."""
 
 from __future__ import annotations
 
-import json
-
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -19,6 +17,7 @@ from accounts.permissions import event_for_director
 from tournaments import ratelimit
 from tournaments.models import Event, RefereeGame
 from tournaments.services import format_bot_contest as service
+from tournaments.services import limits
 from tournaments.services.errors import ServiceError, StaleResult
 
 TEMPLATES = "tournaments/formats/bot_contest/"
@@ -274,9 +273,19 @@ def api_game(request: HttpRequest, slug: str) -> HttpResponse:
     if wait is not None:
         return ratelimit.too_many(request, wait, json=True)
     try:
-        data = json.loads(request.body or b"null")
-    except (ValueError, UnicodeDecodeError):
-        return _error(400, "The body is not JSON.")
+        size = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        size = 0
+    if size > limits.API_MAX_BYTES or len(request.body) > limits.API_MAX_BYTES:
+        return _error(
+            413, f"The body is larger than {limits.API_MAX_BYTES:,} bytes: post one game."
+        )
+    try:
+        data = limits.load_json(request.body or b"null", field="body")
+    except ServiceError as error:
+        return _error(
+            400, "The body is not JSON the referee API takes: " + " ".join(error.messages)
+        )
     try:
         outcome = service.post_game(event, token, data)
     except service.GamesRefused as refused:

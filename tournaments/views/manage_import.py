@@ -13,15 +13,18 @@ import json
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.permissions import event_for_director
 from tournaments.forms import EventImportConfirmForm, EventImportForm, seal_import
-from tournaments.services import event_import, eventfile, wof
+from tournaments.models import ImportJob
+from tournaments.services import event_import, eventfile, limits, wof
 from tournaments.services.errors import ServiceError
 
 TEMPLATE = "tournaments/manage/import_event.html"
+JOB_TEMPLATE = "tournaments/manage/import_job.html"
 
 
 @login_required
@@ -44,7 +47,7 @@ def import_event(request: HttpRequest) -> HttpResponse:
                 filename=data["filename"],
             )
         except ServiceError as error:
-            context["problems"] = error.problems
+            context["problems"] = limits.bounded(list(error.problems))
             context["read_as"] = event_import.KINDS.get(
                 data["kind"] if data["kind"] != "auto" else event_import.detect(data["content"])
             )
@@ -81,27 +84,47 @@ def _confirm(request: HttpRequest) -> HttpResponse:
     problems = []
     if confirm.is_valid():
         try:
-            event = event_import.save(sealed["text"], by=request.user, **options)
+            job = event_import.start(sealed["text"], by=request.user, **options)
         except ServiceError as error:
             problems = list(error.problems)
         else:
-            messages.success(
-                request,
-                f"{event.name} is imported: {event.entrants.count()} entrants, "
-                f"{event.rounds.count()} rounds. You direct it; it is not public yet.",
-            )
-            return redirect("tournaments:manage", slug=event.slug)
+            return redirect("tournaments:manage_import_job", job=job.pk)
     # show the preview again, with the director's choices and what is wrong with them
     try:
         preview = event_import.check(sealed["text"], **options)
     except ServiceError as error:
         problems += [p for p in error.problems if p not in problems]
-        return render(
-            request, TEMPLATE, {"form": EventImportForm(), "problems": problems}, status=422
-        )
+        context = {"form": EventImportForm(), "problems": limits.bounded(problems)}
+        return render(request, TEMPLATE, context, status=422)
     preview.problems = problems or preview.problems
     context = _preview_context(preview, request.POST["sealed"], confirm)
     return render(request, TEMPLATE, context, status=422)
+
+
+@login_required
+@require_GET
+def import_job(request: HttpRequest, job: int) -> HttpResponse:
+    """A confirmed import: its progress while the worker saves it (the page polls), the
+    event's dashboard once saved, the reasons if it was refused. Its director's only."""
+    jobs = ImportJob.objects.select_related("event")
+    if not request.user.is_staff:
+        jobs = jobs.filter(user=request.user)
+    found = get_object_or_404(jobs, pk=job)
+    if found.status == ImportJob.Status.DONE and found.event is not None:
+        event = found.event
+        messages.success(
+            request,
+            f"{event.name} is imported: {event.entrants.count()} entrants, "
+            f"{event.rounds.count()} rounds. You direct it; it is not public yet.",
+        )
+        target = reverse("tournaments:manage", args=[event.slug])
+        if request.htmx:
+            return HttpResponse(status=204, headers={"HX-Redirect": target})
+        return redirect(target)
+    context = {"job": found, "percent": event_import.progress_of(found)}
+    if request.htmx:
+        return render(request, JOB_TEMPLATE + "#job", context)
+    return render(request, JOB_TEMPLATE, context)
 
 
 def _download(text: str, filename: str, content_type: str) -> HttpResponse:

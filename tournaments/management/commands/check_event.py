@@ -1,10 +1,8 @@
-import json
-
 from django.core.management.base import BaseCommand, CommandError
 
 from rules import registry
 from tournaments.management.commands._common import get_event, service_error
-from tournaments.services import conformance
+from tournaments.services import conformance, limits
 from tournaments.services.errors import ServiceError
 from tournaments.services.eventfile import _state_from, validate
 
@@ -28,15 +26,16 @@ class Command(BaseCommand):
                     text = handle.read()
             except OSError as error:
                 raise CommandError(f"Cannot read {file}: {error.strerror}.") from None
-            try:
-                data = json.loads(text)
-            except json.JSONDecodeError as error:
-                if not text.lstrip().startswith("%"):
-                    raise CommandError(
-                        f"{file} is neither an event file (JSON: line {error.lineno}, "
-                        f"column {error.colno}: {error.msg}) nor a WOF rating file."
-                    ) from None
+            if text.lstrip().startswith("%"):
                 data = self._wof(text)
+            else:
+                try:
+                    data = limits.load_json(text)
+                except ServiceError as error:
+                    raise CommandError(
+                        f"{file} is neither an event file ({' '.join(error.messages)}) nor a "
+                        "WOF rating file."
+                    ) from None
             if isinstance(data, dict) and isinstance(data.get("event"), dict):
                 # checking a file must not clash with an event stored under its slug
                 data["event"]["slug"] = "checked-file"

@@ -1,10 +1,9 @@
-import json
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.management.commands._common import service_error
-from tournaments.services import ftd, wof
+from tournaments.services import ftd, limits, wof
 from tournaments.services.errors import ServiceError
 from tournaments.services.eventfile import import_event
 
@@ -32,14 +31,14 @@ class Command(BaseCommand):
             return import_other(self, file, source, slug)
         try:
             with open(file, encoding="utf-8") as handle:
-                data = json.load(handle)
+                text = handle.read()
         except OSError as error:
             raise CommandError(f"Cannot read {file}: {error.strerror}.") from None
-        except json.JSONDecodeError as error:
-            raise CommandError(
-                f"{file} is not valid JSON: line {error.lineno}, column {error.colno}: {error.msg}."
-            ) from None
+        except UnicodeDecodeError:
+            raise CommandError(f"{file} is not UTF-8 text: an event file is JSON.") from None
         try:
+            limits.check_bytes(text)
+            data = limits.load_json(text)
             event = import_event(data, by=None, slug=slug)
         except ServiceError as error:
             raise service_error(error) from None
@@ -71,11 +70,8 @@ def import_other(command, file: str, source: str, slug: str | None) -> None:
                     command.stdout.write(f"  {proposal.note}")
             event = wof.import_wof(text, by=None, slug=slug)
         else:
-            try:
-                data = json.loads(text)
-            except json.JSONDecodeError as error:
-                raise CommandError(f"{file} is not valid JSON: line {error.lineno}.") from None
-            event = ftd.import_ftd(data, by=None, slug=slug)
+            limits.check_bytes(text)
+            event = ftd.import_ftd(limits.load_json(text), by=None, slug=slug)
     except ServiceError as error:
         raise service_error(error) from None
     command.stdout.write(

@@ -11,7 +11,6 @@ of the record (docs/formats/woc.md) are named with their reason.
 
 from __future__ import annotations
 
-import json
 import math
 from fractions import Fraction
 from pathlib import Path
@@ -24,6 +23,7 @@ from rules.formats.woc import ENGINE, record, wof
 from rules.formats.woc.brightwell import lot_key
 from rules.tiebreaks import show_number
 from tournaments.services import ftd as ftd_service
+from tournaments.services import limits
 from tournaments.services import wof as wof_service
 from tournaments.services.errors import ServiceError
 
@@ -103,7 +103,7 @@ class Command(BaseCommand):
         self.known = 0
         try:
             if path.suffix.lower() == ".json":
-                data = json.loads(text)
+                data = limits.load_json(text)
                 if "added_results" in data:
                     self.replay_wof(path.stem, wof_from_record(data), data)
                 else:
@@ -112,8 +112,6 @@ class Command(BaseCommand):
                 self.replay_wof(path.stem, wof_service.read(text), None)
         except ServiceError as error:
             raise CommandError("\n".join(p.text for p in error.problems)) from None
-        except json.JSONDecodeError as error:
-            raise CommandError(f"{file} is not valid JSON: line {error.lineno}.") from None
         if self.known:
             self.stdout.write(f"{self.known} known deviations of the record (docs/formats/woc.md)")
         self.stdout.write(f"{self.unexplained} unexplained differences")
