@@ -106,6 +106,12 @@ def played_rounds(state: EventState) -> list[RoundState]:
     return [r for r in state.rounds if r.status is not RoundStatus.DRAFT]
 
 
+def who(state: EventState, entrant: str) -> str:
+    """An entrant as a director reads it in a message: the name, then the number."""
+    found = state.entrants_by_id.get(entrant)
+    return f"{found.name} (#{entrant})" if found is not None and found.name else f"#{entrant}"
+
+
 def pair_key(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a <= b else (b, a)
 

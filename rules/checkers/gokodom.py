@@ -20,8 +20,16 @@ from fractions import Fraction
 
 import rustworkx
 
-from rules.checkers.common import Report, check_once_per_round, ids, played_rounds, same, setting
-from rules.contract import EventState, MatchState, RoundState, Standings
+from rules.checkers.common import (
+    Report,
+    check_once_per_round,
+    ids,
+    played_rounds,
+    same,
+    setting,
+    who,
+)
+from rules.contract import EventState, MatchState, RoundState, RoundStatus, Standings
 
 ROUNDS = "I.B For N players, ceil(log2(N)) rounds will be played"
 BR = "I.E ... receive a Bye by Request. This privilege may not be used during the final Swiss round"
@@ -108,6 +116,10 @@ def _swiss_codes(report: Report, rnd: RoundState, match: MatchState) -> dict[str
         if winner == -1:
             return {p: "D" for p in people}
         return {p: "W" if seat == winner else "L" for seat, p in enumerate(people)}
+    # II.A.6 "If the match was unplayed": a match is unplayed once its round is over or the
+    # TO marks it so; until then it is still to be played, not two losses by default
+    if rnd.status is not RoundStatus.COMPLETED and not match.details.get("unplayed"):
+        return {}
     messages = set(match.details.get("messages", []))
     if len(messages & set(people)) == 2:
         return {p: "DD" for p in people}
@@ -194,7 +206,7 @@ def check(state: EventState, standings: Standings | None = None) -> Report:
                     removed.add(entrant)
             if not match.is_bye and (handshake or set(result.values()) != {"DD"}):
                 met.add(frozenset(ids(match)))
-    _check_swiss_table(report, standings, codes, swiss, entrants, solkoff_of(state))
+    _check_swiss_table(report, state, standings, codes, swiss, solkoff_of(state))
     _check_knockout(report, rounds, swiss, codes)
     return report
 
@@ -247,10 +259,10 @@ def _solkoff(
 
 def _check_swiss_table(
     report: Report,
+    state: EventState,
     standings: Standings | None,
     codes: dict[str, dict[int, str]],
     swiss: list[RoundState],
-    entrants: Mapping[str, object],
     solkoff: Mapping[str, int],
 ) -> None:
     if standings is None:
@@ -259,6 +271,7 @@ def _check_swiss_table(
     if table is None:
         return
     keys: dict[str, tuple[int, int, int, int]] = {}
+    labels = {c.key: c.label for c in table.columns}
     for row in table.rows:
         report.rows += 1
         mine = codes.get(row.entrant, {})
@@ -278,8 +291,8 @@ def _check_swiss_table(
             if not same(row.values.get(column), value):
                 report.add(
                     SOLKOFF if column == "solkoff" else POINTS,
-                    f"{row.entrant}'s {column} is {row.values.get(column)}; the "
-                    f"results give {value}.",
+                    f"{who(state, row.entrant)}: {labels.get(column, column)} "
+                    f"{row.values.get(column)}; the results give {value}.",
                     entrant=row.entrant,
                     column=column,
                 )
@@ -289,8 +302,8 @@ def _check_swiss_table(
         if keys[below.entrant] > keys[above.entrant]:
             report.add(
                 ORDER,
-                f"{below.entrant} is below {above.entrant} with more match points, "
-                "fewer defaults, a higher Solkoff or a higher cumulative score.",
+                f"{who(state, below.entrant)} is below {who(state, above.entrant)} with more "
+                "match points, fewer defaults, a higher Solkoff or a higher cumulative score.",
                 entrant=below.entrant,
             )
 
@@ -377,7 +390,8 @@ def solkoff_of(state: EventState) -> dict[str, int]:
             people = ids(match)
             if match.is_bye and people:
                 opponents[people[0]].append((rnd.number, None))
-            elif not match.is_bye and (handshake or set(result.values()) != {"DD"}):
+            elif result and (handshake or set(result.values()) != {"DD"}):
+                # a match still to be played has met nobody yet
                 for me in people:
                     opponents[me].extend((rnd.number, o) for o in people if o != me)
     return _solkoff(state, swiss, codes, opponents)

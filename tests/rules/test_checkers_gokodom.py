@@ -203,3 +203,38 @@ def test_a_second_assigned_bye_in_a_round_is_reported() -> None:
         return dataclasses.replace(rnd, matches=kept + byes)
 
     assert gc.BYE in rules_of(check(edit_round(state, 1, split)))
+
+
+def during_round(state: EventState, number: int) -> EventState:
+    """The season as it stood during round ``number``: later rounds gone, that round
+    published with only half of its results in (as the demo is built)."""
+    kept = list(state.rounds[:number])
+    played = [m for m in kept[-1].matches if not m.is_bye]
+    dropped = {m.code for m in played[len(played) // 2 :]}
+    kept[-1] = dataclasses.replace(
+        kept[-1],
+        status=RoundStatus.PUBLISHED,
+        matches=tuple(
+            dataclasses.replace(m, games=()) if m.code in dropped else m for m in kept[-1].matches
+        ),
+    )
+    return dataclasses.replace(state, rounds=tuple(kept))
+
+
+@pytest.mark.parametrize(("players", "seed", "number"), [(24, 7, 3), (24, 7, 2), (17, 4, 3)])
+def test_a_match_not_played_yet_is_pending_not_a_loss_by_default(players, seed, number) -> None:
+    """II.A.6 "If the match was unplayed, and the player did not send a PM to the TO, the
+    player receives a Loss by Default (LD)": a match is unplayed once its round is over (or
+    the TO marks it so), not while the round is still being played. The GokoDom demo (24
+    players, stopped during round 3) showed eight violations because the checker read each
+    pending match as two LDs and counted the virtual players of II.I.2 in Solkoff."""
+    state = during_round(season(players, seed), number)
+    pending = [m for m in state.rounds[-1].matches if not m.is_bye and not m.games]
+    assert pending, "the cut leaves matches to play"
+    report = audit(state, ENGINE.standings(state))
+    assert report.violations == []
+    swiss = next(t for t in ENGINE.standings(state).tables if t.key == "swiss")
+    engine_solkoff = {row.entrant: row.values["solkoff"] for row in swiss.rows}
+    assert gc.solkoff_of(state) == {
+        e: v for e, v in engine_solkoff.items() if e in gc.solkoff_of(state)
+    }

@@ -1,5 +1,7 @@
 """The rules check of a stored event: a command, and the director's verdict."""
 
+import random
+
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
@@ -115,3 +117,16 @@ def test_check_event_reads_a_wof_rating_file(tmp_path, capsys):
     path.write_text(elo_from_record("woc_2014.json"))
     call_command("check_event", "--file", str(path))
     assert capsys.readouterr().out.startswith("All 13 rounds conform (416 pairings")
+
+
+@pytest.mark.parametrize(
+    "slug", ["demo-gokodom", "demo-woc", "demo-freestyle", "demo-bot-contest", "demo-wpf-playoffs"]
+)
+def test_every_demo_event_passes_its_own_rules_check(director, slug):
+    """Issue 21 finding 3: the GokoDom demo, stopped during round 3, showed "8 violations in
+    3 rounds" (its pending matches read as losses by default)."""
+    from tournaments.demo import DEMO_BUILDERS
+
+    event = DEMO_BUILDERS[slug](director=director, rng=random.Random(1))
+    verdict = conformance.check_event(event)
+    assert verdict.violations == (), [v.text for v in verdict.violations]
