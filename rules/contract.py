@@ -377,6 +377,17 @@ class Setting:
     choices: tuple[Any, ...] = ()
 
 
+@dataclass(frozen=True)
+class SwapPlan:
+    """An engine's answer to a director's hand swap of two entrants in a draft round (the
+    optional ``plan_swap`` of an engine): refused with the reason, or allowed, with the
+    draft round's details that carry the swap into the rounds that follow."""
+
+    refused: Problem | None = None
+    details: Mapping[str, Any] | None = None  # the draft round's details after the swap
+    note: str = ""  # what the swap does to later rounds, for the director
+
+
 @runtime_checkable
 class DrawSourceProtocol(Protocol):
     def integer(self, key: str, low: int, high: int, *, purpose: str = "") -> int: ...

@@ -125,6 +125,13 @@ def _draw_numbers(state: EventState, report: Report) -> list[str]:
                 key=lambda e: (e.seed is None, e.seed or 0, -(e.rating or 0), e.name),
             )
         ]
+    # a director's swap in round 1 exchanges two draw numbers for the whole table (decision
+    # in docs/formats/round_robin.md); it is reported as the override it is
+    for first, second in state.rounds[0].details.get("draw_numbers_swapped", []):
+        wanted = [
+            str(second) if e == str(first) else str(first) if e == str(second) else e
+            for e in wanted
+        ]
     if recorded and recorded != wanted:
         report.add(
             NUMBERS,

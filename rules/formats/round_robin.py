@@ -36,6 +36,7 @@ from rules.contract import (
     StandingRow,
     Standings,
     StandingsTable,
+    SwapPlan,
 )
 from rules.engine_base import SettingsMixin
 from rules.tiebreaks import Step, rank
@@ -121,6 +122,69 @@ class RoundRobinEngine(SettingsMixin):
         if self.resolved(state)["draw_numbers"] == "lot" and draws is not None:
             return draws.shuffle("draw-numbers", ids, purpose="draw numbers for the round robin")
         return ids
+
+    def plan_swap(self, state: EventState, number: int, first: str, second: str) -> SwapPlan:
+        """A hand swap in a draft round. The Berger table fixes every round from the draw
+        numbers, so a swap of two opponents (their seats, so colours) changes nothing later;
+        in round 1 two players of different matches exchange their draw numbers, and every
+        later round follows the table with the new numbers; in a later round the table
+        would pair one of them with the same opponent again, and the swap is refused."""
+        rnd = state.rounds[number - 1]
+        together = any({first, second} <= set(m.entrant_ids) for m in rnd.matches)
+        if together:
+            return SwapPlan()
+        numbers = self.draw_numbers(state, None)
+        if number == 1:
+            swapped = [second if e == first else first if e == second else e for e in numbers]
+            exchanged = [*rnd.details.get("draw_numbers_swapped", []), [first, second]]
+            return SwapPlan(
+                details={
+                    **rnd.details,
+                    "draw_numbers": swapped,
+                    "draw_numbers_swapped": exchanged,
+                },
+                note="Their draw numbers are exchanged: every later round follows the Berger "
+                "table with the new numbers.",
+            )
+        entrants = state.entrants_by_id
+        # after the swap ``second`` sits where ``first`` sat: against first's opponent, or
+        # out of the round where first had the bye
+        opponent = next(
+            (o for m in rnd.matches if first in m.entrant_ids for o in m.entrant_ids if o != first),
+            None,
+        )
+        place = {e: i + 1 for i, e in enumerate(numbers)}
+        pair = {place[second], place.get(opponent or "")}
+        schedule = berger.schedule(len(numbers), self.resolved(state)["cycles"])
+        again = next(
+            (
+                r
+                for r, pairings in enumerate(schedule, start=1)
+                if r != number and any({p.first, p.second} == pair for p in pairings)
+            ),
+            None,
+        )
+        if again is None:
+            meets = f"{entrants[second].name} would leave the table's order for the rounds left"
+        elif opponent in entrants:
+            meets = (
+                f"{entrants[second].name} would meet {entrants[opponent or ''].name} in round "
+                f"{number} and again in round {again}"
+            )
+        else:
+            meets = (
+                f"{entrants[second].name} would have the round off in round {number} and "
+                f"again in round {again}"
+            )
+        return SwapPlan(
+            refused=Problem(
+                "round_robin.swap_after_round_1",
+                "second",
+                f"In a round robin every round follows the Berger table: {meets}. Swap "
+                "players of different matches before round 1 is published (their draw "
+                "numbers are exchanged for the whole table), or swap two opponents' seats.",
+            )
+        )
 
     def next_round(self, state: EventState, draws: DrawSourceProtocol) -> NextRound:
         settings = self.resolved(state)

@@ -4,6 +4,7 @@ stored with the engine's proposal, who and when, and is marked on the public pag
 import pytest
 from django.urls import reverse
 
+from rules import checkers
 from tests.factories import freestyle_event, round_robin_event
 from tournaments.models import AuditEntry, GroupMember, Match, MatchParticipant
 from tournaments.services import rounds
@@ -108,3 +109,64 @@ def test_a_swap_between_groups_moves_the_group_places_too(director):
         members = set(group.members.values_list("entrant_id", flat=True))
         for match in Match.objects.filter(round=draft, group=group):
             assert {p.entrant_id for p in match.participants.all() if p.entrant_id} <= members
+
+
+def pairs(rnd) -> set[frozenset[int]]:
+    return {
+        frozenset(p.entrant.number for p in m.participants.all() if p.entrant)
+        for m in rnd.matches.prefetch_related("participants__entrant")
+        if m.participants.count() == 2
+    }
+
+
+def test_a_round_1_swap_in_a_round_robin_is_carried_through_the_whole_table(director):
+    """round_robin.md, decision on swaps (issue 21 finding 5): a swap of players of two
+    matches in round 1 exchanges their draw numbers, so every later round follows the
+    Berger table with the new numbers and every pair still meets exactly once."""
+    from tests.factories import play_round
+
+    event = round_robin_event(director, players=6, slug="carried")
+    draft = rounds.draft_next_round(event, by=director).round
+    one = draft.matches.get(participants__entrant__number=1)
+    other = draft.matches.exclude(pk=one.pk).first()
+    second = other.participants.order_by("seat").first().entrant.number
+    notes = rounds.swap(draft, 1, second, by=director, reason="travel")
+    assert any("draw numbers are exchanged" in n for n in notes)
+    rounds.publish_round(draft, by=director)
+    from tournaments.services import results
+
+    for match in draft.matches.prefetch_related("participants"):
+        if match.participants.count() == 2:
+            results.record(match, [{"scores": [1, 0]}], expected_version=0, by=director)
+    rounds.complete_round(draft, by=director)
+    met = list(pairs(draft))
+    for _ in range(4):
+        met += pairs(play_round(event, director))
+    assert len(met) == len(set(met)) == 15  # 6 players: each of the 15 pairs exactly once
+    from tournaments.services import conformance
+
+    verdict = conformance.check_event(event)
+    # the two changed matches are reported as the override they are, and break no rule
+    assert {v.rule for v in verdict.violations} == {checkers.OVERRIDE}
+    assert all(v.data["breaks"] == [] for v in verdict.violations)
+    assert len(verdict.overrides) == 2
+
+
+def test_a_later_swap_between_matches_in_a_round_robin_is_refused_with_the_reason(director):
+    """A swap after round 1 would make the Berger table pair someone twice: refused."""
+    from tests.factories import play_round
+
+    event = round_robin_event(director, players=6, slug="refused")
+    play_round(event, director)
+    draft = rounds.draft_next_round(event, by=director).round
+    one = draft.matches.get(participants__entrant__number=1)
+    other = draft.matches.exclude(pk=one.pk).first()
+    second = other.participants.order_by("seat").first().entrant.number
+    with pytest.raises(ServiceError) as refused:
+        rounds.swap(draft, 1, second, by=director, reason="travel")
+    text = refused.value.problems[0].text
+    assert "every round follows the Berger table" in text and "again in round" in text
+    assert not Match.objects.filter(round=draft, overridden=True).exists()
+    # two opponents may still exchange seats (colours) in any round
+    opponent = next(p.entrant.number for p in one.participants.all() if p.entrant.number != 1)
+    assert rounds.swap(draft, 1, opponent, by=director, reason="colours") == []

@@ -10,7 +10,7 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from rules.contract import Finished, NeedsDecision, Problem, RoundPlan
+from rules.contract import Finished, NeedsDecision, Problem, RoundPlan, SwapPlan
 from rules.draws import DrawNeeded, InvalidDraw
 from tournaments.models import (
     Entrant,
@@ -316,6 +316,16 @@ def swap(
                 ]
             )
         a_entrant, b_entrant = by_number[first][0].entrant, by_number[second][0].entrant
+        # the format says what a swap does to the rounds that follow (a round robin's
+        # Berger table), or refuses it
+        plan_swap = getattr(event.engine, "plan_swap", None)
+        plan = (
+            plan_swap(load_event_state(event), rnd.number, str(first), str(second))
+            if plan_swap is not None
+            else SwapPlan()
+        )
+        if plan.refused is not None:
+            raise ServiceError([plan.refused])
         # every seat of the round (a group plays several matches in one round): where both
         # sit in one match they exchange seats, elsewhere each takes the other's place
         a_matches = {p.match_id for p in by_number[first]}
@@ -352,6 +362,9 @@ def swap(
             match.details = {**match.details, "override": override}
             match.overridden = True
             match.save(update_fields=["details", "overridden"])
+        if plan.details is not None:
+            rnd.details = jsonable(plan.details)
+            rnd.save(update_fields=["details"])
         audit.log(
             event,
             "round.pairing_overridden",
@@ -362,7 +375,8 @@ def swap(
             after={m.code: _names(m) for m in matches},
             reason=reason,
         )
-        return _rematch_warnings(event, rnd, matches) if kind == "pairing" else []
+        notes = [plan.note] if plan.note else []
+        return notes + (_rematch_warnings(event, rnd, matches) if kind == "pairing" else [])
 
 
 def _swap_groups(groups: set[int], a: Entrant, b: Entrant) -> None:
