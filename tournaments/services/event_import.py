@@ -25,7 +25,7 @@ from rules.contract import Problem
 from rules.formats.woc import ENGINE, record
 from rules.formats.woc.finals import KIND_LABEL
 from tournaments.models import Event
-from tournaments.services import audit, eventfile, ftd, wof
+from tournaments.services import audit, eventfile, events, ftd, wof
 from tournaments.services.errors import ServiceError
 
 KINDS = {
@@ -430,15 +430,7 @@ def save(
     try:
         return _save(preview, by)
     except IntegrityError:  # the same slug saved a moment ago (a second click, a colleague)
-        raise ServiceError(
-            [
-                Problem(
-                    "event.slug_taken",
-                    "slug",
-                    f"An event '{preview.slug}' exists already; import it under another slug.",
-                )
-            ]
-        ) from None
+        raise ServiceError([events.slug_problem(preview.slug)]) from None
 
 
 def _save(preview: Preview, by: Any) -> Event:

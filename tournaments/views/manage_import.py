@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.permissions import event_for_director
+from tournaments import ratelimit
 from tournaments.forms import EventImportConfirmForm, EventImportForm, seal_import
 from tournaments.services import event_import, eventfile, wof
 from tournaments.services.errors import ServiceError
@@ -26,6 +27,7 @@ TEMPLATE = "tournaments/manage/import_event.html"
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@ratelimit.limit("event_create", when=ratelimit.posted)  # the check step is the heavy one
 def import_event(request: HttpRequest) -> HttpResponse:
     """Anyone who may create an event may import one (and directs it)."""
     if request.method == "POST" and request.POST.get("step") == "confirm":
