@@ -17,18 +17,31 @@ from django.views.decorators.http import require_http_methods
 
 from accounts import services
 from accounts.forms import ClaimForm, SignUpForm
+from tournaments import ratelimit
 from tournaments.services.errors import ServiceError
 
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
-def _cool_off_minutes(request: HttpRequest) -> int:
-    from axes.helpers import get_cool_off
+def _cool_off_minutes(request: HttpRequest, credentials: Any = None) -> int:
+    """Minutes until the lock ends: the cool-off counts from the failure that locked
+    (failures while locked are not counted: AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT)."""
+    import math
+
+    from axes.helpers import get_client_ip_address, get_client_username, get_cool_off
+    from axes.models import AccessAttempt
+    from django.db.models import Max
+    from django.utils import timezone
 
     cool_off = get_cool_off(request)
-    if isinstance(cool_off, timedelta):
-        return max(1, round(cool_off.total_seconds() / 60))
-    return round(float(getattr(settings, "AXES_COOLOFF_TIME", 0.25)) * 60)
+    if not isinstance(cool_off, timedelta):
+        return round(float(getattr(settings, "AXES_COOLOFF_TIME", 0.25)) * 60)
+    address = getattr(request, "axes_ip_address", None) or get_client_ip_address(request)
+    last = AccessAttempt.objects.filter(
+        username=get_client_username(request, credentials), ip_address=address or None
+    ).aggregate(last=Max("attempt_time"))["last"]
+    left = cool_off if last is None else last + cool_off - timezone.now()
+    return max(1, math.ceil(left.total_seconds() / 60))
 
 
 def locked_out(
@@ -38,7 +51,7 @@ def locked_out(
     return render(
         request,
         "accounts/locked_out.html",
-        {"minutes": _cool_off_minutes(request)},
+        {"minutes": _cool_off_minutes(request, credentials)},
         status=429,
     )
 
@@ -86,6 +99,7 @@ def _next_url(request: HttpRequest, default: str) -> str:
 
 
 @require_http_methods(["GET", "POST"])
+@ratelimit.limit("signup", ratelimit.ip_key, when=ratelimit.posted)
 def sign_up(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect(_next_url(request, reverse(settings.LOGIN_REDIRECT_URL)))

@@ -102,7 +102,14 @@ AUTHENTICATION_BACKENDS = [
 ]
 AXES_FAILURE_LIMIT = env_int("ARBITER_LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = env_int("ARBITER_LOGIN_COOLOFF_MINUTES", 15) / 60  # hours
+# Locked: this username from this client address (so nobody elsewhere can lock a director
+# out), the address read as the rate limits read it (ARBITER_CLIENT_IP_HEADER behind the
+# proxy, which every visitor would otherwise share).
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "tournaments.ratelimit.client_ip"
+# Failures while locked are refused without being counted: the lock ends its cool-off after
+# it began, however often someone keeps trying.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True
 
 LANGUAGE_CODE = "en"
@@ -198,6 +205,10 @@ ARBITER_RATE_LIMITS = {
     "referee": env_str("ARBITER_RATE_REFEREE", "240/m"),
     # posts to the referee endpoint with a missing or wrong token, per address
     "referee_bad_token": env_str("ARBITER_RATE_REFEREE_BAD_TOKEN", "20/m"),
+    # sign-up posts per client address (a venue's Wi-Fi shares one: raise it for the day)
+    "signup": env_str("ARBITER_RATE_SIGNUP", "20/h"),
+    # per account: posts that create an event (/manage/new/) or check or confirm an import
+    "event_create": env_str("ARBITER_RATE_EVENT_CREATE", "30/h"),
 }
 # What one imported file may hold (tournaments/services/limits.py, DESIGN 16): past a limit
 # the file is refused, the limit named, before the heavy part of the check. Each is set by

@@ -191,26 +191,92 @@ class EntrantForm(forms.ModelForm):
         return name
 
 
+CSV_SALT = "tournaments.entrant-import"
+CSV_MAX_AGE = 6 * 3600  # as an event import's confirmation
+
+
+def _too_large_for_import() -> forms.ValidationError:
+    from tournaments.services.entrants import MAX_BYTES, MAX_ROWS
+
+    return forms.ValidationError(
+        _(
+            "The file is larger than %(mb)s MB (%(bytes)s bytes), the most an import takes "
+            "(and at most %(rows)s rows): split it into smaller files."
+        ),
+        params={"mb": MAX_BYTES // 1_000_000, "bytes": f"{MAX_BYTES:,}", "rows": f"{MAX_ROWS:,}"},
+        code="too_large",
+    )
+
+
 class CsvImportForm(forms.Form):
+    """The file or pasted text, read whole up to entrants.MAX_BYTES and refused past it.
+
+    The checked text goes to the confirmation step compressed and signed (``sealed``): a
+    form field may carry only DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB), less than a file may
+    hold, and a signed one cannot be swapped for another between check and confirmation.
+    """
+
     file = forms.FileField(label=_("CSV file"), required=False)
     text = forms.CharField(
         label=_("or paste it here"), required=False, widget=forms.Textarea(attrs={"rows": 6})
     )
 
     def clean(self) -> dict[str, Any]:
+        from django.conf import settings
+        from django.core import signing
+
+        from tournaments.services.entrants import MAX_BYTES
+
         data = super().clean()
         upload = data.get("file")
         if upload:
-            raw = upload.read(2_000_000)
+            raw = upload.read(MAX_BYTES + 1)  # one byte more tells a file past the limit
+            if len(raw) > MAX_BYTES:
+                raise _too_large_for_import()
             try:
                 data["csv"] = raw.decode("utf-8-sig")
             except UnicodeDecodeError:
                 raise forms.ValidationError(_("The file is not UTF-8 text.")) from None
         else:
             data["csv"] = data.get("text", "")
+            if len(data["csv"].encode("utf-8", "surrogatepass")) > MAX_BYTES:
+                raise _too_large_for_import()
         if not data["csv"].strip():
             raise forms.ValidationError(_("Choose a file or paste its text."))
+        data["sealed"] = signing.dumps(data["csv"], salt=CSV_SALT, compress=True)
+        room = (settings.DATA_UPLOAD_MAX_MEMORY_SIZE or len(data["sealed"])) - 16_384
+        if len(data["sealed"]) > room:  # a file of text that hardly compresses
+            raise forms.ValidationError(
+                _(
+                    "The file is too large to carry to the confirmation step (its text does "
+                    "not compress below %(mb).1f MB): split it into smaller files."
+                ),
+                params={"mb": room / 1_000_000},
+                code="too_large",
+            )
         return data
+
+
+class CsvConfirmForm(forms.Form):
+    sealed = forms.CharField(widget=forms.HiddenInput)
+
+    def clean_sealed(self) -> str:
+        from django.core import signing
+
+        try:
+            text = signing.loads(self.cleaned_data["sealed"], salt=CSV_SALT, max_age=CSV_MAX_AGE)
+        except signing.SignatureExpired:
+            raise forms.ValidationError(
+                _("This confirmation is too old; check the file again."), code="expired"
+            ) from None
+        except signing.BadSignature:
+            raise forms.ValidationError(
+                _("This confirmation was changed after the file was checked; check it again."),
+                code="tampered",
+            ) from None
+        if not isinstance(text, str):
+            raise forms.ValidationError(_("Check the file again."), code="tampered")
+        return text
 
 
 class SwapForm(forms.Form):

@@ -1,5 +1,6 @@
 """Rate limits on the endpoints people or programs may hammer: a player's own result
-actions and the bot contest referee API (settings.ARBITER_RATE_LIMITS, "20/m" style).
+actions, the bot contest referee API, sign-up (per client address) and creating or
+importing an event (per account) (settings.ARBITER_RATE_LIMITS, "20/m" style).
 
 Each limit is a fixed window counted in the Django cache: Redis in production, so every
 web worker shares one count; local memory with ``make run``. A cache that is down lets
@@ -12,6 +13,7 @@ and the local-memory cache this project runs on, so the counter lives here.)
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import math
 import re
 import time
@@ -26,6 +28,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
+KEY_PREFIX = "ratelimit"  # the counters' cache keys (tests give each test its own)
 UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*([smhd])\s*$")
 
@@ -61,7 +64,7 @@ def hit(scope: str, key: str, *, now: float | None = None) -> int | None:
     rate = rate_for(scope)
     now = time.time() if now is None else now
     digest = hashlib.sha256(key.encode()).hexdigest()[:24]  # keys never hold a token or name
-    counter = f"ratelimit:{scope}:{digest}"
+    counter = f"{KEY_PREFIX}:{scope}:{digest}"
     try:
         if cache.add(counter, 1, timeout=rate.seconds):
             cache.set(counter + ":start", now, timeout=rate.seconds)
@@ -78,21 +81,37 @@ def hit(scope: str, key: str, *, now: float | None = None) -> int | None:
 
 def client_ip(request: HttpRequest) -> str:
     """The client's address: REMOTE_ADDR, or behind a proxy the last address it appended to
-    ARBITER_CLIENT_IP_HEADER (the one hop we trust; earlier ones the client could forge)."""
+    ARBITER_CLIENT_IP_HEADER (the one hop we trust; earlier ones the client could forge).
+    The one rule for the rate limits and the sign-in lock (AXES_CLIENT_IP_CALLABLE).
+
+    Only a well-formed address is returned ("" when there is none): axes stores it in an
+    address column, and a header the proxy did not write must not name a bucket of its own.
+    """
     header = getattr(settings, "ARBITER_CLIENT_IP_HEADER", "")
     if header:
         forwarded = request.META.get("HTTP_" + header.upper().replace("-", "_"), "")
         hops = [part.strip() for part in forwarded.split(",") if part.strip()]
-        if hops:
-            return hops[-1]
-    return request.META.get("REMOTE_ADDR", "") or "unknown"
+        if hops and (address := _address(hops[-1])):
+            return address
+    return _address(request.META.get("REMOTE_ADDR", ""))
+
+
+def _address(text: str) -> str:
+    try:
+        return str(ipaddress.ip_address(text.strip()))
+    except ValueError:
+        return ""
+
+
+def ip_key(request: HttpRequest) -> str:
+    return f"ip:{client_ip(request) or 'unknown'}"
 
 
 def user_or_ip(request: HttpRequest) -> str:
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         return f"user:{user.pk}"
-    return f"ip:{client_ip(request)}"
+    return ip_key(request)
 
 
 def too_many(request: HttpRequest, retry_after: int, *, json: bool = False) -> HttpResponse:
@@ -107,7 +126,12 @@ def too_many(request: HttpRequest, retry_after: int, *, json: bool = False) -> H
             status=429,
         )
     else:
-        context = {"retry_after": retry_after, "back": request.headers.get("Referer") or "/"}
+        context = {
+            "retry_after": retry_after,
+            # past two minutes, minutes read better (an hour's limit: "Wait 58 minutes")
+            "retry_minutes": math.ceil(retry_after / 60) if retry_after >= 120 else 0,
+            "back": request.headers.get("Referer") or "/",
+        }
         htmx = bool(getattr(request, "htmx", False))
         template = "rate_limited.html#message" if htmx else "rate_limited.html"
         response = render(request, template, context, status=429)
@@ -118,19 +142,28 @@ def too_many(request: HttpRequest, retry_after: int, *, json: bool = False) -> H
 
 
 def limit(
-    scope: str, key: Callable[[HttpRequest], str] = user_or_ip
+    scope: str,
+    key: Callable[[HttpRequest], str] = user_or_ip,
+    *,
+    when: Callable[[HttpRequest], bool] | None = None,
 ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
-    """View decorator: count each request under ``scope`` and answer 429 past the limit.
-    Put it under @login_required so that a signed-in user is counted as themself."""
+    """View decorator: count each request under ``scope`` (only those ``when`` accepts, if
+    given: e.g. the POST that creates, not the GET that shows the form) and answer 429 past
+    the limit. Put it under @login_required so that a signed-in user is counted as themself."""
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            wait = hit(scope, key(request))
-            if wait is not None:
-                return too_many(request, wait)
+            if when is None or when(request):
+                wait = hit(scope, key(request))
+                if wait is not None:
+                    return too_many(request, wait)
             return view(request, *args, **kwargs)
 
         return wrapped
 
     return decorate
+
+
+def posted(request: HttpRequest) -> bool:
+    return request.method == "POST"

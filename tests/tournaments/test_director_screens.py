@@ -1,6 +1,11 @@
 """The director's screens, driven through HTTP as a browser would (HTMX headers included)."""
 
+import html
+import random
+import re
+
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from tests.factories import round_robin_event
@@ -59,6 +64,41 @@ def test_create_event_refuses_bad_settings_and_time_zone_by_field(signed_in):
     assert not Event.objects.filter(name="Bad").exists()
 
 
+def test_a_taken_web_address_gets_one_answer_whether_its_event_is_private_or_not(
+    signed_in, director, django_user_model
+):
+    """Creating an event with another user's private slug once answered "exists already":
+    anyone could confirm a private event's address. Every unusable address now gets the
+    same sentence, which says nothing about what holds it."""
+    stranger = django_user_model.objects.create_user("stranger", password="pw-stranger-1")
+    round_robin_event(stranger, players=0, slug="hidden-club")
+    Event.objects.filter(slug="hidden-club").update(public=False)
+    round_robin_event(stranger, players=0, slug="open-club")  # public
+    round_robin_event(director, players=0, slug="mine-club")  # the director's own
+
+    def refusal(slug):
+        response = signed_in.post(
+            reverse("tournaments:manage_create"),
+            {
+                "name": "Club",
+                "slug": slug,
+                "format": "round_robin",
+                "time_zone": "UTC",
+                "save": "1",
+            },
+        )
+        assert response.status_code == 200
+        text = html.unescape(response.content.decode())
+        assert "exists" not in text and "private" not in text
+        errors = re.findall(r'<p class="error" role="alert">(.*?)</p>', text, re.S)
+        return [e.replace(slug, "SLUG") for e in errors]
+
+    hidden = refusal("hidden-club")
+    assert hidden == ["The web address 'SLUG' is not available; choose another."]
+    assert refusal("open-club") == hidden == refusal("mine-club")
+    assert Event.objects.filter(name="Club").count() == 0
+
+
 def test_add_an_entrant_inline_and_refuse_a_duplicate_name(signed_in, director):
     event = round_robin_event(director, players=2, slug="ent")
     url = reverse("tournaments:manage_entrants", args=["ent"])
@@ -82,15 +122,111 @@ def test_csv_import_previews_refuses_a_bad_file_whole_then_imports_a_good_one(si
     assert "Line 4: rating: &#x27;lots&#x27; is not a whole number." in text
     assert "Import them" not in text
     # a forged confirmation of the bad file saves nothing either
-    signed_in.post(url, {"confirm": "1", "csv": bad})
+    forged = signed_in.post(url, {"confirm": "1", "sealed": bad})
+    assert forged.status_code == 400 and "changed after the file was checked" in (
+        forged.content.decode()
+    )
     assert event.entrants.count() == 0
     good = "name,rating,country,flags\nAda,2100,GB,group_a\nBob,2000,DE,colour=red\n"
-    assert "Import them" in signed_in.post(url, {"text": good}).content.decode()
-    done = signed_in.post(url, {"confirm": "1", "csv": good})
+    checked = signed_in.post(url, {"text": good})
+    assert "Import them" in checked.content.decode()
+    done = signed_in.post(url, {"confirm": "1", "sealed": sealed_of(checked)})
     assert done.status_code == 302
     assert list(event.entrants.values_list("name", "number")) == [("Ada", 1), ("Bob", 2)]
     assert event.entrants.get(name="Ada").flags == {"group_a": True}
     assert event.entrants.get(name="Bob").flags == {"colour": "red"}
+
+
+def sealed_of(response) -> str:
+    found = re.search(r'name="sealed" value="([^"]+)"', response.content.decode())
+    assert found, "the preview carries the checked file to the confirmation"
+    return html.unescape(found.group(1))
+
+
+def entrants_file(rows: int, row_bytes: int) -> bytes:
+    """A valid entrant CSV of ``rows`` rows of about ``row_bytes`` bytes each: long names,
+    teams and a note in the flags, from a seeded generator (names that repeat little, as a
+    real list's do)."""
+    rng = random.Random(20)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    words = ["".join(rng.choice(letters) for _ in range(7)) for _ in range(400)]
+    teams = [" ".join(rng.sample(words, 8)).title()[:120] for _ in range(60)]
+    lines = ["name,rating,country,team,flags,external_id"]
+    for n in range(1, rows + 1):
+        name = f"{' '.join(rng.sample(words, 12)).title()} {n:05d}"[:150]
+        note = " ".join(rng.choice(words) for _ in range(row_bytes // 8))
+        lines.append(
+            f"{name},{rng.randint(1200, 2700)},{rng.choice(['FR', 'GB', 'JP', 'US'])},"
+            f"{rng.choice(teams)},note={note[: row_bytes - 250]},id-{n:05d}"
+        )
+    return ("\n".join(lines) + "\n").encode()
+
+
+def test_csv_import_of_a_file_over_2_mb_imports_every_row(signed_in, director):
+    """The form once read the first 2,000,000 bytes and dropped the rest: 4,000 rows came in
+    as 3,381, the last with its name cut."""
+    event = round_robin_event(director, players=0, slug="big")
+    url = reverse("tournaments:manage_import", args=["big"])
+    content = entrants_file(4000, 660)
+    assert 2_300_000 < len(content) < 5_000_000
+    upload = SimpleUploadedFile("entrants.csv", content, content_type="text/csv")
+    checked = signed_in.post(url, {"file": upload})
+    assert checked.status_code == 200
+    assert "4000 entrants are ready to import." in checked.content.decode()
+    done = signed_in.post(url, {"confirm": "1", "sealed": sealed_of(checked)})
+    assert done.status_code == 302
+    assert event.entrants.count() == 4000
+    last_line = content.decode().rstrip("\n").rsplit("\n", 1)[1]
+    assert event.entrants.get(number=4000).name == last_line.split(",")[0]
+
+
+def test_csv_import_past_the_byte_limit_is_refused_naming_it(signed_in, director):
+    event = round_robin_event(director, players=0, slug="huge")
+    url = reverse("tournaments:manage_import", args=["huge"])
+    content = entrants_file(4500, 1200)  # valid, but over 5 MB
+    assert len(content) > 5_000_000
+    upload = SimpleUploadedFile("entrants.csv", content, content_type="text/csv")
+    refused = signed_in.post(url, {"file": upload})
+    text = html.unescape(refused.content.decode())
+    assert "The file is larger than 5 MB (5,000,000 bytes)" in text
+    assert "Import them" not in text
+    assert event.entrants.count() == 0
+
+
+def test_csv_import_past_the_row_limit_is_refused_naming_it(signed_in, director):
+    event = round_robin_event(director, players=0, slug="rows")
+    url = reverse("tournaments:manage_import", args=["rows"])
+    text = "name\n" + "".join(f"Player {n}\n" for n in range(1, 5002))
+    page = signed_in.post(url, {"text": text}).content.decode()
+    assert "the file has more than 5,000 rows; an import takes at most 5,000: split it." in page
+    assert "A file may hold up to 5,000 rows and 5 MB." in page
+    assert "Import them" not in page
+    assert event.entrants.count() == 0
+
+
+def test_csv_import_of_text_too_random_to_carry_to_the_confirmation_says_so(
+    signed_in, director, settings
+):
+    # under the byte limit, but a form field of Django's default 2.5 MB (the project allows
+    # more: config/settings.py) cannot carry it even compressed: refused at the check, not a
+    # 400 at the confirmation
+    import base64
+
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+
+    event = round_robin_event(director, players=0, slug="noise")
+    rng = random.Random(7)
+    lines = ["name,flags"] + [
+        f"Player {n},note={base64.b64encode(rng.randbytes(600)).decode()}" for n in range(3500)
+    ]
+    content = "\n".join(lines).encode()
+    assert len(content) < 5_000_000
+    upload = SimpleUploadedFile("entrants.csv", content, content_type="text/csv")
+    url = reverse("tournaments:manage_import", args=["noise"])
+    refused = signed_in.post(url, {"file": upload})
+    assert refused.status_code == 422
+    assert "too large to carry to the confirmation step" in refused.content.decode()
+    assert event.entrants.count() == 0
 
 
 def test_round_from_draft_to_close_with_an_invalid_score_and_a_conflict(signed_in, director):

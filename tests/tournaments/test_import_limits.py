@@ -301,7 +301,7 @@ def test_a_job_that_fails_says_why_and_saves_nothing(client_in, director, monkey
     job = ImportJob.objects.get()
     assert job.status == ImportJob.Status.FAILED and job.text == ""
     page = client_in.get(answer.url)
-    assert page.status_code == 200 and "exists already" in page.content.decode()
+    assert page.status_code == 200 and "is not available" in page.content.decode()
     assert Event.objects.filter(slug="source").get().name == "Taken meanwhile"
     assert not Entrant.objects.filter(event__slug="source").exists()
 

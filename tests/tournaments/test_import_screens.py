@@ -278,7 +278,9 @@ def test_event_file_export_round_trips_through_the_web_import(client_in, played)
     # under its own slug it is refused: that event exists
     taken = check_file(client_in, text, "source.json")
     assert taken.status_code == 422
-    assert "event.slug: an event 'source' exists already" in html.unescape(taken.content.decode())
+    assert "event.slug: the web address 'source' is not available" in html.unescape(
+        taken.content.decode()
+    )
     response = check_file(client_in, text, "source.json", slug="copy")
     preview = response.context["preview"]
     assert preview.kind == "event" and preview.entrants == 5 and preview.rounds == 2
@@ -438,5 +440,46 @@ def test_a_second_confirmation_does_not_import_twice(client_in):
     response = check_file(client_in, elo_from_record("woc_2015.json"))
     assert confirm(client_in, response).status_code == 302
     again = confirm(client_in, response)
-    assert again.status_code == 422 and "exists already" in html.unescape(again.content.decode())
+    assert again.status_code == 422
+    assert "is not available; choose another" in html.unescape(again.content.decode())
     assert Event.objects.count() == 1
+
+
+def test_an_unusable_web_address_gets_one_answer_at_the_check_and_the_confirmation(
+    client_in, director, django_user_model
+):
+    """Another user's private event's address must not be confirmable through the import:
+    the check and the confirmation answer every unusable address with the same sentence."""
+    stranger = django_user_model.objects.create_user("stranger", password="pw-stranger-1")
+    round_robin_event(stranger, players=0, slug="hidden-club")
+    Event.objects.filter(slug="hidden-club").update(public=False)
+    round_robin_event(stranger, players=0, slug="open-club")
+    mine = round_robin_event(director, players=3, slug="mine-club")
+    text = json.dumps(eventfile.export_event(mine))
+
+    def answers(response, slug):
+        assert response.status_code == 422
+        page = html.unescape(response.content.decode())
+        assert "exists" not in page and "private" not in page
+        return [p.text.replace(slug, "SLUG") for p in response.context["problems"]]
+
+    def checked(slug):
+        return answers(check_file(client_in, text, "club.json", slug=slug), slug)
+
+    hidden = checked("hidden-club")
+    assert hidden == ["event.slug: the web address 'SLUG' is not available; choose another."]
+    assert checked("open-club") == hidden == checked("mine-club")
+
+    def confirmed(slug):
+        preview = check_file(client_in, text, "club.json", slug="fresh-club")
+        response = confirm(client_in, preview, slug=slug)
+        assert response.status_code == 422
+        page = html.unescape(response.content.decode())
+        assert "exists" not in page and "private" not in page
+        problems = response.context.get("problems") or response.context["preview"].problems
+        return [p.text.replace(slug, "SLUG") for p in problems]
+
+    hidden = confirmed("hidden-club")
+    assert hidden and all("is not available; choose another." in p for p in hidden)
+    assert confirmed("open-club") == hidden == confirmed("mine-club")
+    assert Event.objects.count() == 3

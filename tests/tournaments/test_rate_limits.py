@@ -1,6 +1,7 @@
 """Rate limits: a player's own result actions and the referee API answer 429 past their
 limit, say how long to wait, save nothing, and count each player, token or address apart."""
 
+import json
 import time
 import uuid
 
@@ -8,14 +9,16 @@ import pytest
 from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
 from django.test import Client, RequestFactory
+from django.urls import reverse
 
+from accounts.models import User
 from tests.factories import bot_contest_event, gokodom_event
 from tests.tournaments.test_format_bot_contest import api, first_game
 from tests.tournaments.test_format_bot_contest import post as post_game
 from tests.tournaments.test_format_gokodom import HTMX, client_for, pair
 from tests.tournaments.test_format_gokodom import post as post_action
 from tournaments import ratelimit
-from tournaments.models import AuditEntry, Match, RefereeGame
+from tournaments.models import AuditEntry, Event, Match, RefereeGame
 from tournaments.services import format_bot_contest as bots
 from tournaments.services import rounds
 
@@ -52,7 +55,13 @@ def test_a_bad_rate_names_itself(text):
 
 
 def test_every_configured_limit_is_a_valid_rate(settings):
-    assert set(settings.ARBITER_RATE_LIMITS) == {"self_report", "referee", "referee_bad_token"}
+    assert set(settings.ARBITER_RATE_LIMITS) == {
+        "self_report",
+        "referee",
+        "referee_bad_token",
+        "signup",
+        "event_create",
+    }
     for scope in settings.ARBITER_RATE_LIMITS:
         assert ratelimit.rate_for(scope).count > 0
 
@@ -95,6 +104,14 @@ def test_behind_a_proxy_the_last_forwarded_address_counts(settings):
     assert ratelimit.client_ip(request) == "127.0.0.1"
     settings.ARBITER_CLIENT_IP_HEADER = "X-Forwarded-For"
     assert ratelimit.client_ip(request) == "10.0.0.7"  # the proxy's hop, not the client's
+
+
+def test_a_forwarded_hop_that_is_not_an_address_falls_back_to_the_peer(settings):
+    settings.ARBITER_CLIENT_IP_HEADER = "X-Forwarded-For"
+    forged = RequestFactory().get("/", HTTP_X_FORWARDED_FOR="<script>", REMOTE_ADDR="10.0.0.1")
+    assert ratelimit.client_ip(forged) == "10.0.0.1"
+    ipv6 = RequestFactory().get("/", HTTP_X_FORWARDED_FOR="2001:DB8::1", REMOTE_ADDR="10.0.0.1")
+    assert ratelimit.client_ip(ipv6) == "2001:db8::1"
 
 
 @pytest.fixture
@@ -186,3 +203,81 @@ def test_guessing_referee_tokens_is_slowed_per_address(contest, director, settin
     # the right token from that address still works; another address is not slowed
     assert post_game(client, event, token, first_game(rnd))[0] == 201
     assert post_game(Client(REMOTE_ADDR="192.0.2.10"), event, "guess", first_game(rnd))[0] == 403
+
+
+# -- sign-up per address, event creation and import per account (issue 20) ---------------
+
+SIGNUP = reverse("accounts:signup")
+CREATE = reverse("tournaments:manage_create")
+IMPORT = reverse("tournaments:manage_import_event")
+
+
+def sign_up(address: str, n: int):
+    """A new visitor behind the TLS proxy (every request comes from 10.0.0.1)."""
+    client = Client(REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR=address)
+    data = {
+        "username": f"user{n}",
+        "email": f"user{n}@example.org",
+        "password1": "violet-kite-72",
+        "password2": "violet-kite-72",
+    }
+    return client, client.post(SIGNUP, data)
+
+
+def test_sign_up_past_the_limit_per_address_is_429_and_creates_nothing(settings, own_cache):
+    settings.ARBITER_CLIENT_IP_HEADER = "X-Forwarded-For"
+    limits(settings, signup="3/h")
+    answers = [sign_up("198.51.100.1", n)[1].status_code for n in range(3)]
+    assert answers == [302, 302, 302]
+    client, refused = sign_up("198.51.100.1", 3)
+    assert refused.status_code == 429
+    wait = int(refused["Retry-After"])
+    assert 3500 < wait <= 3600
+    text = refused.content.decode()
+    assert "Too many requests" in text and f"Wait {-(-wait // 60)} minutes" in text
+    assert not User.objects.filter(username="user3").exists()
+    assert client.get(SIGNUP).status_code == 200  # the form itself is not counted
+    # another visitor behind the same proxy has a count of their own
+    assert sign_up("198.51.100.2", 4)[1].status_code == 302
+    assert User.objects.count() == 4
+
+
+def create(client, slug: str):
+    data = {"name": slug, "slug": slug, "format": "round_robin", "time_zone": "UTC", "save": "1"}
+    return client.post(CREATE, data)
+
+
+def test_creating_events_past_the_limit_per_account_is_429_and_creates_nothing(
+    settings, own_cache, director, django_user_model
+):
+    limits(settings, event_create="2/h")
+    client = Client()
+    client.force_login(director)
+    assert client.get(CREATE).status_code == 200
+    assert client.get(CREATE, {"format": "round_robin"}).status_code == 200  # not counted
+    assert [create(client, slug).status_code for slug in ("one", "two")] == [302, 302]
+    refused = create(client, "three")
+    assert refused.status_code == 429
+    assert 3500 < int(refused["Retry-After"]) <= 3600
+    assert not Event.objects.filter(slug="three").exists()
+    # importing an event counts in the same limit: the check is refused before any work
+    text = json.dumps({"format_version": 1})
+    refused_import = client.post(IMPORT, {"step": "check", "text": text, "kind": "auto"})
+    assert refused_import.status_code == 429
+    # another account is counted apart
+    other = Client()
+    other.force_login(django_user_model.objects.create_user("other", password="pw-other-1"))
+    assert create(other, "three").status_code == 302
+    assert sorted(Event.objects.values_list("slug", flat=True)) == ["one", "three", "two"]
+
+
+def test_event_imports_are_counted_per_account(settings, own_cache, director):
+    limits(settings, event_create="1/h")
+    client = Client()
+    client.force_login(director)
+    assert client.get(IMPORT).status_code == 200  # the form is not counted
+    first = client.post(IMPORT, {"step": "check", "text": "{}", "kind": "event"})
+    assert first.status_code == 422  # checked (and refused for what the file lacks)
+    second = client.post(IMPORT, {"step": "check", "text": "{}", "kind": "event"})
+    assert second.status_code == 429
+    assert "Too many requests" in second.content.decode()

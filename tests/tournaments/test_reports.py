@@ -3,6 +3,7 @@ the right people; each CSV parses; one page is rendered to PNG and looked at."""
 
 import csv
 import io
+import re
 
 import pytest
 from pypdf import PdfReader
@@ -130,3 +131,52 @@ def test_an_unexpected_error_marks_the_report_failed_instead_of_leaving_it_build
     report = build(event, Report.Kind.ENTRANTS_CSV, director)
     assert report.status == Report.Status.FAILED and "unexpected" in report.message
     assert report.finished_at is not None
+
+
+HOSTILE = {
+    1: '=HYPERLINK("http://x","y")',
+    2: "+cmd|' /C calc'!A0",
+    3: "@SUM(1+1)",
+    4: "-2+3",
+    5: "\tTabbed",
+    6: "-3",  # a name that is a plain number: a spreadsheet reads a number, nothing runs
+}
+PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)")
+
+
+def test_csv_cells_that_could_start_a_formula_are_neutralised_in_every_csv(director):
+    """OWASP's CSV injection rule: a text cell starting with = + - @ tab or CR gets a
+    leading quote; a number (a negative rating, a name that is only a number) stays one."""
+    event = round_robin_event(director, players=6, slug="inj")
+    team = event.teams.create(name="=1+1")
+    for number, name in HOSTILE.items():
+        event.entrants.filter(number=number).update(name=name)
+    event.entrants.filter(number=1).update(team=team, rating=-3)
+    play_round(event, director, scores=lambda m: [1, 0])
+
+    def rows(kind):
+        report = build(event, kind, director)
+        assert report.status == Report.Status.DONE, report.message
+        with report.file.open("rb") as handle:
+            return list(csv.reader(io.StringIO(handle.read().decode("utf-8-sig"))))
+
+    quoted = {"'" + name if not PLAIN_NUMBER.fullmatch(name) else name for name in HOSTILE.values()}
+    csv_kinds = (Report.Kind.ENTRANTS_CSV, Report.Kind.RESULTS_CSV, Report.Kind.STANDINGS_CSV)
+    files = {kind: rows(kind) for kind in csv_kinds}
+    entrants = files[Report.Kind.ENTRANTS_CSV]
+    header = entrants[0]
+    by_number = {row[0]: dict(zip(header, row, strict=True)) for row in entrants[1:]}
+    assert {row["name"] for row in by_number.values()} == quoted
+    assert by_number["1"]["name"] == "'" + HOSTILE[1]
+    assert by_number["1"]["team"] == "'=1+1"
+    assert by_number["1"]["rating"] == "-3"  # a number in a number column is data
+    assert by_number["6"]["name"] == "-3"
+    results = files[Report.Kind.RESULTS_CSV]
+    assert {row[results[0].index("name")] for row in results[1:]} == quoted
+    standings = files[Report.Kind.STANDINGS_CSV]
+    assert {row[standings[0].index("name")] for row in standings[1:]} == quoted
+    for kind, table in files.items():
+        for row in table:
+            for cell in row:
+                if cell[:1] in ("=", "+", "-", "@", "\t", "\r"):
+                    assert PLAIN_NUMBER.fullmatch(cell), f"{kind}: {cell!r} could run"

@@ -21,7 +21,9 @@ from tournaments.services.eventfile import storable_text
 
 COLUMNS = ("name", "rating", "seed", "country", "gender", "team", "flags", "external_id")
 GENDERS = {"": "", "f": "F", "m": "M", "x": "X", "female": "F", "male": "M", "other": "X"}
+# An import's limits, stated on the import page; a file past either is refused whole.
 MAX_ROWS = 5000
+MAX_BYTES = 5_000_000
 MAX_INTEGER = 2**31 - 1  # rating and seed are 32-bit integer columns
 
 
@@ -90,7 +92,14 @@ def preview_csv(event: Event, text: str) -> Preview:
     for index, raw in enumerate(_rows(reader, problems)):
         line = index + 2
         if index >= MAX_ROWS:
-            problems.append(Problem("csv.too_long", f"line {line}", f"More than {MAX_ROWS} rows."))
+            problems.append(
+                Problem(
+                    "csv.too_long",
+                    f"line {line}",
+                    f"Line {line}: the file has more than {MAX_ROWS:,} rows; "
+                    f"an import takes at most {MAX_ROWS:,}: split it.",
+                )
+            )
             break
         row = PreviewRow(line, {})
         values = {k: (v or "").strip() for k, v in raw.items() if k}

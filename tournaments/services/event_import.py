@@ -29,7 +29,7 @@ from rules.contract import Problem
 from rules.formats.woc import ENGINE, record
 from rules.formats.woc.finals import KIND_LABEL
 from tournaments.models import Event, ImportJob
-from tournaments.services import audit, eventfile, ftd, limits, wof
+from tournaments.services import audit, eventfile, events, ftd, limits, wof
 from tournaments.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
@@ -458,15 +458,7 @@ def save(
     try:
         return _save(preview, by, progress)
     except IntegrityError:  # the same slug saved a moment ago (a second click, a colleague)
-        raise ServiceError([_slug_taken(preview.slug)]) from None
-
-
-def _slug_taken(slug: str) -> Problem:
-    return Problem(
-        "event.slug_taken",
-        "slug",
-        f"An event '{slug}' exists already; import it under another slug.",
-    )
+        raise ServiceError([events.slug_problem(preview.slug)]) from None
 
 
 def _save(preview: Preview, by: Any, progress: Progress | None = None) -> Event:

@@ -33,7 +33,7 @@ from tournaments.models import (
     Stage,
     Team,
 )
-from tournaments.services import audit, limits, standings
+from tournaments.services import audit, events, limits, standings
 from tournaments.services.errors import ServiceError
 from tournaments.services.results import parse_games
 from tournaments.services.rounds import score_json
@@ -367,11 +367,7 @@ def validate(data: Any, *, slug: str | None = None, limited: bool = True) -> dic
         "external_draws": check.boolean(event_in, "external_draws", "event", False),
     }
     if event["slug"] and Event.objects.filter(slug=event["slug"]).exists():
-        check.add(
-            "event.slug",
-            f"an event '{event['slug']}' exists already; import it under another slug.",
-            "event.slug_taken",
-        )
+        check.add("event.slug", events.slug_unavailable(event["slug"]), "event.slug_taken")
     engine = None
     if event["format"]:
         try:

@@ -26,6 +26,18 @@ def validate_format_settings(format_key: str, settings: Mapping[str, Any]) -> li
     return engine.validate_settings(settings)
 
 
+def slug_unavailable(slug: str) -> str:
+    """The one answer for a web address that cannot be used: the same words whoever's
+    event holds it, public or private, at /manage/new/ and at both steps of an import, so
+    the answer never tells that a private event exists (issue 20)."""
+    return f"the web address '{slug}' is not available; choose another."
+
+
+def slug_problem(slug: str) -> Problem:
+    text = slug_unavailable(slug)
+    return Problem("event.slug_taken", "slug", text[0].upper() + text[1:])
+
+
 def create_event(
     *,
     slug: str,
@@ -44,7 +56,7 @@ def create_event(
     settings = dict(settings or {})
     problems = validate_format_settings(format, settings)
     if Event.objects.filter(slug=slug).exists():
-        problems.append(Problem("event.slug_taken", "slug", f"An event '{slug}' exists already."))
+        problems.append(slug_problem(slug))
     if problems:
         raise ServiceError(problems)
     with transaction.atomic():

@@ -7,8 +7,6 @@ callback, and returns (file name, bytes).
 
 from __future__ import annotations
 
-import csv
-import io
 import zoneinfo
 from collections.abc import Callable
 from typing import Any
@@ -19,6 +17,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from tournaments import selectors
+from tournaments.csv_cells import csv_bytes as _csv
 from tournaments.models import Entrant, Event, Match, MatchParticipant, Report, Round
 from tournaments.services.errors import ServiceError
 
@@ -34,14 +33,6 @@ def _pdf(template: str, context: dict[str, Any], progress: Progress) -> bytes:
     document = HTML(string=html).render()
     progress(80)
     return document.write_pdf()
-
-
-def _csv(header: list[str], rows: list[list[Any]]) -> bytes:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(header)
-    writer.writerows(rows)
-    return out.getvalue().encode("utf-8-sig")  # the BOM lets spreadsheet programs read UTF-8
 
 
 def _base(event: Event) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.permissions import event_for_director
-from tournaments.forms import CsvImportForm, EntrantForm
+from tournaments.forms import CsvConfirmForm, CsvImportForm, EntrantForm
 from tournaments.models import Entrant
 from tournaments.services import corrections, events
 from tournaments.services import entrants as entrant_service
@@ -147,24 +147,43 @@ def entrant_import(request: HttpRequest, slug: str) -> HttpResponse:
     """Upload or paste a CSV; see every row and its problems; save only a valid file."""
     event = event_for_director(request.user, slug)
     preview = None
-    csv_text = ""
+    sealed = ""
+    status = 200
+    context: dict = {}
     if request.method == "POST" and request.POST.get("confirm"):
-        csv_text = request.POST.get("csv", "")
-        try:
-            created = entrant_service.import_csv(event, csv_text, by=request.user)
-        except ServiceError:
-            preview = entrant_service.preview_csv(event, csv_text)
-        else:
-            messages.success(request, f"{len(created)} entrants imported.")
-            return redirect("tournaments:manage_entrants", slug=slug)
         form = CsvImportForm()
+        confirm = CsvConfirmForm(request.POST)
+        if not confirm.is_valid():
+            context["refused"] = confirm.errors["sealed"]
+            status = 400
+        else:
+            csv_text = confirm.cleaned_data["sealed"]
+            try:
+                created = entrant_service.import_csv(event, csv_text, by=request.user)
+            except ServiceError:
+                preview = entrant_service.preview_csv(event, csv_text)
+                status = 422
+            else:
+                messages.success(request, f"{len(created)} entrants imported.")
+                return redirect("tournaments:manage_entrants", slug=slug)
     else:
         form = CsvImportForm(request.POST or None, request.FILES or None)
         if request.method == "POST" and form.is_valid():
-            csv_text = form.cleaned_data["csv"]
-            preview = entrant_service.preview_csv(event, csv_text)
+            sealed = form.cleaned_data["sealed"]
+            preview = entrant_service.preview_csv(event, form.cleaned_data["csv"])
+        elif request.method == "POST":
+            status = 422
+    context |= {
+        "event": event,
+        "form": form,
+        "preview": preview,
+        "sealed": sealed,
+        "max_rows": f"{entrant_service.MAX_ROWS:,}",
+        "max_megabytes": entrant_service.MAX_BYTES // 1_000_000,
+    }
     return render(
         request,
         "tournaments/manage/import.html",
-        {"event": event, "form": form, "preview": preview, "csv": csv_text},
+        context,
+        status=status,
     )

@@ -10,14 +10,19 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.permissions import event_for_director
-from tournaments import selectors
+from tournaments import ratelimit, selectors
 from tournaments.forms import EventForm, SettingsForm
 from tournaments.services import events, standings
 from tournaments.services.errors import ServiceError
 
 
+def _saving(request: HttpRequest) -> bool:
+    return request.method == "POST" and "save" in request.POST
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
+@ratelimit.limit("event_create", when=_saving)
 def create_event(request: HttpRequest) -> HttpResponse:
     """Any signed-in user may create an event and becomes its director."""
     form = EventForm(request.POST or None)

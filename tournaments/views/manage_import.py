@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.permissions import event_for_director
+from tournaments import ratelimit
 from tournaments.forms import EventImportConfirmForm, EventImportForm, seal_import
 from tournaments.models import ImportJob
 from tournaments.services import event_import, eventfile, limits, wof
@@ -29,6 +30,7 @@ JOB_TEMPLATE = "tournaments/manage/import_job.html"
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@ratelimit.limit("event_create", when=ratelimit.posted)  # the check step is the heavy one
 def import_event(request: HttpRequest) -> HttpResponse:
     """Anyone who may create an event may import one (and directs it)."""
     if request.method == "POST" and request.POST.get("step") == "confirm":
