@@ -260,4 +260,5 @@ def test_contest_pages_are_404_for_other_formats(director):
     client.force_login(director)
     for name in ("bot_contest_brackets", "bot_contest_manage", "bot_contest_import"):
         assert client.get(url(name, event)).status_code == 404
-    assert client.post(url("bot_contest_api_game", event), {}).status_code == 404
+    # the referee API answers as to a wrong token: it never tells which contests exist
+    assert client.post(url("bot_contest_api_game", event), {}).status_code == 403
