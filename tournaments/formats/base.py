@@ -98,17 +98,23 @@ class FormatUI:
         """Games from a POST: fields g<game>-s<seat>, g<game>-ending, g<game>-<detail>.
 
         A game row left wholly empty is not a game; a row with one score missing is an
-        error naming the field.
+        error naming the field. A row that ends otherwise than normally (a forfeit, a
+        resignation) with no scores is a game without scores: the format's rules score it,
+        or refuse it on the row.
         """
         games: list[dict[str, Any]] = []
         problems: list[Problem] = []
         for number in range(1, self.max_games(settings) + 1):
             raw = [str(data.get(f"g{number}-s{seat}", "")).strip() for seat in range(seats)]
-            if not any(raw):
+            ended = str(data.get(f"g{number}-ending", "normal") or "normal")
+            if not any(raw) and ended == "normal":
                 continue
             scores: list[float | int | None] = []
             for seat, text in enumerate(raw):
                 name = f"g{number}-s{seat}"
+                if text == "" and not any(raw):
+                    scores.append(None)  # the ending's rule gives the score
+                    continue
                 if text == "":
                     problems.append(
                         Problem("form.score_missing", name, f"Game {number}: enter both scores.")

@@ -924,7 +924,8 @@ def _score_imported(event: Event) -> None:
         for match in rnd.matches.all():
             if not match.games.all() and len(match.participants.all()) != 1:
                 continue
-            score = engine.score_match(state, match_state(match, rnd.number))
-            match.result = score_json(score)
+            recorded = match_state(match, rnd.number)
+            score = engine.score_match(state, recorded)
+            match.result = score_json(score, recorded.games)
             scored.append(match)
         Match.objects.bulk_update(scored, ["result"], batch_size=500)

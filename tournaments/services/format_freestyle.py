@@ -304,7 +304,7 @@ def _rescore(event: Event, rnd: Round, entrant: Entrant, *, by: Any, now: dateti
     for match in matches:
         score = event.engine.score_match(state, replace(by_code[match.code]))
         before = match.result
-        match.result = score_json(score)
+        match.result = score_json(score, by_code[match.code].games)
         match.version += 1
         match.save(update_fields=["result", "version"])
         ResultChange.objects.create(

@@ -86,7 +86,7 @@ def save_details(
     before = {"games": results.games_json(locked), "result": locked.result}
     before["details"] = locked.details
     locked.details = dict(details)
-    locked.result = score_json(score)
+    locked.result = score_json(score, candidate.games)
     locked.version += 1
     locked.save(update_fields=["details", "result", "version"])
     ResultChange.objects.create(

@@ -18,6 +18,7 @@ from django.utils.text import slugify
 
 from tournaments import selectors
 from tournaments.csv_cells import csv_bytes as _csv
+from tournaments.endings import ending_notes
 from tournaments.models import Entrant, Event, Match, MatchParticipant, Report, Round
 from tournaments.services.errors import ServiceError
 
@@ -222,10 +223,11 @@ def results_csv(event: Event, number: int | None, progress: Progress) -> Built:
                     points[part.seat] if part.seat < len(points) else "",
                     "" if result.get("winner") is None else int(result["winner"] == part.seat),
                     result.get("summary", ""),
+                    "; ".join(ending_notes(match)),
                 ]
             )
     header = ["round", "match", "table", "seat", "number", "name", "role", "points", "won"]
-    return f"{event.slug}-results.csv", _csv([*header, "summary"], rows)
+    return f"{event.slug}-results.csv", _csv([*header, "summary", "ending"], rows)
 
 
 def standings_csv(event: Event, number: int | None, progress: Progress) -> Built:

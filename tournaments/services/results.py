@@ -169,7 +169,7 @@ def record(
                 raise InvalidResult(score.problems)
             # without games, a decision typed alone (the judges') is a result only when it
             # settles the match
-            result = score_json(score) if new_games or score.winner is not None else None
+            result = score_json(score, new_games) if new_games or score.winner is not None else None
         else:
             score = MatchScore(points=(), complete=False, summary="")
             result = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -167,7 +168,18 @@ def _score_byes(event: Event, rnd: Round) -> None:
             match.save(update_fields=["result"])
 
 
-def score_json(score: Any) -> dict[str, Any]:
+# Games that ended otherwise than on the board: the pages, reports and exports mark them.
+MARKED_ENDINGS = ("forfeit", "default", "resignation", "time_default")
+
+
+def score_json(score: Any, games: Iterable[Any] = ()) -> dict[str, Any]:
+    """The engine's score as stored on the match, with each game that did not end on the
+    board (``endings``: number, ending, the seat who forfeited, resigned or lost on time)."""
+    endings = [
+        [g.number, str(g.ending), g.details.get("defaulter")]
+        for g in games
+        if str(g.ending) in MARKED_ENDINGS
+    ]
     return {
         "points": jsonable(score.points),
         "winner": score.winner,
@@ -176,6 +188,7 @@ def score_json(score: Any) -> dict[str, Any]:
         "game_scores": jsonable(score.game_scores),
         "reasons": reasons_json(score.reasons),
         "details": jsonable(score.details),
+        **({"endings": endings} if endings else {}),
     }
 
 

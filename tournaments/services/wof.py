@@ -16,6 +16,7 @@ from typing import Any
 from rules.contract import EventState, Problem, RoundState
 from rules.formats.woc import ENGINE, history, record, wof
 from rules.formats.woc.finals import KIND_STAGE
+from tournaments.endings import is_unplayed
 from tournaments.models import Event
 from tournaments.services import eventfile
 from tournaments.services.errors import ServiceError
@@ -316,6 +317,8 @@ def export_wof(event: Event) -> str:
             ids = [wof_id(str(e)) for e in match.entrant_ids]
             official = ENGINE.score_match(state, match).game_scores
             for index, game in enumerate(match.games):
+                if is_unplayed(str(game.ending)):
+                    continue  # a forfeit is not a game a rating officer rates
                 black = game.first if game.first is not None else 0
                 scores = list(official[index] if index < len(official) else game.scores)
                 line = wof.WofGame(

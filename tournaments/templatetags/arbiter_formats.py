@@ -3,6 +3,7 @@
 from django import template
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.endings import ending_notes
 from tournaments.formats import ui_for
 
 register = template.Library()
@@ -29,8 +30,9 @@ def row_explanation(event, row):
 
 @register.simple_tag
 def match_notes(event, match):
-    """The format's public notes on a match: colours, choices."""
-    return ui_for(event).match_notes(match)
+    """The public notes on a match: forfeits and resignations, then the format's own
+    (colours, choices)."""
+    return ending_notes(match) + ui_for(event).match_notes(match)
 
 
 STATUS_LABELS = {

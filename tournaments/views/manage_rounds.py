@@ -12,6 +12,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.permissions import event_for_director
+from tournaments.endings import ending_notes
 from tournaments.formats import ui_for
 from tournaments.forms import DrawForm, SwapForm
 from tournaments.models import Game, Match, MatchParticipant, Round
@@ -84,6 +85,7 @@ def _row(ui, match: Match, settings, **extra) -> dict:
         "participants": participants,
         "games": games,
         "choices": ui.match_rows(match),
+        "endings": ending_notes(match),
         "errors": {},
         **extra,
     }
