@@ -201,3 +201,64 @@ def test_public_pages_show_online_results_after_the_reveal(revealed, client):
     data = client.get(reverse("tournaments:version", args=[slug])).json()
     assert data["rounds"] == 7
     assert Round.objects.filter(event=revealed).count() == 7
+
+
+# -- nothing derived from hidden results reaches a public page (issue 21, finding 4) --------
+
+OUTLOOK = ("can win", "cannot win", "clinched", "in the race", "cm-")
+
+
+def _public_urls(event) -> list[str]:
+    """Every public page of the event a visitor can reach: the shared pages, each
+    entrant's page, each round number the event has, and the format's own pages."""
+    slug = event.slug
+    urls = [
+        reverse("tournaments:event", args=[slug]),
+        reverse("tournaments:standings", args=[slug]),
+        reverse("tournaments:version", args=[slug]),
+    ]
+    urls += [reverse("tournaments:entrant", args=[slug, e.number]) for e in event.entrants.all()]
+    urls += [reverse("tournaments:round", args=[slug, r.number]) for r in event.rounds.all()]
+    urls += [url for _label, url in ui_for(event).public_links(event)]
+    return urls
+
+
+def test_no_public_page_shows_anything_derived_from_hidden_results(hidden, client):
+    """ "The WPF demo leaks hidden results: the page says online results are not public, yet
+    the outlook shows seed 1 'cannot win' and seed 8 'can win'." Every public page, as a
+    visitor and as htmx, shows no outlook, no rank other than the seed and no time."""
+    assert StandingsRow.objects.filter(snapshot__event=hidden, table_key="overall").exists()
+    for url in _public_urls(hidden):
+        for headers in ({}, {"HX-Request": "true"}):
+            response = client.get(url, headers=headers)
+            if response.status_code == 404:
+                continue  # a hidden online round
+            assert response.status_code in (200, 204), url
+            html = response.content.decode()
+            _assert_hidden(html)
+            for word in OUTLOOK:
+                assert word not in html, (url, word)
+            assert "results_version" not in html and "standings_version" not in html, url
+
+
+def test_a_hidden_result_does_not_change_what_pages_poll(hidden, client, director):
+    """The version token changes when something public changes; a hidden online result is
+    not public, so its save (and the standings it makes) leave the token as it was."""
+    url = reverse("tournaments:version", args=[hidden.slug])
+    before = client.get(url).json()["token"]
+    open_round = hidden.rounds.get(number=3)
+    match = open_round.matches.order_by("order").first()
+    from tests.factories import wpf_submissions
+    from tournaments.services import results
+
+    results.record(match, wpf_submissions(0), expected_version=match.version, by=director)
+    after_event = _refresh(hidden)
+    assert after_event.standings_version > hidden.standings_version
+    assert client.get(url).json()["token"] == before
+    # the reveal is public news: the token moves (the reveal itself waits for the end of
+    # the online stage: tested above; here its setting is set directly)
+    event = Event.objects.get(pk=hidden.pk)
+    Event.objects.filter(pk=hidden.pk).update(
+        settings={**event.settings, "online_results_revealed": True}
+    )
+    assert client.get(url).json()["token"] != before

@@ -215,6 +215,12 @@ class FormatUI:
         """Whether visitors may see the standings table ``key`` of a snapshot."""
         return True
 
+    def hides_results(self, event: Any, rounds: Sequence[Any]) -> bool:
+        """Whether results are hidden from visitors for now (``rounds``: the public ones):
+        then nothing derived from them may reach a public page (the outlook, when the
+        standings were computed and after which round, what the pages poll)."""
+        return False
+
     def public_links(self, event: Any) -> list[tuple[Any, str]]:
         """(label, url) of the format's own public pages, for the event's navigation."""
         return []

@@ -80,6 +80,11 @@ class WpfPlayoffsUI(FormatUI):
         # "overall" is the director's table; "public" (and "eligibility") are for visitors
         return key != "overall"
 
+    def hides_results(self, event: Any, rounds: Sequence[Any]) -> bool:
+        from tournaments.formats.wpf_playoffs_reads import revealed
+
+        return not revealed(event, rounds)
+
     def public_links(self, event: Any) -> list[tuple[Any, str]]:
         return [(_("Ladder"), reverse("tournaments:wpf_playoffs_ladder", args=[event.slug]))]
 

@@ -19,6 +19,7 @@ from django.utils.text import slugify
 from tournaments import selectors
 from tournaments.csv_cells import csv_bytes as _csv
 from tournaments.endings import ending_notes
+from tournaments.formats import ui_for
 from tournaments.models import Entrant, Event, Match, MatchParticipant, Report, Round
 from tournaments.services.errors import ServiceError
 
@@ -100,7 +101,8 @@ def result_slips(event: Event, number: int | None, progress: Progress) -> Built:
 def standings_pdf(event: Event, number: int | None, progress: Progress) -> Built:
     snapshot, tables = selectors.published_standings(event)
     progress(20)
-    context = {**_base(event), "snapshot": snapshot, "tables": tables}
+    hidden = ui_for(event).hides_results(event, selectors.public_rounds(event))
+    context = {**_base(event), "snapshot": snapshot, "tables": tables, "results_hidden": hidden}
     return f"{event.slug}-standings.pdf", _pdf("standings.html", context, progress)
 
 

@@ -266,7 +266,8 @@ def store_snapshot(
                 values=jsonable(row.values),
                 status=row.status,
                 details=jsonable(row.details),
-                contention=per_entrant.get(row.entrant, {}),
+                # a row that hides its values (results not public yet) carries no outlook
+                contention={} if row.details.get("hidden") else per_entrant.get(row.entrant, {}),
             )
             for table in standings.tables
             for position, row in enumerate(table.rows, start=1)

@@ -41,9 +41,13 @@ def _zone(event: Event) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo("UTC")
 
 
-def version_token(event: Event, public_round_count: int) -> str:
+def version_token(event: Event, public_round_count: int, hidden: bool = False) -> str:
     """Changes whenever something a public page shows changes: a result or a publication
-    (results_version), new standings (standings_version), a round made public."""
+    (results_version), new standings (standings_version), a round made public. While the
+    format hides its results, results and standings are not public: only a round made
+    public (or the reveal) changes it."""
+    if hidden:
+        return f"hidden.{public_round_count}"
     return f"{event.results_version}.{event.standings_version}.{public_round_count}"
 
 
@@ -51,9 +55,11 @@ def _page(
     request: HttpRequest, event: Event, page: str, partial: str, context: dict[str, Any]
 ) -> HttpResponse:
     rounds = context.setdefault("rounds", selectors.public_rounds(event))
+    hidden = ui_for(event).hides_results(event, rounds)
     context.update(
         event=event,
-        version_token=version_token(event, len(rounds)),
+        results_hidden=hidden,
+        version_token=version_token(event, len(rounds), hidden),
         poll_seconds=getattr(settings, "ARBITER_POLL_SECONDS", POLL_SECONDS),
     )
     # Dates and times on the page read in the event's own time zone.
@@ -161,8 +167,10 @@ def version(request: HttpRequest, slug: str) -> HttpResponse:
     fetch its main partial again.
     """
     event = event_for_viewer(request.user, slug)
-    count = len(selectors.public_rounds(event))
-    token = version_token(event, count)
+    rounds = selectors.public_rounds(event)
+    hidden = ui_for(event).hides_results(event, rounds)
+    count = len(rounds)
+    token = version_token(event, count, hidden)
     if getattr(request, "htmx", False):
         if request.GET.get("known") == token:
             response = HttpResponse(status=204)
@@ -178,14 +186,11 @@ def version(request: HttpRequest, slug: str) -> HttpResponse:
             )
             response["HX-Trigger"] = "arbiter-changed"
     else:
-        response = JsonResponse(
-            {
-                "results_version": event.results_version,
-                "standings_version": event.standings_version,
-                "rounds": count,
-                "token": token,
-            }
-        )
+        versions = {
+            "results_version": event.results_version,
+            "standings_version": event.standings_version,
+        }
+        response = JsonResponse({**({} if hidden else versions), "rounds": count, "token": token})
     response["Cache-Control"] = "no-cache"
     patch_vary_headers(response, ["HX-Request"])
     return response
