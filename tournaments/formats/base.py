@@ -225,6 +225,11 @@ class FormatUI:
         """(label, url) of the format's own public pages, for the event's navigation."""
         return []
 
+    def needs_director(self, event: Any) -> list[NeedsYou]:
+        """What waits for the director (a disputed result, a question only they answer),
+        listed and counted on the dashboard."""
+        return []
+
     def director_links(self, event: Any) -> list[tuple[Any, str]]:
         """(label, url) of the format's own director screens, for the director's navigation."""
         return []
@@ -250,6 +255,15 @@ class FormatUI:
         """Short public notes on a match (who played Black, the colour or draw win a
         player chose), from the match, its stored result and its prefetched participants."""
         return []
+
+
+@dataclass(frozen=True)
+class NeedsYou:
+    """One thing on the dashboard's "needs you" list: what, where to act, the details."""
+
+    text: str
+    url: str
+    lines: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 
 from rules.contract import Problem
-from tournaments.formats.base import FormatUI
+from tournaments.formats.base import FormatUI, NeedsYou
 from tournaments.formats.gokodom_schedule import SWISS, stage
 from tournaments.formats.registry import register
 
@@ -35,6 +35,35 @@ class GokodomUI(FormatUI):
 
     def director_links(self, event: Any) -> list[tuple[Any, str]]:
         return [(_("Season"), reverse("tournaments:gokodom_manage", args=[event.slug]))]
+
+    def needs_director(self, event: Any) -> list[NeedsYou]:
+        """Disputed results of the published rounds: the deadline never settles them."""
+        from tournaments.formats.gokodom_claims import claim_lines
+        from tournaments.models import Match
+
+        disputed = (
+            Match.objects.filter(
+                round__event=event,
+                round__status="published",
+                details__report__status="disputed",
+            )
+            .select_related("round")
+            .prefetch_related("participants__entrant")
+            .order_by("round__number", "order")
+        )
+        season = reverse("tournaments:gokodom_manage", args=[event.slug])
+        items = []
+        for match in disputed:
+            if match.result and match.result.get("complete"):
+                continue
+            note = (match.details.get("report") or {}).get("note", "")
+            lines = (*claim_lines(match), *((f"“{note}”",) if note else ()))
+            text = _("%(round)s %(code)s: the players' accounts differ (disputed)") % {
+                "round": match.round.label,
+                "code": match.code,
+            }
+            items.append(NeedsYou(text, season, lines))
+        return items
 
     def games_for(self, settings: Mapping[str, Any]) -> int:
         return GAMES

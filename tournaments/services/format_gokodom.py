@@ -145,6 +145,55 @@ def _two_players(locked: Match) -> None:
 # -- reporting -----------------------------------------------------------------------------
 
 
+def _claim(
+    event: Event,
+    locked: Match,
+    entrant: Entrant,
+    *,
+    outcome: str,
+    games: Sequence[Mapping[str, Any]],
+    now: datetime,
+) -> dict[str, Any]:
+    """One player's account of the match, checked by the engine: W/L/D from their side in
+    the Swiss, the games in the elimination rounds; with the summary and the winning seat."""
+    me = str(entrant.number)
+    state = load_event_state(event)
+    current = state_match(state, locked)
+    claim: dict[str, Any] = {"by": me, "version": locked.version}
+    if schedule.stage(locked.round) == schedule.SWISS:
+        if outcome not in INVERSE:
+            raise InvalidResult(
+                [Problem("report.outcome", "outcome", "Choose whether you won, lost or drew.")]
+            )
+        (other,) = [p for p in players_of(locked) if p != me]
+        codes = {me: outcome, other: INVERSE[outcome]}
+        candidate = replace(current, details={**current.details, "results": codes})
+        claim["results"] = codes
+    else:
+        if not games:
+            raise InvalidResult(
+                [Problem("report.games", "games", "Enter the result of each game played.")]
+            )
+        candidate = replace(current, games=results.parse_games(games))
+        claim["games"] = [dict(g) for g in games]
+    score = event.engine.score_match(state, candidate)
+    if not score.valid:
+        raise InvalidResult(score.problems)
+    if not score.complete and not _tied(score):
+        raise InvalidResult(
+            [
+                Problem(
+                    "report.unfinished",
+                    "games",
+                    "The match is not over after these games (3 game points win after "
+                    "game 3 or 4, 3.5 after game 5 or 6): enter every game played.",
+                )
+            ]
+        )
+    claim.update(summary=score.summary, winner=score.winner, at=now.isoformat())
+    return claim
+
+
 def report(
     match: Match,
     entrant: Entrant,
@@ -156,7 +205,8 @@ def report(
 ) -> dict[str, Any]:
     """A player reports their own match: ``outcome`` W/L/D from their side (Swiss), or the
     ``games`` (elimination rounds, playoff). The engine checks it now; the opponent
-    confirms it later."""
+    confirms it later. In a disputed match a report is that player's claim: the dispute
+    stays for the director (or for one player to accept the other's claim)."""
     now = now or timezone.now()
     with transaction.atomic():
         event, locked = lock(match)
@@ -169,43 +219,14 @@ def report(
                 "Ask the director if it is wrong."
             )
         me = str(entrant.number)
-        pending = locked.details.get("report") or {}
+        pending = dict(locked.details.get("report") or {})
         if pending.get("status") == REPORTED and pending.get("by") != me:
             raise ServiceError("Your opponent has reported this match: confirm or dispute it.")
-        state = load_event_state(event)
-        current = state_match(state, locked)
-        entry: dict[str, Any] = {"by": me, "status": REPORTED, "version": locked.version}
-        if schedule.stage(locked.round) == schedule.SWISS:
-            if outcome not in INVERSE:
-                raise InvalidResult(
-                    [Problem("report.outcome", "outcome", "Choose whether you won, lost or drew.")]
-                )
-            (other,) = [p for p in players_of(locked) if p != me]
-            codes = {me: outcome, other: INVERSE[outcome]}
-            candidate = replace(current, details={**current.details, "results": codes})
-            entry["results"] = codes
+        claim = _claim(event, locked, entrant, outcome=outcome, games=games, now=now)
+        if pending.get("status") == DISPUTED:
+            entry = _with_claim(pending, claim)
         else:
-            if not games:
-                raise InvalidResult(
-                    [Problem("report.games", "games", "Enter the result of each game played.")]
-                )
-            candidate = replace(current, games=results.parse_games(games))
-            entry["games"] = [dict(g) for g in games]
-        score = event.engine.score_match(state, candidate)
-        if not score.valid:
-            raise InvalidResult(score.problems)
-        if not score.complete and not _tied(score):
-            raise InvalidResult(
-                [
-                    Problem(
-                        "report.unfinished",
-                        "games",
-                        "The match is not over after these games (3 game points win after "
-                        "game 3 or 4, 3.5 after game 5 or 6): enter every game played.",
-                    )
-                ]
-            )
-        entry.update(summary=score.summary, at=now.isoformat())
+            entry = {**claim, "status": REPORTED}
         locked.details = {**locked.details, "report": entry}
         locked.save(update_fields=["details"])
         audit.log(
@@ -217,6 +238,29 @@ def report(
             after=entry,
         )
         return entry
+
+
+def _with_claim(entry: Mapping[str, Any], claim: Mapping[str, Any]) -> dict[str, Any]:
+    """A disputed report with one player's claim put in: the reporter's own, or the other
+    player's ``counter``. Results or games of the older claim of that player go."""
+    updated = dict(entry)
+    if claim["by"] == entry.get("by"):
+        for key in ("results", "games"):
+            updated.pop(key, None)
+        updated.update(claim)
+    else:
+        updated["counter"] = dict(claim)
+    updated["status"] = DISPUTED
+    return updated
+
+
+def claims(match: Match) -> list[dict[str, Any]]:
+    """The players' accounts of a match: the report, and in a dispute the other player's
+    claim when they gave one (each {"by", "summary", "winner", "results" or "games"})."""
+    entry = match.details.get("report") or {}
+    if entry.get("status") not in (REPORTED, DISPUTED):
+        return []
+    return [c for c in (entry, entry.get("counter")) if c and c.get("summary")]
 
 
 def _tied(score: MatchScore) -> bool:
@@ -243,20 +287,23 @@ def apply_report(
     source: str,
     reason: str,
     now: datetime,
+    claim: Mapping[str, Any] | None = None,
 ) -> None:
     """Record a reported result as the match's result (under the version it was reported
-    at: a result changed since then by the director wins)."""
+    at: a result changed since then by the director wins). ``claim``: the account to
+    record when it is not the report itself (a dispute's counter-claim)."""
+    claim = claim or entry
     details = {**locked.details, "report": {**entry, "status": CONFIRMED}}
-    if "results" in entry:
-        if locked.version != entry.get("version"):
+    if "results" in claim:
+        if locked.version != claim.get("version"):
             raise ServiceError("The result changed since it was reported; the report is void.")
-        details["results"] = dict(entry["results"])
+        details["results"] = dict(claim["results"])
         save_details(event, state, locked, details, by=by, source=source, reason=reason, now=now)
         return
     results.record(
         locked,
-        list(entry.get("games", [])),
-        expected_version=int(entry.get("version", -1)),
+        list(claim.get("games", [])),
+        expected_version=int(claim.get("version", -1)),
         by=by,
         source=source,
         reason=reason,
@@ -267,13 +314,22 @@ def apply_report(
 
 
 def confirm(match: Match, entrant: Entrant, *, by: Any, now: datetime | None = None) -> Match:
-    """The opponent agrees: the reported result becomes the match's result."""
+    """The opponent agrees: the reported result becomes the match's result. In a dispute
+    either player may accept the other's claim: the disputer the report, the reporter the
+    counter-claim."""
     now = now or timezone.now()
     with transaction.atomic():
         event, locked = lock(match)
         _seat(locked, entrant)
         _open(event, locked, now, "confirming a result")
-        entry = _pending_for(locked, entrant, (REPORTED, DISPUTED))
+        me = str(entrant.number)
+        entry = dict(locked.details.get("report") or {})
+        counter = entry.get("counter")
+        if entry.get("status") == DISPUTED and entry.get("by") == me and counter:
+            claim: Mapping[str, Any] = counter  # the reporter accepts the other's claim
+        else:
+            entry = _pending_for(locked, entrant, (REPORTED, DISPUTED))
+            claim = entry
         state = load_event_state(event)
         apply_report(
             event,
@@ -282,8 +338,9 @@ def confirm(match: Match, entrant: Entrant, *, by: Any, now: datetime | None = N
             entry,
             by=by,
             source=ResultChange.Source.WEB,
-            reason=f"reported by entrant {entry['by']}, confirmed by {entrant.name}",
+            reason=f"reported by entrant {claim['by']}, confirmed by {entrant.name}",
             now=now,
+            claim=claim,
         )
         audit.log(
             event,
@@ -296,16 +353,32 @@ def confirm(match: Match, entrant: Entrant, *, by: Any, now: datetime | None = N
 
 
 def dispute(
-    match: Match, entrant: Entrant, *, note: str = "", by: Any, now: datetime | None = None
+    match: Match,
+    entrant: Entrant,
+    *,
+    note: str = "",
+    outcome: str = "",
+    games: Sequence[Mapping[str, Any]] = (),
+    by: Any,
+    now: datetime | None = None,
 ) -> dict[str, Any]:
-    """The opponent does not agree: the director decides (the report stays for them)."""
+    """The opponent does not agree: the director decides (the report stays for them). The
+    note says what is wrong and is required; the player may give their own account
+    (``outcome`` or ``games``), which the director sees beside the report."""
     now = now or timezone.now()
+    note = note.strip()[:300]
+    if not note:
+        raise ServiceError(
+            [Problem("dispute.note", "note", "Say what is wrong: the director reads it.")]
+        )
     with transaction.atomic():
         event, locked = lock(match)
         _seat(locked, entrant)
         _open(event, locked, now, "disputing a result")
         entry = _pending_for(locked, entrant, (REPORTED,))
-        entry.update(status=DISPUTED, disputed_by=str(entrant.number), note=note.strip()[:300])
+        entry.update(status=DISPUTED, disputed_by=str(entrant.number), note=note)
+        if outcome or games:
+            entry["counter"] = _claim(event, locked, entrant, outcome=outcome, games=games, now=now)
         locked.details = {**locked.details, "report": entry}
         locked.save(update_fields=["details"])
         audit.log(
@@ -315,6 +388,7 @@ def dispute(
             at=now,
             subject=f"{locked.round.label} {locked.code}: {entrant.name}",
             reason=entry["note"],
+            after=entry,
         )
         return entry
 

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.permissions import entrant_of, event_for_viewer, is_player_of
 from tournaments import ratelimit
+from tournaments.formats import gokodom_claims as claims
 from tournaments.formats import gokodom_schedule as schedule
 from tournaments.formats.gokodom import GAMES, parse_games
 from tournaments.models import Entrant, Event, Match, MatchParticipant, Round
@@ -93,11 +94,17 @@ def _card(event: Event, entrant: Entrant, match: Match | None, now) -> dict[str,
         complete=complete,
         report=report,
         reported_by_me=report.get("by") == me,
+        claim_lines=[claims.for_player(c, me, _names(seats)) for c in service.claims(match)],
+        countered=bool(report.get("counter")),
         messaged=me in [str(m) for m in match.details.get("messages", [])],
         ask_first=event.engine.resolved(event.settings)["first_seat"] == "entered",
         drawn_first=match.details.get("first_seat"),
     )
     return context
+
+
+def _names(seats: list[MatchParticipant]) -> dict[str, str]:
+    return {str(p.entrant.number): p.entrant.name for p in seats if p.entrant_id}
 
 
 def _render(
@@ -198,13 +205,15 @@ def confirm(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
 @ratelimit.limit("self_report")  # per player: a script cannot flood the director
 def dispute(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     note = request.POST.get("note", "")
-    return _act(
-        request,
-        slug,
-        match_id,
-        lambda m, e: service.dispute(m, e, note=note, by=request.user),
-        "Result disputed: the director decides.",
-    )
+    outcome = request.POST.get("outcome", "")
+
+    def action(match: Match, entrant: Entrant) -> None:
+        games, problems = parse_games(request.POST)
+        if problems:
+            raise ServiceError(problems)
+        service.dispute(match, entrant, note=note, outcome=outcome, games=games, by=request.user)
+
+    return _act(request, slug, match_id, action, "Result disputed: the director decides.")
 
 
 @login_required

@@ -20,6 +20,7 @@ from accounts.permissions import event_for_director
 from rules.contract import NeedsDecision
 from rules.draws import DrawNeeded, DrawSource, InvalidDraw
 from rules.formats.gokodom.schedule import season as season_dates
+from tournaments.formats import gokodom_claims as claims
 from tournaments.formats import gokodom_schedule as schedule
 from tournaments.formats import ui_for
 from tournaments.models import Event, Match, MatchParticipant, Round
@@ -76,7 +77,9 @@ def season(request: HttpRequest, slug: str) -> HttpResponse:
                 queryset=MatchParticipant.objects.order_by("seat").select_related("entrant"),
             )
         )
-        rows = [{"match": m, "state": _state_of(m)} for m in matches]
+        rows = [
+            {"match": m, "state": _state_of(m), "claims": claims.claim_lines(m)} for m in matches
+        ]
     counts: dict[str, int] = {}
     for row in rows:
         counts[row["state"]] = counts.get(row["state"], 0) + 1

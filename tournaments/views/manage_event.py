@@ -11,6 +11,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.permissions import event_for_director
 from tournaments import ratelimit, selectors
+from tournaments.formats import ui_for
 from tournaments.forms import EventForm, SettingsForm
 from tournaments.services import events, standings
 from tournaments.services.errors import ServiceError
@@ -75,6 +76,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             "audit": event.audit_entries.select_related("actor")[:15],
             "standings_state": standings.standings_state(event),
             "directors": event.directors.order_by("username"),
+            "needs": ui_for(event).needs_director(event),
         },
     )
 
