@@ -12,7 +12,7 @@ from typing import Any
 
 from rules import checkers
 from rules.contract import EventState, RoundStatus
-from tournaments.models import Event, Match
+from tournaments.models import Event
 from tournaments.services.state import load_event_state
 
 
@@ -22,31 +22,47 @@ class Verdict:
     pairings: int
     scores: int
     rows: int
-    violations: tuple[checkers.Violation, ...]
-    overrides: tuple[dict[str, Any], ...] = field(default_factory=tuple)
+    violations: tuple[checkers.Violation, ...]  # the rules broken; never an override
+    overridden: tuple[checkers.Violation, ...] = field(default_factory=tuple)
     available: bool = True
 
     @property
     def conforms(self) -> bool:
         return not self.violations
 
+    @property
+    def overrides(self) -> tuple[dict[str, Any], ...]:
+        """Each director override: where, who, why, and the rules it departs from."""
+        return tuple(
+            {
+                "round": v.where.round,
+                "match": v.where.match,
+                "by": v.data.get("by", ""),
+                "reason": v.data.get("reason", ""),
+                "text": v.text,
+                "breaks": v.data.get("breaks", []),
+            }
+            for v in self.overridden
+        )
+
     def summary(self) -> str:
         if not self.available:
             return "No rules checker exists for this format yet."
+        rounds = f"{self.rounds} round{'s' if self.rounds != 1 else ''}"
         if self.conforms:
-            text = f"All {self.rounds} round{'s' if self.rounds != 1 else ''} conform"
+            text = f"All {rounds} conform"
             text += (
                 f" ({self.pairings} pairings, {self.scores} scores, {self.rows} standings rows)."
             )
         else:
-            text = (
-                f"{len(self.violations)} violation{'s' if len(self.violations) != 1 else ''} "
-                f"in {self.rounds} round{'s' if self.rounds != 1 else ''}."
+            count = len(self.violations)
+            text = f"{count} violation{'s' if count != 1 else ''} in {rounds}."
+        if self.overridden:
+            count = len(self.overridden)
+            text += (
+                f" {count} pairing{'s' if count != 1 else ''} changed by a director "
+                "(overrides, listed apart: not violations)."
             )
-        if self.overrides:
-            text += f" {len(self.overrides)} director override"
-            text += "s" if len(self.overrides) != 1 else ""
-            text += " (listed)."
         return text
 
 
@@ -58,33 +74,15 @@ def check_state(state: EventState, engine: Any | None = None) -> Verdict:
     record = EventState(state.format, state.settings, state.entrants, played, state.draws)
     standings = engine.standings(record) if engine is not None else None
     report = checkers.audit(record, standings)
-    return Verdict(
-        report.rounds, report.pairings, report.scores, report.rows, tuple(report.violations)
-    )
+    # an override is the director's decision, reported with what it departs from, and
+    # never counted as a broken rule
+    found = tuple(v for v in report.violations if v.rule != checkers.OVERRIDE)
+    overridden = tuple(v for v in report.violations if v.rule == checkers.OVERRIDE)
+    return Verdict(report.rounds, report.pairings, report.scores, report.rows, found, overridden)
 
 
 def check_event(event: Event) -> Verdict:
-    verdict = check_state(load_event_state(event), event.engine)
-    overrides = tuple(
-        {
-            "round": match.round.label,
-            "match": match.code,
-            "by": match.details.get("override", {}).get("by", ""),
-            "reason": match.details.get("override", {}).get("reason", ""),
-        }
-        for match in Match.objects.filter(round__event=event, overridden=True)
-        .select_related("round")
-        .order_by("round__number", "order")
-    )
-    return Verdict(
-        verdict.rounds,
-        verdict.pairings,
-        verdict.scores,
-        verdict.rows,
-        verdict.violations,
-        overrides,
-        verdict.available,
-    )
+    return check_state(load_event_state(event), event.engine)
 
 
 def check_draft(event: Event, number: int) -> list[checkers.Violation]:

@@ -188,7 +188,10 @@ def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             for warning in warnings:
                 messages.warning(request, warning)
             for violation in conformance.check_draft(event, number):
-                messages.warning(request, f"{violation.text} ({violation.rule})")
+                # an override's note says what it departs from; a rule broken is named
+                overridden = violation.rule == conformance.checkers.OVERRIDE
+                text = violation.text if overridden else f"{violation.text} ({violation.rule})"
+                messages.warning(request, text)
             messages.success(request, "The pairing is changed and marked as your override.")
             return redirect("tournaments:manage_round", slug=slug, number=number)
     context = _round_context(event, _round(event, number), swap_form=form)
