@@ -71,7 +71,8 @@ def setting_field(setting: Setting) -> forms.Field:
     }
     if setting.choices:
         return forms.TypedChoiceField(
-            choices=[(str(c), str(c)) for c in setting.choices],
+            # a choice reads as words ("modified Swiss"), its value stays the engine's code
+            choices=[(str(c), str(c).replace("_", " ")) for c in setting.choices],
             coerce=lambda v, s=setting: next(c for c in s.choices if str(c) == v),
             initial=str(default),
             **common,

@@ -234,8 +234,9 @@ def store_snapshot(
     contention: Contention | None = None,
 ) -> StandingsSnapshot:
     entrants = {str(e.number): e.pk for e in Entrant.objects.filter(event=event)}
+    # "After round 7" only once round 7 is complete; a round in play shows beside it
     after_round = (
-        event.rounds.exclude(status="draft").order_by("-number").values_list("number", flat=True)
+        event.rounds.filter(status="completed").order_by("-number").values_list("number", flat=True)
     ).first() or 0
     snapshot, created = StandingsSnapshot.objects.get_or_create(
         event=event,

@@ -3,6 +3,7 @@
 from django import template
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import audit_words
 from tournaments.endings import ending_notes
 from tournaments.formats import ui_for
 
@@ -45,6 +46,12 @@ STATUS_LABELS = {
     "playoff_loser": _("lost the playoff"),
     "tiebreaker": _("tiebreaker game to play"),
 }
+
+
+@register.filter
+def action_text(action):
+    """An audit action code ("round.published") in words."""
+    return audit_words.action_text(action)
 
 
 @register.filter

@@ -372,9 +372,21 @@ def draw_entry(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, "The draw is recorded. Draft the round again.")
             return redirect("tournaments:manage", slug=slug)
+    names = {str(n): name for n, name in event.entrants.values_list("number", "name")}
+    rows = [
+        {"draw": d, "order": _drawn_order(d.value, names)}
+        for d in event.draws.select_related("drawn_by", "round")
+    ]
     return render(
         request,
         "tournaments/manage/draws.html",
-        {"event": event, "form": form, "draws": event.draws.select_related("drawn_by", "round")},
+        {"event": event, "form": form, "rows": rows},
         status=422 if request.method == "POST" else 200,
     )
+
+
+def _drawn_order(value, names: dict[str, str]) -> list[str] | None:
+    """A draw that ordered entrants, as their names in the order drawn (None: a number)."""
+    if isinstance(value, list) and value and all(str(v) in names for v in value):
+        return [f"{names[str(v)]} (#{v})" for v in value]
+    return None

@@ -59,6 +59,7 @@ def _page(
     context.update(
         event=event,
         results_hidden=hidden,
+        in_progress=next((r for r in reversed(rounds) if r.status == Round.Status.PUBLISHED), None),
         version_token=version_token(event, len(rounds), hidden),
         poll_seconds=getattr(settings, "ARBITER_POLL_SECONDS", POLL_SECONDS),
     )

@@ -1,0 +1,56 @@
+"""The audit log's actions in words, for the pages (the log stores the namespaced code,
+"round.published", so a sentence can be reworded without touching a stored row)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+ACTIONS = {
+    "event.created": _("Event created"),
+    "event.imported": _("Event imported from a file"),
+    "event.restored": _("Event restored from a backup"),
+    "event.director_added": _("Director added"),
+    "event.labels_confirmed": _("Labels of the games after the Swiss confirmed"),
+    "entrant.added": _("Entrant added"),
+    "entrant.imported": _("Entrants imported"),
+    "entrant.changed": _("Entrant changed"),
+    "entrant.claimed": _("Entry claimed by its player"),
+    "entrant.withdrawn": _("Entrant withdrawn"),
+    "round.drafted": _("Round drafted"),
+    "round.published": _("Round published"),
+    "round.completed": _("Round closed"),
+    "round.draft_deleted": _("Draft deleted"),
+    "round.redrawn": _("Round paired again"),
+    "round.pairing_overridden": _("Pairing changed by hand"),
+    "draw.entered": _("Outside draw entered"),
+    "correction.result_confirmed": _("Correction confirmed"),
+    "correction.withdrawal_confirmed": _("Withdrawal confirmed"),
+    "bot_contest.board_chosen": _("Starting board chosen"),
+    "bot_contest.final_decided": _("Final decided"),
+    "bot_contest.games_imported": _("Games imported"),
+    "bot_contest.token_created": _("Referee token created"),
+    "bot_contest.token_revoked": _("Referee token revoked"),
+    "freestyle.tiebreaker_recorded": _("Tiebreaker recorded"),
+    "gokodom.bye_requested": _("Bye by Request asked"),
+    "gokodom.deadline": _("Round deadline applied"),
+    "gokodom.eighth_place": _("8th place decided"),
+    "gokodom.message_to_director": _("Player messaged the director"),
+    "gokodom.result_confirmed": _("Reported result confirmed"),
+    "gokodom.result_disputed": _("Reported result disputed"),
+    "gokodom.result_reported": _("Result reported by a player"),
+    "gokodom.round_times": _("Round times set"),
+    "gokodom.schedule": _("Season dates set"),
+    "wpf.eligibility_saved": _("Eligibility saved"),
+    "wpf.live_puzzle_chosen": _("Live puzzle chosen"),
+    "wpf.online_results_revealed": _("Online results revealed"),
+    "wpf.preferences_saved": _("Preference list saved"),
+    "wpf.puzzles_saved": _("Puzzles saved"),
+}
+
+
+def action_text(action: str) -> str:
+    """A stored action in words; an action without a sentence yet reads as its words."""
+    found = ACTIONS.get(action)
+    if found is not None:
+        return str(found)
+    return action.split(".", 1)[-1].replace("_", " ").capitalize()
