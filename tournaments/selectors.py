@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -217,9 +219,24 @@ def entrant_page(
                 "opponents": [p for p in seats if p is not mine],
                 "points": _points(match.result, mine.seat),
                 "outcome": _outcome(match.result, mine.seat, len(seats)),
+                "score": _from_side(match.result, mine.seat, len(seats)),
             }
         )
     return entrant, items
+
+
+SCORE = re.compile(r"^\s*(\d+(?:[.,]\d+)?)\s*[-\u2013]\s*(\d+(?:[.,]\d+)?)\s*$")
+
+
+def _from_side(result: dict | None, seat: int, seats: int) -> str:
+    """The score as the entrant reads it, their own first ("64-0" for the seat that won
+    64-0 in second seat): a two-seat result written "a-b" in seat order is turned round
+    for the second seat; any other summary stays as the format wrote it."""
+    summary = str((result or {}).get("summary", ""))
+    found = SCORE.match(summary)
+    if seats != 2 or seat != 1 or not found:
+        return summary
+    return f"{found.group(2)}-{found.group(1)}"
 
 
 def _points(result: dict | None, seat: int) -> Any:

@@ -99,3 +99,19 @@ def test_a_forfeit_is_marked_on_every_page_report_and_export(client, director):
     game_lines = [line for line in elo.splitlines() if ">" in line or "<" in line]
     assert len(game_lines) == 1, elo  # the played game only
     assert json.dumps(exported)  # the file stays JSON
+
+
+def test_a_players_page_gives_the_score_from_their_side(client, director):
+    """Finding 9: the entrant page showed the score Black-first ("0-64 won"); it reads
+    "won 64-0 as white" for the White player who won 64-0."""
+    from tournaments.services import results
+
+    event, rnd = woc_round(director)
+    match = first_match(rnd)
+    results.record(match, [{"scores": [0, 64]}], expected_version=0, by=director)
+    white = match.participants.get(seat=1)
+    black = match.participants.get(seat=0)
+    page = client.get(reverse("tournaments:entrant", args=[event.slug, white.entrant.number]))
+    assert f"won</span> 64-0 as {white.role}" in page.content.decode()
+    other = client.get(reverse("tournaments:entrant", args=[event.slug, black.entrant.number]))
+    assert f"lost</span> 0-64 as {black.role}" in other.content.decode()
