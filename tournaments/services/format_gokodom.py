@@ -266,14 +266,28 @@ def apply_report(
     locked.refresh_from_db()
 
 
-def confirm(match: Match, entrant: Entrant, *, by: Any, now: datetime | None = None) -> Match:
-    """The opponent agrees: the reported result becomes the match's result."""
+def confirm(
+    match: Match,
+    entrant: Entrant,
+    *,
+    by: Any,
+    seen: str | None = None,
+    now: datetime | None = None,
+) -> Match:
+    """The opponent agrees: the reported result becomes the match's result. ``seen`` is the
+    time stamp (``at``) of the report the player was shown: a report its author changed
+    since (from another tab, at the same moment) is not confirmed in its place."""
     now = now or timezone.now()
     with transaction.atomic():
         event, locked = lock(match)
         _seat(locked, entrant)
         _open(event, locked, now, "confirming a result")
         entry = _pending_for(locked, entrant, (REPORTED, DISPUTED))
+        if seen is not None and seen != entry.get("at"):
+            raise ServiceError(
+                "Your opponent changed the report since you saw it: it now says "
+                f"{entry.get('summary', '')}. Confirm or dispute it as it is now."
+            )
         state = load_event_state(event)
         apply_report(
             event,
