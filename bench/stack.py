@@ -63,7 +63,7 @@ def wait_for(predicate: Callable[[], bool], timeout: float, what: str, step: flo
 
 def missing() -> list[str]:
     """What the stack needs and this machine lacks (the tests skip locally, fail in CI)."""
-    return [f"{tool} (not on the PATH)" for tool in ("redis-server",) if not shutil.which(tool)]
+    return [f"{tool} on the PATH" for tool in ("redis-server",) if not shutil.which(tool)]
 
 
 class Process:

@@ -18,9 +18,9 @@ from bench.stack import Stack, database_url, missing
 def need_servers() -> None:
     reasons = missing()
     if not os.environ.get("REDIS_URL"):
-        reasons.append("REDIS_URL is unset")
+        reasons.append("REDIS_URL (unset)")
     if connections["default"].vendor != "postgresql":
-        reasons.append("the servers need PostgreSQL (DATABASE_URL)")
+        reasons.append("PostgreSQL (DATABASE_URL)")
     if reasons:
         message = "needs " + "; ".join(reasons)
         if os.environ.get("CI") == "true":

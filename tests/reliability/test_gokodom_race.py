@@ -4,9 +4,14 @@ report, no result recorded from a report the confirming player was not shown."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 from bench import proof_gokodom
+from tournaments.models import Match, ResultChange
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -16,8 +21,9 @@ def test_both_players_racing_report_and_confirm_confirm_once_what_was_shown(stac
     event, duels = proof_gokodom.race_round("race", matches=6)
     proof_gokodom.run(base, event, duels)
     race = proof_gokodom.audit(event, duels)
+    print(race)
     assert race.matches == 6 and not race.errors, race
-    # wave 1: of the two "I won" sent at once, exactly one landed per match
+    # wave 1: the two "I won" sent at once never both land
     assert race.reports_refused >= 6
     assert race.double_confirmations == [], race
     assert race.lost_reports == [], race
@@ -26,17 +32,10 @@ def test_both_players_racing_report_and_confirm_confirm_once_what_was_shown(stac
 
 
 @pytest.mark.django_db
-def test_a_report_changed_after_the_opponent_saw_it_is_not_confirmed_unseen(django_user_model):
+def test_a_report_changed_after_the_opponent_saw_it_is_not_confirmed_unseen():
     """The race above, one step at a time: B's card shows A's "I won"; A changes it to
     "I lost" from a tab opened earlier; B's confirm (the form of the card B saw) records
     nothing and says what the report now says, with its own confirm button."""
-    import re
-
-    from django.test import Client
-    from django.urls import reverse
-
-    from tournaments.models import Match, ResultChange
-
     event, (duel, *_) = proof_gokodom.race_round("seen", matches=2)
     a, b = (Client(), Client())
     a.force_login(duel.players[0].user)

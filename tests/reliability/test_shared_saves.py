@@ -20,6 +20,7 @@ def test_parallel_saves_into_shared_matches_are_each_saved_or_a_seen_conflict(st
     event, users = proof_saves.shared_round("shared", MATCHES, CLIENTS)
     attempts, seconds = proof_saves.run(base, event, users, saves=SAVES)
     found = proof_saves.audit(event, attempts, seconds)
+    print(found)
     assert found.attempts == CLIENTS * SAVES
     assert found.errors == 0, [a for a in attempts if a.outcome == "error"][:5]
     assert found.lost == 0 and found.silently_overwritten == 0, found
@@ -33,6 +34,7 @@ def test_negative_control_without_the_version_check_shows_silent_overwrites(stac
     event, users = proof_saves.shared_round("unchecked", MATCHES, CLIENTS)
     attempts, seconds = proof_saves.run(base, event, users, saves=SAVES)
     found = proof_saves.audit(event, attempts, seconds)
+    print(found)
     assert found.errors == 0 and found.conflicts == 0  # every save "landed"
     assert found.lost == 0 and found.history_rows == found.saved  # and has its row ...
     assert found.silently_overwritten > 0, found  # ... but some replaced an unseen result
