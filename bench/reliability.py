@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -159,8 +160,6 @@ RUNS: dict[str, Callable[[str, str], tuple[bool, list[str]]]] = {
 
 
 def main() -> int:
-    from bench.load import _database
-
     chosen = [name for name in sys.argv[1:] if name in RUNS] or list(SCENARIOS)
     database = os.environ.get(
         "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arbiter_reliability"
@@ -169,12 +168,20 @@ def main() -> int:
     if lacking:
         print("bench-reliability needs " + ", ".join(lacking))
         return 2
+    var = tempfile.mkdtemp(prefix="arbiter-reliability-")
     os.environ.pop("REDIS_URL", None)  # this process: eager tasks; the servers: their Redis
     os.environ.update(
-        DJANGO_SETTINGS_MODULE="config.settings",
-        DATABASE_URL=database,
-        ARBITER_VAR_DIR=tempfile.mkdtemp(prefix="arbiter-reliability-"),
+        DJANGO_SETTINGS_MODULE="config.settings", DATABASE_URL=database, ARBITER_VAR_DIR=var
     )
+    try:
+        return _run(chosen, database)
+    finally:
+        shutil.rmtree(var, ignore_errors=True)
+
+
+def _run(chosen: list[str], database: str) -> int:
+    from bench.load import _database
+
     _database(database)
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, check=True)
     import django
