@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run install migrate demo test test-deep lint format typecheck bench bench-load bench-fuzz lock clean
+.PHONY: run install migrate demo test test-deep lint format typecheck bench bench-load bench-fuzz bench-reliability lock clean
 
 $(VENV)/.installed: requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,13 @@ bench-load: install
 # DATABASE_URL (PostgreSQL) like the tests. Long: about 40 minutes on two shared cores.
 bench-fuzz: install
 	$(PY) -m bench.fuzz $${FUZZ_EXAMPLES:-10000}
+
+# The goal table of docs/reliability.md at full size, each figure asserted (exit 1 on a
+# miss): shared saves, GokoDom report races, worker kills, Redis refused. PostgreSQL in
+# BENCH_DATABASE_URL, redis-server on the PATH (a private one: the shared Redis is never
+# touched). About 8 minutes on two shared cores.
+bench-reliability: install
+	$(PY) -m bench.reliability
 
 # Regenerates requirements.lock from pyproject.toml (needs uv on the PATH).
 lock:

@@ -181,7 +181,9 @@ CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "celery")
 CELERY_BEAT_SCHEDULE = {
     "sweep-standings": {
         "task": "tournaments.tasks.sweep_standings",
-        "schedule": float(env_int("ARBITER_SWEEP_SECONDS", 60)),
+        # 30 s: standings lag at most about a minute after Redis returns (a worker and
+        # beat reconnect within 30 s; docs/reliability.md, "Redis refused").
+        "schedule": float(env_int("ARBITER_SWEEP_SECONDS", 30)),
     },
     "sweep-reports": {"task": "tournaments.tasks.sweep_reports", "schedule": 300.0},
     "sweep-imports": {"task": "tournaments.tasks.sweep_imports", "schedule": 300.0},

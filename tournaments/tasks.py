@@ -20,12 +20,17 @@ TRANSIENT = (OperationalError, InterfaceError, ConnectionError)
 
 
 def _test_pause() -> None:
-    """Test-only hook (tests/tournaments/test_tasks_worker.py): with
+    """Test-only hook (tests/tournaments/test_tasks_worker.py, bench/proof_broker.py): with
     ARBITER_TEST_STANDINGS_PAUSE set, a recompute announces itself by touching
     ARBITER_TEST_PAUSE_FILE and sleeps between computing and publishing, so that a test can
-    kill the worker in the middle. Unset in every real deployment."""
+    kill the worker in the middle; with ARBITER_TEST_PAUSE_ARM set too, only while that file
+    exists (a long run pauses only the recomputes it kills). Unset in every real deployment.
+    """
     seconds = os.environ.get("ARBITER_TEST_STANDINGS_PAUSE")
     if not seconds:
+        return
+    arm = os.environ.get("ARBITER_TEST_PAUSE_ARM")
+    if arm and not Path(arm).exists():
         return
     marker = os.environ.get("ARBITER_TEST_PAUSE_FILE")
     if marker:

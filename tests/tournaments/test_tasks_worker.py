@@ -1,8 +1,9 @@
 """The tasks against the real Redis broker and real workers (not eager mode).
 
 Runs whenever REDIS_URL is set; CI (CI=true) always sets it (tests/conftest.py refuses to
-run without it), so these never skip there. The broker is REDIS_URL's server on database
-13 and the cache keys carry a fresh prefix, so a run never meets another run's messages.
+run without it), so these never skip there. The broker is REDIS_URL's own server and
+database (ARBITER_TEST_REDIS_DB names another database of that server), never a number
+picked here that another run or program may be using; the cache keys carry a fresh prefix.
 """
 
 from __future__ import annotations
@@ -40,9 +41,21 @@ if os.environ.get("CI") != "true":
         pytest.skip("needs PostgreSQL (CI runs it)", allow_module_level=True)
 
 
-def _broker_url() -> str:
-    parts = urlsplit(REDIS_URL)
-    return urlunsplit((parts.scheme, parts.netloc, "/13", "", ""))
+def _broker_url(redis_url: str = REDIS_URL, database: str | None = None) -> str:
+    database = database or os.environ.get("ARBITER_TEST_REDIS_DB")
+    parts = urlsplit(redis_url)
+    number = database or parts.path.strip("/") or "0"
+    if not number.isdecimal():
+        raise pytest.UsageError(f"the Redis database must be a number, got {number!r}")
+    return urlunsplit((parts.scheme, parts.netloc, f"/{number}", parts.query, ""))
+
+
+def test_the_broker_is_redis_urls_own_server_and_database():
+    assert _broker_url("redis://:pw@10.0.0.5:6380/7", "") == "redis://:pw@10.0.0.5:6380/7"
+    assert _broker_url("redis://127.0.0.1:6379", "") == "redis://127.0.0.1:6379/0"
+    assert _broker_url("redis://127.0.0.1:6379/3", "11") == "redis://127.0.0.1:6379/11"
+    with pytest.raises(pytest.UsageError):
+        _broker_url("redis://127.0.0.1:6379/3", "x")
 
 
 @pytest.fixture

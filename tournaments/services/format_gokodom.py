@@ -313,10 +313,19 @@ def apply_report(
     locked.refresh_from_db()
 
 
-def confirm(match: Match, entrant: Entrant, *, by: Any, now: datetime | None = None) -> Match:
+def confirm(
+    match: Match,
+    entrant: Entrant,
+    *,
+    by: Any,
+    seen: str | None = None,
+    now: datetime | None = None,
+) -> Match:
     """The opponent agrees: the reported result becomes the match's result. In a dispute
     either player may accept the other's claim: the disputer the report, the reporter the
-    counter-claim."""
+    counter-claim. ``seen`` is the time stamp (``at``) of the claim the player was shown: a
+    claim its author changed since (from another tab, at the same moment) is not confirmed
+    in its place."""
     now = now or timezone.now()
     with transaction.atomic():
         event, locked = lock(match)
@@ -330,6 +339,11 @@ def confirm(match: Match, entrant: Entrant, *, by: Any, now: datetime | None = N
         else:
             entry = _pending_for(locked, entrant, (REPORTED, DISPUTED))
             claim = entry
+        if seen is not None and seen != claim.get("at"):
+            raise ServiceError(
+                "Your opponent changed the report since you saw it: it now says "
+                f"{claim.get('summary', '')}. Confirm or dispute it as it is now."
+            )
         state = load_event_state(event)
         apply_report(
             event,

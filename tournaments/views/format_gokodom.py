@@ -195,7 +195,8 @@ def confirm(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
         request,
         slug,
         match_id,
-        lambda m, e: service.confirm(m, e, by=request.user),
+        # the report the player was shown (a report changed since is not confirmed)
+        lambda m, e: service.confirm(m, e, by=request.user, seen=request.POST.get("report")),
         "Result confirmed.",
     )
 
