@@ -9,10 +9,12 @@ user may not change is a 403.
 
 from __future__ import annotations
 
+import zoneinfo
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.utils import timezone
 
 from tournaments.models import Entrant, Event, EventDirector, Match, MatchParticipant, Round
 
@@ -74,10 +76,12 @@ def require(allowed: bool, *, hide: bool = False) -> None:
 
 def event_for_viewer(user: Any, slug: str) -> Event:
     """The event if this user may see it; a private event is a 404 to others, not a 403,
-    so its existence does not leak."""
+    so its existence does not leak. The rest of the request reads times in the event's
+    time zone (tournaments.middleware.EventTimeZoneMiddleware resets it after)."""
     event = Event.objects.filter(slug=slug).first()
     if event is None or not can_view(user, event):
         raise Http404("No such event.")
+    activate_zone(event)
     return event
 
 
@@ -85,7 +89,16 @@ def event_for_director(user: Any, slug: str) -> Event:
     event = Event.objects.filter(slug=slug).first()
     if event is None or not is_director(user, event):
         raise Http404("No such event.")
+    activate_zone(event)
     return event
+
+
+def activate_zone(event: Event) -> None:
+    """Times on this request's pages in the event's own zone (a bad stored zone: UTC)."""
+    try:
+        timezone.activate(zoneinfo.ZoneInfo(event.time_zone))
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        timezone.activate(zoneinfo.ZoneInfo("UTC"))
 
 
 def match_for_reporter(user: Any, slug: str, match_id: int) -> Match:

@@ -205,8 +205,7 @@ def audit(event: Any, duels: list[Duel]) -> Race:
         # the report confirmed is the one the page showed: its time stamp (the page gives
         # the result from the player's side, "that you lost", not the summary's words)
         if confirmed and (
-            held.get("at") != duel.seen_token
-            or match.details.get("results") != held.get("results")
+            held.get("at") != duel.seen_token or match.details.get("results") != held.get("results")
         ):
             race.unseen_confirmations.append(
                 f"{match.code}: shown '{duel.seen_summary}', recorded '{held.get('summary')}'"

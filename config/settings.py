@@ -54,6 +54,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # a dropped database or Redis connection: a clear 503 page, not a server error
     "tournaments.middleware.ServiceUnavailableMiddleware",
+    # an event's pages read times in its zone; dropped after each request
+    "tournaments.middleware.EventTimeZoneMiddleware",
     # last, as django-axes asks: it turns a locked-out sign-in into a clear page
     "axes.middleware.AxesMiddleware",
 ]

@@ -32,25 +32,22 @@ class EventForm(forms.Form):
     ends_on = forms.DateField(
         label=_("Last day"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
-    time_zone = forms.CharField(label=_("Time zone"), initial="UTC", max_length=64)
+    time_zone = forms.ChoiceField(
+        label=_("Time zone"),
+        initial="UTC",
+        help_text=_("Every time on the event's pages, sheets and e-mails is shown in it."),
+        error_messages={
+            "invalid_choice": _(
+                "'%(value)s' is not a time zone: choose one from the list (e.g. Europe/Paris)."
+            )
+        },
+    )
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["format"].choices = registry.choices()
-
-    def clean_time_zone(self) -> str:
-        import zoneinfo
-
-        value = self.cleaned_data["time_zone"].strip()
-        try:
-            zoneinfo.ZoneInfo(value)
-        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-            raise forms.ValidationError(
-                _("'%(zone)s' is not a time zone (e.g. Europe/Paris, UTC)."),
-                params={"zone": value},
-            ) from None
-        return value
+        self.fields["time_zone"].choices = time_zone_choices()
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -60,6 +57,19 @@ class EventForm(forms.Form):
         if start and end and end < start:
             self.add_error("ends_on", _("The last day is before the first day."))
         return data
+
+
+def time_zone_choices() -> list[tuple[str, str]]:
+    """UTC, then every IANA zone by region and city ("Europe/Paris"), as a list to choose
+    from (a zone typed by hand was too easy to get wrong)."""
+    import zoneinfo
+
+    zones = sorted(
+        z
+        for z in zoneinfo.available_timezones()
+        if "/" in z and not z.startswith(("Etc/", "SystemV/"))
+    )
+    return [("UTC", "UTC"), *((z, z.replace("_", " ")) for z in zones)]
 
 
 def setting_field(setting: Setting) -> forms.Field:

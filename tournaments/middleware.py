@@ -13,6 +13,7 @@ import logging
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
+from django.utils import timezone
 
 log = logging.getLogger(__name__)
 
@@ -50,3 +51,18 @@ class ServiceUnavailableMiddleware:
         response["Retry-After"] = "5"
         response["X-Arbiter-Message"] = MESSAGE
         return response
+
+
+class EventTimeZoneMiddleware:
+    """An event's pages read times in its zone (accounts.permissions activates it when it
+    loads the event); the zone is dropped when the response is made, so the next request
+    served by this thread starts from the server's zone."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()

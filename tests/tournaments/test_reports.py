@@ -49,7 +49,10 @@ def build(event, kind, director, **kwargs) -> Report:
         (Report.Kind.PAIRINGS_BY_TABLE, ["Round 2", "pairings by table", "Player 1", "Player 6"]),
         (Report.Kind.PAIRINGS_BY_NAME, ["alphabetical", "Player 1", "Player 6"]),
         (Report.Kind.RESULT_SLIPS, ["result slips", "Signature", "Player 1", "Player 6"]),
-        (Report.Kind.STANDINGS_PDF, ["Standings", "After round 2", "Player 1", "Player 6"]),
+        (
+            Report.Kind.STANDINGS_PDF,
+            ["Standings", "After round 1, with the results of Round 2 so far", "Player 1"],
+        ),
         (Report.Kind.CROSSTABLE_PDF, ["Crosstable", "Player 1", "Player 6"]),
     ],
 )
@@ -180,3 +183,22 @@ def test_csv_cells_that_could_start_a_formula_are_neutralised_in_every_csv(direc
             for cell in row:
                 if cell[:1] in ("=", "+", "-", "@", "\t", "\r"):
                     assert PLAIN_NUMBER.fullmatch(cell), f"{kind}: {cell!r} could run"
+
+
+def test_a_pdf_prints_times_in_the_events_zone_and_says_so(director):
+    """Issue 21 finding 7: PDFs printed UTC labelled with the event's zone."""
+    from datetime import datetime
+
+    from django.utils import timezone
+
+    event = round_robin_event(director, players=4, slug="tokyo")
+    event.time_zone = "Asia/Tokyo"
+    event.save(update_fields=["time_zone"])
+    play_round(event, director)
+    before = timezone.localtime(timezone.now(), timezone.get_fixed_timezone(9 * 60))
+    text = pdf_text(build(event, Report.Kind.STANDINGS_PDF, director))
+    printed = re.search(r"Printed (\d+ \w+ \d{4} \d{2}:\d{2})", text)
+    assert printed, text
+    when = datetime.strptime(printed.group(1), "%d %b %Y %H:%M")
+    assert abs(when.hour * 60 + when.minute - (before.hour * 60 + before.minute)) <= 2
+    assert "Asia/Tokyo" in text and "JST" in text

@@ -30,19 +30,25 @@ Built = tuple[str, bytes]
 def _pdf(template: str, context: dict[str, Any], progress: Progress) -> bytes:
     from weasyprint import HTML  # heavy: imported by the worker only when a PDF is built
 
-    html = render_to_string(f"tournaments/reports/pdf/{template}", context)
+    # every time on the sheet in the event's zone, as its footer says (the date filter
+    # reads the active zone, not the datetime's own)
+    with timezone.override(_zone(context["event"])):
+        html = render_to_string(f"tournaments/reports/pdf/{template}", context)
     progress(50)
     document = HTML(string=html).render()
     progress(80)
     return document.write_pdf()
 
 
-def _base(event: Event) -> dict[str, Any]:
+def _zone(event: Event) -> zoneinfo.ZoneInfo:
     try:
-        printed_at = timezone.localtime(timezone.now(), zoneinfo.ZoneInfo(event.time_zone))
+        return zoneinfo.ZoneInfo(event.time_zone)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        printed_at = timezone.now()
-    return {"event": event, "printed_at": printed_at}
+        return zoneinfo.ZoneInfo("UTC")
+
+
+def _base(event: Event) -> dict[str, Any]:
+    return {"event": event, "printed_at": timezone.now()}
 
 
 def _round(event: Event, number: int | None) -> Round:
@@ -101,8 +107,14 @@ def result_slips(event: Event, number: int | None, progress: Progress) -> Built:
 def standings_pdf(event: Event, number: int | None, progress: Progress) -> Built:
     snapshot, tables = selectors.published_standings(event)
     progress(20)
-    hidden = ui_for(event).hides_results(event, selectors.public_rounds(event))
-    context = {**_base(event), "snapshot": snapshot, "tables": tables, "results_hidden": hidden}
+    public = selectors.public_rounds(event)
+    context = {
+        **_base(event),
+        "snapshot": snapshot,
+        "tables": tables,
+        "results_hidden": ui_for(event).hides_results(event, public),
+        "in_progress": next((r for r in reversed(public) if r.status == "published"), None),
+    }
     return f"{event.slug}-standings.pdf", _pdf("standings.html", context, progress)
 
 
