@@ -14,11 +14,19 @@ Personas, in the order of each row's answers:
 An answer is an HTTP status, or "login" for a redirect to the sign-in page. A 302 means a
 redirect anywhere else. Private events are a 404 to strangers, so their existence does
 not leak.
+
+Every request goes as a browser sends it: CSRF checks on, with the token the first page
+gave (the hx-headers of its body, as htmx sends it; the cookie is HttpOnly). Besides the
+rows, every URL is also asked with every method (GET, POST, PUT, PATCH, DELETE, HEAD,
+OPTIONS): a method without a row must be refused (405, or the refusal that persona gets
+anyway), so a view cannot accept a method nobody decided on. And every unsafe request
+without the token is refused (403) for everyone, except the views in CSRF_EXEMPT.
 """
 
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,6 +52,17 @@ pytestmark = pytest.mark.django_db
 
 PERSONAS = ("anonymous", "player", "other_director", "director", "admin")
 SKIPPED_NAMESPACES = {"admin"}
+METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
+UNSAFE = ("POST", "PUT", "PATCH", "DELETE")
+REFUSALS = {"login", "403", "404"}  # a persona refused before the method is even looked at
+
+# The only views a request without the CSRF token may reach, and why.
+CSRF_EXEMPT = {
+    # The referee program posts JSON with "Authorization: Bearer <token>" and no cookie; a
+    # session is never accepted there (a signed-in director without the token gets 403,
+    # see its row), so a forged cross-site request carries nothing that would let it in.
+    "tournaments:bot_contest_api_game": "authenticated by its bearer token, not a session",
+}
 
 
 @dataclass(frozen=True)
@@ -67,13 +86,23 @@ SIGNED_IN = "login 200 200 200 200"
 
 TABLE: dict[str, list[Case]] = {
     # --- accounts ------------------------------------------------------------------
-    "accounts:login": [Case(None, EVERYONE)],
+    "accounts:login": [
+        Case(None, EVERYONE),
+        # an empty sign-in form is shown again with its errors
+        Case(None, EVERYONE, method="POST"),
+    ],
     "accounts:logout": [
         Case(None, "405 405 405 405 405"),
         Case(None, "302 302 302 302 302", method="POST"),
     ],
-    "accounts:signup": [Case(None, "200 302 302 302 302")],
-    "accounts:claim": [Case(None, SIGNED_IN)],
+    "accounts:signup": [
+        Case(None, "200 302 302 302 302"),
+        Case(None, "422 302 302 302 302", method="POST"),
+    ],
+    "accounts:claim": [
+        Case(None, SIGNED_IN),
+        Case(None, "login 422 422 422 422", method="POST"),
+    ],
     # an unclaimed entrant's invite link: anyone signed in who has it may claim it
     "accounts:claim_code": [
         Case("private", SIGNED_IN),
@@ -83,11 +112,18 @@ TABLE: dict[str, list[Case]] = {
         Case("public", SIGNED_IN, kwargs={"code": "player"}),
         Case("public", "login 302 422 422 422", method="POST", kwargs={"code": "player"}),
     ],
-    "accounts:password_change": [Case(None, SIGNED_IN)],
+    "accounts:password_change": [
+        Case(None, SIGNED_IN),
+        Case(None, SIGNED_IN, method="POST"),  # an empty form: its errors, nothing changed
+    ],
     "accounts:password_change_done": [Case(None, SIGNED_IN)],
-    "accounts:password_reset": [Case(None, EVERYONE)],
+    "accounts:password_reset": [Case(None, EVERYONE), Case(None, EVERYONE, method="POST")],
     "accounts:password_reset_done": [Case(None, EVERYONE)],
-    "accounts:password_reset_confirm": [Case(None, EVERYONE)],
+    # a link with a bad token says so, whatever is posted to it
+    "accounts:password_reset_confirm": [
+        Case(None, EVERYONE),
+        Case(None, EVERYONE, method="POST"),
+    ],
     "accounts:password_reset_complete": [Case(None, EVERYONE)],
     # --- public pages ----------------------------------------------------------------
     "tournaments:event_list": [Case(None, EVERYONE)],
@@ -104,7 +140,11 @@ TABLE: dict[str, list[Case]] = {
     "tournaments:entrant": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
     "tournaments:version": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
     # --- director screens -------------------------------------------------------------
-    "tournaments:manage_create": [Case(None, SIGNED_IN)],
+    "tournaments:manage_create": [
+        Case(None, SIGNED_IN),
+        # an empty form is the form again (the htmx settings step shares this answer)
+        Case(None, "login 200 200 200 200", method="POST"),
+    ],
     # importing a whole event: anyone who may create one (an empty or forged form is refused)
     "tournaments:manage_import_event": [
         Case(None, SIGNED_IN),
@@ -156,10 +196,15 @@ TABLE: dict[str, list[Case]] = {
         Case("public", DIRECTOR_ONLY),
         Case("public", "login 404 404 200 200", method="POST"),
     ],
-    "tournaments:manage_import": [Case("private", DIRECTOR_ONLY), Case("public", DIRECTOR_ONLY)],
+    "tournaments:manage_import": [
+        Case("private", DIRECTOR_ONLY),
+        Case("public", DIRECTOR_ONLY),
+        Case("public", DIRECTOR_ONLY, method="POST"),
+    ],
     "tournaments:manage_entrant": [
         Case("private", DIRECTOR_ONLY),
         Case("public", DIRECTOR_ONLY),
+        Case("public", "login 404 404 422 422", method="POST"),
     ],
     "tournaments:manage_withdraw": [
         Case("private", "login 405 405 405 405"),
@@ -195,7 +240,11 @@ TABLE: dict[str, list[Case]] = {
         # an empty POST names no version: the director sees a conflict, never an overwrite
         Case("private", "login 404 404 409 409", method="POST"),
     ],
-    "tournaments:manage_draws": [Case("private", DIRECTOR_ONLY), Case("public", DIRECTOR_ONLY)],
+    "tournaments:manage_draws": [
+        Case("private", DIRECTOR_ONLY),
+        Case("public", DIRECTOR_ONLY),
+        Case("public", "login 404 404 422 422", method="POST"),
+    ],
     # --- reports ------------------------------------------------------------------------
     # the reports screens answer strangers, signed in or not, with a 404
     "tournaments:reports_index": [
@@ -210,6 +259,9 @@ TABLE: dict[str, list[Case]] = {
     "tournaments:reports_public_standings": [
         Case("private", "404 404 404 202 202"),
         Case("public", "202 202 202 202 202"),
+        # a link checker's HEAD gets the GET's answer without the file
+        Case("private", "404 404 404 202 202", method="HEAD"),
+        Case("public", "202 202 202 202 202", method="HEAD"),
     ],
     "tournaments:reports_status": [
         Case("private", "404 404 404 200 200"),
@@ -317,7 +369,7 @@ TABLE: dict[str, list[Case]] = {
     "tournaments:bot_contest_manage": [
         Case("private", DIRECTOR_ONLY, format="bot_contest"),
         Case("public", DIRECTOR_ONLY, format="bot_contest"),
-        Case("private", DIRECTOR_ONLY, method="POST", format="bot_contest"),
+        Case("private", "login 405 405 405 405", method="POST", format="bot_contest"),
     ],
     "tournaments:bot_contest_import": [
         Case("private", DIRECTOR_ONLY, format="bot_contest"),
@@ -583,31 +635,57 @@ def _answer(response) -> str:
     return str(response.status_code)
 
 
+TOKEN_IN_PAGE = re.compile(r'hx-headers=\'\{"X-CSRFToken": "([^"]+)"\}\'')
+
+
 def _clients(world) -> dict[str, Client]:
-    """One client per persona, signed in once (outside the rolled-back requests)."""
+    """One browser per persona, signed in once (outside the rolled-back requests), with CSRF
+    checks on. It takes its token where a browser's htmx does, from the hx-headers of the
+    first page's body (the cookie is HttpOnly), and sends it with every request."""
     clients = {}
     for persona in PERSONAS:
-        clients[persona] = Client()
+        client = Client(enforce_csrf_checks=True)
         if persona in world["users"]:
-            clients[persona].force_login(world["users"][persona])
+            client.force_login(world["users"][persona])
+        page = client.get(reverse("tournaments:event_list"))
+        found = TOKEN_IN_PAGE.search(page.content.decode())
+        assert found, f"{persona}: the event list carries no CSRF token in its hx-headers"
+        client.defaults["HTTP_X_CSRFTOKEN"] = found.group(1)
+        clients[persona] = client
     return clients
+
+
+def _without_token(client: Client) -> Client:
+    """The same browser (session and CSRF cookies) sending a request without the token, as a
+    form posted from another site would."""
+    bare = Client(enforce_csrf_checks=True)
+    bare.cookies = copy.deepcopy(client.cookies)
+    return bare
+
+
+def _send(client: Client, method: str, url: str, data, headers):
+    if method == "POST":
+        return client.post(url, data, headers=headers)
+    if method == "GET":
+        return client.get(url, headers=headers)
+    return getattr(client, method.lower())(url, headers=headers)
 
 
 def _ask(client: Client, method: str, url: str, data, htmx: bool) -> str:
     """One request, rolled back after, so every persona finds the same world."""
+    return _answer(_request(client, method, url, data, htmx))
+
+
+def _request(client: Client, method: str, url: str, data, htmx: bool = False):
     headers = {"HX-Request": "true"} if htmx else {}
     cookies = copy.deepcopy(client.cookies)  # a sign-out or a new session must not stick
     with transaction.atomic():
-        if method == "POST":
-            response = client.post(url, data, headers=headers)
-        else:
-            response = client.get(url, headers=headers)
-        answer = _answer(response)
+        response = _send(client, method, url, data, headers)
         transaction.set_rollback(True)
     client.cookies = cookies
     # The cache is not cleared between personas: a page cached for a director must never
     # answer a stranger, and this test would see it.
-    return answer
+    return response
 
 
 PARAMS = dict(url_patterns())
@@ -637,3 +715,93 @@ def test_each_persona_gets_the_answer_in_the_table(world):
                     f"    got:     {' '.join(f'{g:>14}' for g in got)}"
                 )
     assert not problems, "\n".join(problems)
+
+
+def _contexts(name: str) -> dict[tuple, list[Case]]:
+    """The rows of a URL grouped by the world they ask it in (event, format, URL arguments)."""
+    grouped: dict[tuple, list[Case]] = {}
+    for case in TABLE[name]:
+        key = (case.event, case.format, tuple(sorted(case.kwargs.items())))
+        grouped.setdefault(key, []).append(case)
+    return grouped
+
+
+def test_no_view_accepts_a_method_without_a_row(world):
+    """Every URL is sent every method with a valid CSRF token, in the world of its first rows
+    (the method check does not depend on the event). A method no row of the URL lists must
+    be refused: 405, or (for a persona refused anyway) the same sign-in redirect, 403 or
+    404 that persona gets in those rows."""
+    clients = _clients(world)
+    problems = []
+    for name in sorted(TABLE):
+        if name not in PARAMS:
+            continue
+        listed = {case.method for case in TABLE[name]}  # the view's methods, on any event
+        for rows in list(_contexts(name).values())[:1]:
+            url = _url(name, PARAMS[name], world, rows[0])
+            for method in METHODS:
+                if method in listed:
+                    continue
+                for index, persona in enumerate(PERSONAS):
+                    refused = {case.expect.split()[index] for case in rows} & REFUSALS
+                    got = _ask(clients[persona], method, url, {}, False)
+                    if got != "405" and got not in refused:
+                        problems.append(
+                            f"{name}: {method} {url} answers {got} to {persona}; refuse it "
+                            "(require_http_methods / http_method_names) or add a row for it"
+                        )
+    assert not problems, "\n".join(problems)
+
+
+def test_an_unsafe_request_without_the_csrf_token_is_refused(world):
+    """A POST from a page that is not ours carries the victim's cookies but not the token:
+    403 for every persona on every URL, in every world its rows ask it in (and a PUT, PATCH
+    or DELETE too, asked by the director). The views in CSRF_EXEMPT answer for themselves
+    (the referee API's own refusal of a request without its bearer token)."""
+    clients = _clients(world)
+    bare = {persona: _without_token(client) for persona, client in clients.items()}
+    problems = []
+    for name in sorted(TABLE):
+        if name not in PARAMS:
+            continue
+        for rows in _contexts(name).values():
+            url = _url(name, PARAMS[name], world, rows[0])
+            posted = next((case.data for case in rows if case.method == "POST"), {})
+            asks = [("POST", p) for p in PERSONAS] + [(m, "director") for m in UNSAFE[1:]]
+            for method, persona in asks:
+                response = _request(bare[persona], method, url, posted)
+                got = _answer(response)
+                if name not in CSRF_EXEMPT:
+                    if got != "403":
+                        problems.append(
+                            f"{name}: {method} {url} without a CSRF token answers {got} "
+                            f"to {persona}, not 403"
+                        )
+                    continue
+                # exempt: the view answers as it does with the token, by its own check
+                wanted = _ask(clients[persona], method, url, posted, False)
+                own = method != "POST" or "json" in response.get("Content-Type", "")
+                if got != wanted or not own:
+                    problems.append(
+                        f"{name}: {method} by {persona} without a CSRF token got {got}, "
+                        f"not the view's own answer {wanted}"
+                    )
+    assert not problems, "\n".join(problems)
+
+
+def test_only_the_views_in_csrf_exempt_skip_the_csrf_check():
+    """csrf_exempt is a decision, taken on purpose for each view listed in CSRF_EXEMPT."""
+
+    def exempt(patterns, namespace: str):
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                if pattern.namespace in SKIPPED_NAMESPACES:
+                    continue
+                inner = namespace
+                if pattern.namespace:
+                    inner = f"{namespace}:{pattern.namespace}" if namespace else pattern.namespace
+                yield from exempt(pattern.url_patterns, inner)
+            elif getattr(pattern.callback, "csrf_exempt", False):
+                yield f"{namespace}:{pattern.name}" if namespace else str(pattern.name)
+
+    assert sorted(exempt(get_resolver().url_patterns, "")) == sorted(CSRF_EXEMPT)

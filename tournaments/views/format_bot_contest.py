@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.permissions import event_for_director
 from tournaments import ratelimit
@@ -36,6 +36,7 @@ def _settings(event: Event) -> dict:
 
 
 @login_required
+@require_GET
 def hub(request: HttpRequest, slug: str) -> HttpResponse:
     """What the engine waits for, and the contest's own screens."""
     event = _event(request, slug)

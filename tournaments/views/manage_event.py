@@ -7,7 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.permissions import event_for_director
 from tournaments import ratelimit, selectors
@@ -61,6 +61,7 @@ def create_event(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@require_GET
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_for_director(request.user, slug)
     rounds = list(event.rounds.order_by("number"))
@@ -82,6 +83,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
+@require_GET
 def standings_preview(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings as the engine computes them now, beside what the public sees."""
     event = event_for_director(request.user, slug)
@@ -131,6 +133,7 @@ def publish_standings(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
+@require_GET
 def conformance_verdict(request: HttpRequest, slug: str) -> HttpResponse:
     """The rules checker's verdict on the record (loaded into the dashboard by HTMX)."""
     from tournaments.services import conformance

@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.http import urlencode
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.permissions import event_for_director
 from tournaments.endings import ending_notes
@@ -133,6 +133,7 @@ def _draws_url(slug: str) -> str:
 
 
 @login_required
+@require_GET
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = event_for_director(request.user, slug)
     rnd = _round(event, number)
@@ -354,7 +355,7 @@ def draw_entry(request: HttpRequest, slug: str) -> HttpResponse:
     """Record an outside draw the engine waits for (or see every draw made so far)."""
     event = event_for_director(request.user, slug)
     form = DrawForm(
-        request.POST or None,
+        request.POST if request.method == "POST" else None,  # an empty POST: its errors
         initial={k: request.GET.get(k, "") for k in ("key", "low", "high")},
     )
     if request.method == "POST" and form.is_valid():
