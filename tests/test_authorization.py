@@ -199,7 +199,8 @@ TABLE: dict[str, list[Case]] = {
     "tournaments:manage_import": [
         Case("private", DIRECTOR_ONLY),
         Case("public", DIRECTOR_ONLY),
-        Case("public", DIRECTOR_ONLY, method="POST"),
+        # an empty file is refused beside the form
+        Case("public", "login 404 404 422 422", method="POST"),
     ],
     "tournaments:manage_entrant": [
         Case("private", DIRECTOR_ONLY),

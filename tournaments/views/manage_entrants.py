@@ -167,7 +167,9 @@ def entrant_import(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.success(request, f"{len(created)} entrants imported.")
                 return redirect("tournaments:manage_entrants", slug=slug)
     else:
-        form = CsvImportForm(request.POST or None, request.FILES or None)
+        # every POST is bound, an empty one too: it is refused with a message
+        bound = request.method == "POST"
+        form = CsvImportForm(request.POST if bound else None, request.FILES if bound else None)
         if request.method == "POST" and form.is_valid():
             sealed = form.cleaned_data["sealed"]
             preview = entrant_service.preview_csv(event, form.cleaned_data["csv"])
