@@ -358,7 +358,13 @@ def confirm_preview(client, url: str, data: dict, *, expect: int = 302):
     version = re.search(r'name="results_version" value="(-?\d+)"', body)
     assert digest and version, "the page shows no preview to confirm"
     done = client.post(
-        url, {**data, "confirm": digest.group(1), "results_version": version.group(1)}
+        url,
+        {
+            "reason": "typo on the sheet",  # a correction needs its reason
+            **data,
+            "confirm": digest.group(1),
+            "results_version": version.group(1),
+        },
     )
     assert done.status_code == expect, done.content.decode()[:2000]
     return done

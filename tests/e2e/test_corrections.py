@@ -254,6 +254,7 @@ def test_the_director_chooses_to_pair_the_next_round_again(
     choice = preview.get_by_label(f"Also pair {r2.label} again from the corrected record")
     expect(choice).not_to_be_checked()
     choice.check()
+    preview.get_by_label("Why (kept in the log)").fill("score sheet misread")
     shot(page, "redraw-choice")
     preview.get_by_role("button", name="Confirm the correction").click()
     expect(page.get_by_text(f"{r2.label} is paired again as a draft")).to_be_visible()

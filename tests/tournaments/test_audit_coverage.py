@@ -73,6 +73,8 @@ EXEMPT = {
     "backup.restore_database": "replaces the whole database with a dump that holds its own "
     "audit log; a row written before would be overwritten",
     "event_import.check": "a preview that saves nothing (dict .update)",
+    "event_import.start": "queues a confirmed import (an ImportJob row: who, when, the file); "
+    "no event exists until run_job imports it, audited as event.imported",
     "ftd.ftd_event_file": "builds an event file in memory (dict .update)",
     "format_gokodom.lock": "takes a row lock for the caller's audited change",
     "format_gokodom.save_details": "a step inside report/confirm/dispute/record_codes, which "
@@ -233,6 +235,21 @@ def _(d):
     return lambda: event_import.save(text, kind="auto", by=d, slug="copy")
 
 
+@scenario("event_import.run_job")
+def _(d):
+    import json
+
+    from django.utils import timezone
+
+    from tournaments.models import ImportJob
+
+    text = json.dumps(eventfile.export_event(_rr(d)))
+    job = ImportJob.objects.create(
+        user=d, kind="event", slug="copy", text=text, created_at=timezone.now()
+    )
+    return lambda: event_import.run_job(job.pk)
+
+
 @scenario("backup.restore_events")
 def _(d):
     import tempfile
@@ -300,6 +317,7 @@ def _(d):
         results_version=preview.results_version,
         digest=preview.digest,
         by=d,
+        reason="typo on the sheet",
     )
 
 
@@ -397,6 +415,7 @@ def _(d):
         digest=preview.digest,
         by=d,
         write=lambda: format_gokodom_director.record_codes(match, codes, expected_version=0, by=d),
+        reason="typo on the sheet",
     )
 
 

@@ -2,6 +2,8 @@
 previewed as a diff (standings, tiebreaks, contention, later pairings), saved only when the
 director confirms that very preview, and audited with it."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -93,6 +95,7 @@ def test_preview_saves_nothing_and_its_diff_is_what_confirming_does(director):
         results_version=preview.results_version,
         digest=preview.digest,
         by=director,
+        reason="typo on the sheet",
     )
     after = ranks(event)
     listed = {row["number"]: row for row in preview.diff["standings"]}
@@ -161,6 +164,7 @@ def test_a_stale_preview_is_refused_and_nothing_is_saved(director):
             results_version=preview.results_version,
             digest=preview.digest,
             by=director,
+            reason="typo on the sheet",
         )
     assert snapshot_of_db(Event.objects.get(pk=event.pk)) == saved
     # the same match saved by someone else: the match version check refuses it first
@@ -175,6 +179,7 @@ def test_a_stale_preview_is_refused_and_nothing_is_saved(director):
             results_version=fresh.results_version,
             digest=fresh.digest,
             by=director,
+            reason="typo on the sheet",
         )
     assert snapshot_of_db(Event.objects.get(pk=event.pk)) == saved
 
@@ -192,6 +197,7 @@ def test_confirming_other_games_than_previewed_is_refused(director):
             results_version=preview.results_version,
             digest=preview.digest,
             by=director,
+            reason="typo on the sheet",
         )
     assert snapshot_of_db(Event.objects.get(pk=event.pk)) == saved
     with pytest.raises(InvalidResult):
@@ -309,8 +315,40 @@ def test_a_stale_withdrawal_preview_is_refused(client, director):
     results.record(match, flipped(match), expected_version=match.version, by=director)
     url = reverse("tournaments:manage_withdraw", args=[event.slug, 2])
     refused = client.post(
-        url, {"confirm": preview.digest, "results_version": preview.results_version}
+        url,
+        {
+            "reason": "typo on the sheet",
+            "confirm": preview.digest,
+            "results_version": preview.results_version,
+        },
     )
     assert refused.status_code == 409
     assert "Results changed since this preview" in refused.content.decode()
     assert Entrant.objects.get(pk=entrant.pk).status == "active"
+
+
+def test_a_correction_without_a_reason_is_refused_and_the_preview_stays(client, director):
+    """Issue 21 finding 11: "A correction needs a reason, as a swap does"."""
+    event, r1 = four_round_swiss(director, slug="noreason")
+    match = r1.matches.order_by("order").first()
+    preview = corrections.preview_result(match, flipped(match), expected_version=match.version)
+    with pytest.raises(corrections.ReasonNeeded):
+        corrections.confirm_result(
+            match,
+            flipped(match),
+            expected_version=match.version,
+            results_version=preview.results_version,
+            digest=preview.digest,
+            by=director,
+            reason="  ",
+        )
+    client.force_login(director)
+    shown = _post_result(client, event, match, ("24", "40")).content.decode()
+    digest = re.search(r'name="confirm" value="([0-9a-f]{64})"', shown).group(1)
+    version = re.search(r'name="results_version" value="(-?\d+)"', shown).group(1)
+    refused = _post_result(
+        client, event, match, ("24", "40"), confirm=digest, results_version=version
+    ).content.decode()
+    assert "Say why you correct this result" in refused and "Confirm the correction" in refused
+    assert Match.objects.get(pk=match.pk).version == match.version
+    assert not AuditEntry.objects.filter(action="correction.result_confirmed").exists()

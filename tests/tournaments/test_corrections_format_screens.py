@@ -120,7 +120,14 @@ def test_a_stale_code_preview_is_refused_with_the_new_one(client, director):
         by=director,
     )
     refused = client.post(
-        url, {**_flip(match), "confirm": digest, "results_version": version}, **HTMX
+        url,
+        {
+            **_flip(match),
+            "reason": "typo on the sheet",
+            "confirm": digest,
+            "results_version": version,
+        },
+        **HTMX,
     )
     body = refused.content.decode()
     assert refused.status_code == 409
@@ -139,7 +146,11 @@ def test_confirming_other_codes_than_previewed_is_refused(client, director):
     digest, version, _ = _preview_fields(client.post(url, _flip(match), **HTMX).content.decode())
     a, b = _seats(match)
     draw = {f"code-{a.number}": "D", f"code-{b.number}": "D", "version": match.version}
-    refused = client.post(url, {**draw, "confirm": digest, "results_version": version}, **HTMX)
+    refused = client.post(
+        url,
+        {**draw, "reason": "typo on the sheet", "confirm": digest, "results_version": version},
+        **HTMX,
+    )
     assert refused.status_code == 409
     assert "not the one previewed" in refused.content.decode()
     match.refresh_from_db()
@@ -169,7 +180,11 @@ def test_clearing_codes_in_an_earlier_round_is_previewed_too(client, director):
     # round 1 is closed: with no codes the engine applies the unplayed-match rule
     assert shown.status_code == 200 and "W-L → <b>LD-LD</b>" in body
     digest, version, _ = _preview_fields(body)
-    client.post(url, {**data, "confirm": digest, "results_version": version}, **HTMX)
+    client.post(
+        url,
+        {**data, "reason": "typo on the sheet", "confirm": digest, "results_version": version},
+        **HTMX,
+    )
     match.refresh_from_db()
     assert "results" not in match.details
 
@@ -271,14 +286,24 @@ def test_a_freestyle_withdrawal_during_the_round_previews_its_games_voided(clien
     # confirming the "during" preview as "between" is another change: refused
     wrong = client.post(
         url,
-        {"when": "between", "confirm": during.digest, "results_version": during.results_version},
+        {
+            "when": "between",
+            "reason": "typo on the sheet",
+            "confirm": during.digest,
+            "results_version": during.results_version,
+        },
     )
     assert wrong.status_code == 409 and "not the one previewed" in wrong.content.decode()
     leaver.refresh_from_db()
     assert leaver.status == "active"
     done = client.post(
         url,
-        {"when": "during", "confirm": during.digest, "results_version": during.results_version},
+        {
+            "when": "during",
+            "reason": "typo on the sheet",
+            "confirm": during.digest,
+            "results_version": during.results_version,
+        },
     )
     assert done.status_code == 302
     leaver.refresh_from_db()
@@ -309,7 +334,12 @@ def test_a_stale_freestyle_withdrawal_preview_is_refused(client, director):
     url = reverse("tournaments:freestyle_withdraw", args=[event.slug, 4])
     refused = client.post(
         url,
-        {"when": "between", "confirm": preview.digest, "results_version": preview.results_version},
+        {
+            "when": "between",
+            "reason": "typo on the sheet",
+            "confirm": preview.digest,
+            "results_version": preview.results_version,
+        },
     )
     assert refused.status_code == 409
     body = refused.content.decode()

@@ -81,6 +81,7 @@ def test_left_unticked_the_later_round_stays_as_played(director):
         results_version=preview.results_version,
         digest=preview.digest,
         by=director,
+        reason="typo on the sheet",
     )
     assert Round.objects.get(event=event, number=2).pk == r2.pk and _pairs(r2) == before
     assert not AuditEntry.objects.filter(event=event, action="round.redrawn").exists()
@@ -104,6 +105,7 @@ def test_no_round_with_a_result_in_is_paired_again(director):
             digest=preview.digest,
             by=director,
             redraw=2,
+            reason="typo on the sheet",
         )
     # refused as a whole: the correction is not saved either
     assert Match.objects.get(pk=match.pk).result["summary"] == "40-24"
@@ -125,6 +127,7 @@ def test_the_results_screen_offers_the_choice_and_says_what_became_of_it(client,
         url,
         {
             **data,
+            "reason": "typo on the sheet",
             "confirm": preview.digest,
             "results_version": preview.results_version,
             "redraw": "2",
@@ -146,7 +149,12 @@ def test_a_withdrawal_can_draft_the_draft_again(client, director):
     url = reverse("tournaments:manage_withdraw", args=[event.slug, 3])
     done = client.post(
         url,
-        {"confirm": preview.digest, "results_version": preview.results_version, "redraw": "2"},
+        {
+            "reason": "typo on the sheet",
+            "confirm": preview.digest,
+            "results_version": preview.results_version,
+            "redraw": "2",
+        },
         follow=True,
     )
     body = done.content.decode()
@@ -216,6 +224,7 @@ def test_asking_to_pair_a_round_that_was_not_offered_is_refused_on_the_screen(cl
         url,
         {
             **data,
+            "reason": "typo on the sheet",
             "confirm": preview.digest,
             "results_version": preview.results_version,
             "redraw": "2",

@@ -26,7 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from rules import corrections as diffs
-from rules.contract import EventState, MatchScore
+from rules.contract import EventState, MatchScore, Problem
 from tournaments.models import Entrant, Event, Match, Round
 from tournaments.services import audit, events, results, rounds
 from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
@@ -170,6 +170,7 @@ def confirm_result(
         state = load_event_state(event)
         preview = _result_preview(event, locked, games, match_details, state)
         _check_digest(preview, digest)
+        require_reason(reason)  # after the staleness checks: a stale preview is shown anew
         outcome = results.record(
             locked,
             games,
@@ -244,6 +245,7 @@ def confirm_details(
         _check_version(event, results_version)
         preview = _details_preview(event, locked, details, load_event_state(event), what)
         _check_digest(preview, digest)
+        require_reason(reason)
         saved = write()
         before = {"results_version": results_version, "match_version": expected_version}
         _confirmed(event, "correction.result_confirmed", preview, before, by, reason, redraw, now)
@@ -324,6 +326,25 @@ def confirm_withdrawal(
 
 
 # -- shared -------------------------------------------------------------------------------
+
+
+class ReasonNeeded(ServiceError):
+    """A correction confirmed without its reason: the preview is shown again."""
+
+
+def require_reason(reason: str) -> None:
+    """A correction changes a result later rounds were paired on: like a swap, it needs the
+    director's reason, kept in the log and shown to whoever reads it."""
+    if not reason.strip():
+        raise ReasonNeeded(
+            [
+                Problem(
+                    "correction.reason",
+                    "reason",
+                    "Say why you correct this result: the reason is kept in the log.",
+                )
+            ]
+        )
 
 
 def _confirmed(

@@ -350,7 +350,7 @@ def _correction(
                 write=lambda: write(reason),
                 redraw=redraw_number(request),
             )
-        except corrections.StalePreview as stale:
+        except (corrections.StalePreview, corrections.ReasonNeeded) as stale:
             preview = corrections.preview_details(match, details, expected_version=version)
             return {"preview": preview, "stale": stale.messages, **shown}
         note = corrections.redraw_note(match.round.event, redraw_number(request))

@@ -296,7 +296,7 @@ def _correction(request: HttpRequest, match: Match, games, match_details, versio
                 reason=request.POST.get("reason", ""),
                 redraw=redraw_number(request),
             )
-        except corrections.StalePreview as stale:
+        except (corrections.StalePreview, corrections.ReasonNeeded) as stale:
             preview = corrections.preview_result(
                 match, games, expected_version=version, match_details=match_details
             )
