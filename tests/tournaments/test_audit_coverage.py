@@ -72,6 +72,10 @@ EXEMPT = {
     "backup.read_manifest": "reads files only (dict .update)",
     "backup.restore_database": "replaces the whole database with a dump that holds its own "
     "audit log; a row written before would be overwritten",
+    "backup_owned.apply": "a step inside backup.restore_events, which writes event.restored; "
+    "it puts back the event's own audit rows from the backup",
+    "backup_owned.ensure_accounts": "a step inside backup.restore_events (accounts the "
+    "restored events name)",
     "event_import.check": "a preview that saves nothing (dict .update)",
     "event_import.start": "queues a confirmed import (an ImportJob row: who, when, the file); "
     "no event exists until run_job imports it, audited as event.imported",

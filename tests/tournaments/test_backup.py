@@ -1,6 +1,7 @@
 """Backups: the restore drill (back up, wipe, restore, every event's export byte for byte),
 refusals that save nothing, retention, the commands and the database dump."""
 
+import gzip
 import json
 import sqlite3
 from pathlib import Path
@@ -12,16 +13,36 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
+from accounts.services import claim_entrant
+from bench import table_rows
 from tests.factories import (
     bot_contest_event,
     freestyle_event,
     gokodom_event,
     play_round,
     round_robin_event,
+    wpf_playoffs_event,
 )
 from tournaments import simulation, tasks
-from tournaments.models import AuditEntry, Event, EventDirector, MatchParticipant, Team
-from tournaments.services import backup, eventfile, events, rounds
+from tournaments.models import (
+    AuditEntry,
+    Entrant,
+    Event,
+    EventDirector,
+    Match,
+    MatchParticipant,
+    Team,
+)
+from tournaments.services import (
+    backup,
+    corrections,
+    eventfile,
+    events,
+    format_bot_contest,
+    format_gokodom,
+    format_wpf_playoffs,
+    rounds,
+)
 from tournaments.services.backup import BackupError
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -259,3 +280,233 @@ def test_sqlite_copy_is_a_consistent_database(tmp_path):
     copy = sqlite3.connect(tmp_path / "copy.sqlite3")
     assert copy.execute("SELECT count(*), min(n), max(n) FROM t").fetchone() == (1000, 0, 999)
     copy.close()
+
+
+# -- everything an event owns (issue 20, item 5) ---------------------------------------------
+
+
+def _two_seats(rnd):
+    for match in rnd.matches.order_by("order"):
+        seats = [p.entrant for p in match.participants.order_by("seat") if p.entrant_id]
+        if len(seats) == 2:
+            return match, seats[0], seats[1]
+    raise AssertionError("no two-player match")
+
+
+@pytest.fixture
+def lived_in(many_events, director, django_user_model):
+    """The events of many_events after people used them: a claimed entrant, a correction by
+    the second director, a GokoDom round with a confirmed and a disputed report, a message
+    to the director and a bye request, a WPF preference list, a referee token and a posted
+    game; and an account with no part in any event."""
+    users = django_user_model.objects
+    rr = Event.objects.get(slug="rr")
+    claimant = users.create_user(
+        "claimant", "claimant@example.org", "pw-claimant-1", first_name="Cleo", last_name="Ant"
+    )
+    claim_entrant(claimant, rr.entrants.get(number=2).claim_code)
+    match, _, _ = _two_seats(rr.rounds.get(number=1))
+    games = [{"scores": [0, 3]}]
+    preview = corrections.preview_result(match, games, expected_version=match.version)
+    corrections.confirm_result(
+        match,
+        games,
+        expected_version=match.version,
+        results_version=preview.results_version,
+        digest=preview.digest,
+        by=users.get(username="helper"),
+        reason="the score sheet was misread",
+    )
+
+    goko = gokodom_event(director, players=6, slug="goko-live", swiss_rounds=3)
+    rnd = rounds.publish_round(rounds.draft_next_round(goko, by=director).round, by=director)
+    played = [m for m in rnd.matches.order_by("order") if m.participants.count() == 2]
+    first, second = played[0], played[1]
+    a, b = (p.entrant for p in first.participants.order_by("seat"))
+    format_gokodom.report(first, a, outcome="W", by=a.user)
+    format_gokodom.confirm(Match.objects.get(pk=first.pk), b, by=b.user)
+    c, d = (p.entrant for p in second.participants.order_by("seat"))
+    format_gokodom.report(second, c, outcome="W", by=c.user)
+    format_gokodom.dispute(Match.objects.get(pk=second.pk), d, note="I won", by=d.user)
+    format_gokodom.message_director(Match.objects.get(pk=second.pk), c, by=c.user)
+    format_gokodom.set_bye_request(goko.entrants.get(number=1), 2, wanted=True, by=a.user)
+
+    pool = [f"P{n}" for n in range(1, 9)]
+    wpf = wpf_playoffs_event(director, players=8, slug="wpf-prefs", online_puzzles=pool)
+    format_wpf_playoffs.save_preferences(
+        wpf.entrants.get(number=1), pool[::-1], letter=None, by=director, as_director=True
+    )
+
+    bots = bot_contest_event(director, entries=4, slug="bots-live")
+    rnd = rounds.publish_round(rounds.draft_next_round(bots, by=director).round, by=director)
+    token, _ = format_bot_contest.create_token(bots, by=director)
+    match, x, o = _two_seats(rnd)
+    game = {"game_id": "g-1", "round": rnd.number, "board": rnd.details["board"]}
+    format_bot_contest.post_game(
+        bots, token, {**game, "x": x.number, "o": o.number, "x_points": 40, "o_points": 24}
+    )
+    users.create_user("bystander", password="pw-bystander-1")  # in no event: not carried
+    return rr
+
+
+def test_default_restore_gives_back_every_row_of_every_table(
+    lived_in, tmp_path, capsys, django_user_model
+):
+    """Back up, lose the whole database (events and accounts), restore the folder without
+    its dump, and compare every table by natural keys: only the rows named as not restored
+    (and the accounts that had no part in any event) may differ."""
+    codes = dict(Entrant.objects.values_list("claim_code", "name"))
+    before = table_rows.every_table(skip=backup.NOT_RESTORED)
+    assert before["tournaments.RefereeGame"] and before["tournaments.RefereeToken"]
+    call_command("backup", dir=str(tmp_path), no_database=True)
+    path = backup.list_backups(tmp_path)[-1]
+    call_command("flush", interactive=False)  # a new machine: no events, no accounts
+    capsys.readouterr()
+
+    call_command("restore", str(path))
+    out = capsys.readouterr().out
+    after = table_rows.every_table(skip=backup.NOT_RESTORED)
+
+    # the restore adds one audit row per event saying so, and nothing else
+    restored = [r for r in after["tournaments.AuditEntry"] if '"event.restored"' in r]
+    assert len(restored) == Event.objects.count()
+    after["tournaments.AuditEntry"] = [
+        r for r in after["tournaments.AuditEntry"] if r not in restored
+    ]
+    before["accounts.User"] = [r for r in before["accounts.User"] if '"bystander"' not in r]
+    assert sorted(after) == sorted(before)
+    differ = [
+        f"{label}: {len(before[label])} rows before, {len(after[label])} after, "
+        f"{len(set(before[label]) - set(after[label]))} lost or changed"
+        for label in before
+        if after[label] != before[label]
+    ]
+    assert differ == []
+    # every invite link still works, and the player can still sign in
+    for code, name in codes.items():
+        assert Entrant.objects.get(claim_code=code).name == name
+    assert django_user_model.objects.get(username="claimant").check_password("pw-claimant-1")
+    # and what did not come back is said
+    assert "Accounts: 13 created from the backup" in out
+    said = out.split("Not restored:\n", 1)[1]
+    for words in backup.NOT_RESTORED.values():
+        assert f"- {words}\n" in said
+    assert "- accounts with no part in any event (1): not in the backup\n" in said
+
+
+@pytest.fixture
+def claimed(director, django_user_model):
+    """Two small events: 'rr' with a claimed entrant, a second director and a played
+    round; 'other' with nothing claimed."""
+    rr = round_robin_event(director, players=4, slug="rr")
+    play_round(rr, director)
+    django_user_model.objects.create_user("helper", password="pw-helper-1")
+    events.add_director(rr, "helper", by=director)
+    claimant = django_user_model.objects.create_user("claimant", password="pw-claimant-1")
+    claim_entrant(claimant, rr.entrants.get(number=2).claim_code)
+    round_robin_event(director, players=3, slug="other")
+    return rr
+
+
+def test_restore_matches_accounts_already_here_by_username(claimed, tmp_path, django_user_model):
+    made = backup.create_backup(tmp_path, database=backup.NONE)
+    wipe()
+    django_user_model.objects.filter(username="helper").delete()
+    claimant = django_user_model.objects.get(username="claimant")
+    claimant.username, claimant.email = "Claimant", "new@example.org"
+    claimant.set_password("pw-changed-2")
+    claimant.save()
+
+    done = backup.restore_events(made.path, by=None)
+
+    assert done.accounts_created == ["helper"]
+    assert done.accounts_matched == ["Claimant", "director"]
+    claimant.refresh_from_db()  # matched, left as it is here
+    assert claimant.email == "new@example.org" and claimant.check_password("pw-changed-2")
+    assert Entrant.objects.get(event__slug="rr", number=2).user == claimant
+    rr = Event.objects.get(slug="rr")
+    assert sorted(rr.directors.values_list("username", flat=True)) == ["director", "helper"]
+    assert django_user_model.objects.get(username="helper").check_password("pw-helper-1")
+    assert django_user_model.objects.filter(username__iexact="claimant").count() == 1
+
+
+def _strip_owned_rows(path):
+    """The backup as made before owned rows were kept: no owned files, no accounts."""
+    manifest = json.loads((path / "manifest.json").read_text())
+    (path / manifest.pop("accounts")["file"]).unlink()
+    for entry in manifest["events"]:
+        (path / entry.pop("owned")["file"]).unlink()
+    (path / "manifest.json").write_text(json.dumps(manifest))
+
+
+def test_an_older_backup_still_restores_and_says_what_it_lacks(claimed, tmp_path, capsys):
+    call_command("backup", dir=str(tmp_path), no_database=True)
+    path = backup.list_backups(tmp_path)[-1]
+    _strip_owned_rows(path)
+    wipe()
+    capsys.readouterr()
+
+    call_command("restore", str(path))
+
+    out = capsys.readouterr().out
+    assert "Restored 2 events" in out
+    assert "- for 2 events backed up without their owned rows" in out
+    assert "(a backup made before they were kept: other, rr)" in out
+    assert "claims, claim codes (invite links)" in out and "result history" in out
+    # the directors whose accounts exist here come back, as before
+    rr = Event.objects.get(slug="rr")
+    assert sorted(rr.directors.values_list("username", flat=True)) == ["director", "helper"]
+    assert not rr.entrants.filter(user__isnull=False).exists()
+
+
+def _rewrite(path, name, change):
+    """Edit a gzipped owned-rows file and give the manifest its new SHA-256 (a backup
+    edited by hand)."""
+    file = path / name
+    file.write_bytes(gzip.compress(change(gzip.decompress(file.read_bytes()).decode()).encode()))
+    manifest = json.loads((path / "manifest.json").read_text())
+    for entry in manifest["events"]:
+        if entry["owned"]["file"] == name:
+            entry["owned"]["sha256"] = backup._sha256(file)
+    (path / "manifest.json").write_text(json.dumps(manifest))
+
+
+def test_owned_rows_that_cannot_be_put_back_restore_nothing(claimed, tmp_path, django_user_model):
+    made = backup.create_backup(tmp_path, database=backup.NONE)
+    wipe()
+    django_user_model.objects.exclude(username="director").delete()
+    events_here: list[str] = []
+
+    def refused(**options):
+        with pytest.raises(BackupError) as error:
+            backup.restore_events(made.path, by=None, **options)
+        assert list(Event.objects.values_list("slug", flat=True)) == events_here
+        assert list(django_user_model.objects.values_list("username", flat=True)) == ["director"]
+        return error.value.messages
+
+    rr, other = "events/rr.owned.json.gz", "events/other.owned.json.gz"
+    data = (made.path / rr).read_bytes()
+    (made.path / rr).write_bytes(data[:-1] + bytes([data[-1] ^ 1]))
+    assert refused() == [f"{rr}: damaged (its SHA-256 differs from the manifest)."]
+    (made.path / rr).write_bytes(data)
+
+    # edited by hand, with the manifest's SHA-256 made to match
+    ghost = ('"user": "claimant"', '"user": "ghost"')
+    thirty = ('"number": 3,', '"number": 30,')
+    _rewrite(made.path, rr, lambda t: t.replace(*ghost))
+    _rewrite(made.path, other, lambda t: t.replace(*thirty))
+    assert refused() == [
+        f"{other}: entrants[2].number: the event file has no entrant 30.",
+        f"{rr}: entrants[1].user: no account 'ghost' in the backup.",
+    ]
+    _rewrite(made.path, rr, lambda t: t.replace(*ghost[::-1]))
+    _rewrite(made.path, other, lambda t: t.replace(*thirty[::-1]))
+
+    # a claim code is unique across events: one held by an event here (renamed since)
+    event = round_robin_event(django_user_model.objects.get(), players=3, slug="renamed")
+    code = json.loads(gzip.decompress((made.path / rr).read_bytes()))["entrants"][1]["claim_code"]
+    Entrant.objects.filter(event=event, number=1).update(claim_code=code)
+    events_here.append("renamed")
+    assert refused(only=["rr"]) == [
+        f"{rr}: the claim code of entrant 2 is already used by 'Player 1' of event 'renamed' here."
+    ]

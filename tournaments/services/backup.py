@@ -2,18 +2,23 @@
 
 A backup is one folder under ``ARBITER_BACKUP_DIR`` named after the time it was made
 (``arbiter-backup-20261123T031500Z``): every event as an event file (docs/event-file.md) in
-``events/``, a dump of the whole database (``database.pgdump`` from pg_dump with PostgreSQL,
-``database.sqlite3`` made with SQLite's online backup with SQLite) and ``manifest.json``
-naming each file with its size and SHA-256. The folder is written under a hidden name and
-renamed when complete, so a folder with the backup name is never half written.
+``events/``, beside it the rows the event owns that the event file does not carry
+(``events/<slug>.owned.json.gz``: claims, claim codes, directors, audit log, result history,
+standings, referee tokens; tournaments/services/backup_owned.py), the accounts those rows
+name (``accounts.json``), a dump of the whole database (``database.pgdump`` from pg_dump
+with PostgreSQL, ``database.sqlite3`` made with SQLite's online backup with SQLite) and
+``manifest.json`` naming each file with its size and SHA-256. The folder is written under a
+hidden name and renamed when complete, so a folder with the backup name is never half
+written.
 
-Restoring the event files re-imports every event (all or nothing) and refuses to touch an
-event that already exists unless told to replace it; restoring the dump replaces the whole
-database.
+Restoring the event files re-imports every event with its own rows (all or nothing) and
+refuses to touch an event that already exists unless told to replace it; what it does not
+bring back is said (NOT_RESTORED). Restoring the dump replaces the whole database.
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import os
@@ -29,12 +34,13 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
+from django.core.exceptions import ValidationError
+from django.db import DataError, IntegrityError, connection, transaction
 from django.utils import timezone
 
 from rules.contract import Problem
-from tournaments.models import Event, EventDirector, MatchParticipant
-from tournaments.services import audit, eventfile
+from tournaments.models import Entrant, Event, EventDirector, MatchParticipant, RefereeToken
+from tournaments.services import audit, backup_owned, eventfile
 from tournaments.services.errors import ServiceError
 
 MANIFEST = "manifest.json"
@@ -42,8 +48,32 @@ PREFIX = "arbiter-backup-"
 NAME = re.compile(r"^arbiter-backup-(\d{8}T\d{6})Z(?:-(\d+))?$")
 PG_DUMP = "database.pgdump"
 SQLITE_COPY = "database.sqlite3"
+ACCOUNTS = "accounts.json"
+OWNED_SUFFIX = ".owned.json.gz"
 # database= choices of create_backup
 REQUIRED, IF_AVAILABLE, NONE = "required", "if-available", "none"
+
+
+# The tables a restore of the event files leaves as they are here, each with the words the
+# restore prints (docs/operations.md lists them; test_backup compares every other table).
+NOT_RESTORED = {
+    "tournaments.Report": "built reports (pairing sheets, result slips, PDFs, CSVs): ask "
+    "for them again",
+    "sessions.Session": "sign-ins: everyone signs in again",
+    "axes.AccessAttempt": "failed sign-in counts and lockouts",
+    "axes.AccessAttemptExpiration": "failed sign-in counts and lockouts",
+    "axes.AccessFailureLog": "failed sign-in counts and lockouts",
+    "axes.AccessLog": "failed sign-in counts and lockouts",
+    "admin.LogEntry": "Django admin's own history of its edits",
+    "auth.Group": "account groups and permissions given in Django admin",
+    "auth.Group_permissions": "account groups and permissions given in Django admin",
+    "accounts.User_groups": "account groups and permissions given in Django admin",
+    "accounts.User_user_permissions": "account groups and permissions given in Django admin",
+}
+OWNED_LACKING = (
+    "claims, claim codes (invite links), directors without an account here, audit log, "
+    "result history, who drew each draw, standings history, referee tokens and posted games"
+)
 
 
 class BackupError(ServiceError):
@@ -68,6 +98,10 @@ class Restored:
     events: list[Event]
     replaced: list[str]
     seconds: float
+    accounts_created: list[str] = field(default_factory=list)
+    accounts_matched: list[str] = field(default_factory=list)
+    # what this restore did not bring back, in words
+    not_restored: list[str] = field(default_factory=list)
 
 
 def backup_dir() -> Path:
@@ -87,9 +121,30 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _file_name(slug: str) -> str:
+def _file_name(slug: str, suffix: str = ".json") -> str:
     # a slug is [-a-zA-Z0-9_]; this keeps a file name safe should that ever change
-    return re.sub(r"[^-a-zA-Z0-9_]", "_", slug) + ".json"
+    return re.sub(r"[^-a-zA-Z0-9_]", "_", slug) + suffix
+
+
+def _json_bytes(data: Any) -> bytes:
+    # isoformat, not DjangoJSONEncoder: that one cuts times to milliseconds
+    text = json.dumps(data, indent=1, ensure_ascii=False, default=_isoformat)
+    return (text + "\n").encode("utf-8")
+
+
+def _isoformat(value: Any) -> str:
+    if hasattr(value, "isoformat"):
+        return str(value.isoformat())
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def _file_entry(path: Path, data: bytes, folder: Path) -> dict[str, Any]:
+    path.write_bytes(data)
+    return {
+        "file": path.relative_to(folder).as_posix(),
+        "bytes": len(data),
+        "sha256": hashlib.sha256(data).hexdigest(),
+    }
 
 
 # -- making a backup -----------------------------------------------------------------------
@@ -117,23 +172,16 @@ def create_backup(
     shutil.rmtree(work, ignore_errors=True)
     (work / "events").mkdir(parents=True)
     try:
-        entries = _write_event_files(work / "events")
+        entries, accounts = _write_event_files(work)
         kind, dump, notes = _dump_database(work, database)
         manifest = {
             "arbiter_backup": 1,
             "created_at": now.isoformat(),
             "event_file_version": eventfile.FILE_VERSION,
+            "owned_rows_version": backup_owned.OWNED_VERSION,
             "database": {"kind": kind, "file": dump, "notes": notes},
-            "events": [
-                {
-                    "slug": e["slug"],
-                    "file": f"events/{e['file']}",
-                    "bytes": e["bytes"],
-                    "sha256": e["sha256"],
-                    "directors": e["directors"],
-                }
-                for e in entries
-            ],
+            "accounts": accounts,
+            "events": entries,
         }
         if dump:
             manifest["database"].update(
@@ -148,10 +196,13 @@ def create_backup(
     return Backup(final, len(entries), size, time.monotonic() - started, kind, notes)
 
 
-def _write_event_files(folder: Path) -> list[dict[str, Any]]:
-    """Every event exported from one snapshot of the database."""
+def _write_event_files(work: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Every event's file and owned rows, and the accounts they name, from one snapshot of
+    the database. Returns the manifest's event entries and its accounts entry."""
     snapshot = connection.vendor == "postgresql" and not connection.in_atomic_block
+    folder = work / "events"
     entries = []
+    usernames: set[str] = set()
     with transaction.atomic():
         if snapshot:  # one consistent view of every event, even while results are typed
             with connection.cursor() as cursor:
@@ -162,19 +213,33 @@ def _write_event_files(folder: Path) -> list[dict[str, Any]]:
         ):
             directors.setdefault(event_id, []).append(username)
         for event in Event.objects.order_by("slug"):
-            path = folder / _file_name(event.slug)
             data = event_file_text(event).encode("utf-8")
-            path.write_bytes(data)
+            entry = _file_entry(folder / _file_name(event.slug), data, work)
+            owned, named = backup_owned.export_owned(event)
+            usernames |= named
             entries.append(
                 {
                     "slug": event.slug,
-                    "file": path.name,
-                    "bytes": len(data),
-                    "sha256": hashlib.sha256(data).hexdigest(),
+                    **entry,
                     "directors": directors.get(event.pk, []),
+                    # gzip: a result history as long as the event file would double the
+                    # backup (measured: 17.9 MB of owned rows for 108 events, 0.9 gzipped);
+                    # mtime=0, so the same rows give the same bytes
+                    "owned": _file_entry(
+                        folder / _file_name(event.slug, OWNED_SUFFIX),
+                        gzip.compress(_json_bytes(owned), compresslevel=6, mtime=0),
+                        work,
+                    ),
                 }
             )
-    return entries
+        rows = backup_owned.export_accounts(usernames)
+        accounts = _file_entry(
+            work / ACCOUNTS,
+            _json_bytes({"arbiter_accounts": backup_owned.ACCOUNTS_VERSION, "accounts": rows}),
+            work,
+        )
+        left_out = get_user_model().objects.exclude(username__in=usernames).count()
+    return entries, {**accounts, "count": len(rows), "left_out": left_out}
 
 
 def _dump_database(folder: Path, mode: str) -> tuple[str, str, list[str]]:
@@ -286,8 +351,13 @@ def read_manifest(path: Path) -> dict[str, Any]:
         raise BackupError([f"{path / MANIFEST} cannot be read: {error}."]) from None
     if not isinstance(manifest, dict) or manifest.get("arbiter_backup") != 1:
         raise BackupError([f"{path / MANIFEST} is not an Arbiter backup manifest (version 1)."])
-    problems = []
+    files = [manifest.get("accounts") or {}]
     for entry in manifest.get("events", []):
+        files += [entry, entry.get("owned") or {}]
+    problems = []
+    for entry in files:
+        if not entry.get("file"):
+            continue  # an older backup: no owned rows, no accounts
         file = path / entry["file"]
         if not file.is_file():
             problems.append(f"{entry['file']}: missing.")
@@ -307,11 +377,14 @@ def restore_events(
     director: Any = None,
     now: datetime | None = None,
 ) -> Restored:
-    """Re-import the backup's event files (``only``: these slugs), all or nothing.
+    """Re-import the backup's event files (``only``: these slugs) with the rows each event
+    owns and the accounts they name, all or nothing.
 
     An event whose slug already exists is refused unless ``replace``: then it is deleted
-    and imported again from the backup. Each restored event gets back the directors it had
-    whose accounts exist here, plus ``director``."""
+    and imported again from the backup. Accounts are matched by username, a missing one is
+    created from the backup. ``director`` is added to every restored event. A backup made
+    before owned rows were backed up restores as an import does, with the directors whose
+    accounts exist here; ``Restored.not_restored`` says what is missing."""
     started = time.monotonic()
     now = now or timezone.now()
     path = Path(path)
@@ -333,43 +406,141 @@ def restore_events(
                 "(manage.py restore --replace)."
             ]
         )
-    users = get_user_model().objects
-    restored = []
-    with transaction.atomic():
-        for event in Event.objects.filter(slug__in=existing).select_for_update():
-            _delete_event(event)
-        # every file is checked before the first is imported: a bad file restores nothing
-        files, problems = [], []
-        for entry in entries:
-            data = json.loads((path / entry["file"]).read_text(encoding="utf-8"))
-            try:
-                eventfile.validate(data)
-            except ServiceError as error:
-                problems += [f"{entry['file']}: {text}" for text in error.messages]
-            files.append((entry, data))
-        if problems:
-            raise BackupError(problems)
-        for entry, data in files:
-            event = eventfile.import_event(data, by=by, now=now)
-            people = list(users.filter(username__in=entry.get("directors", [])))
-            if director is not None:
-                people.append(director)
-            for person in people:
-                EventDirector.objects.get_or_create(event=event, user=person)
-            audit.log(
-                event,
-                "event.restored",
-                actor=by,
-                at=now,
-                subject=event.slug,
-                after={
-                    "backup": path.name,
-                    "replaced": event.slug in existing,
-                    "directors": sorted({p.get_username() for p in people}),
-                },
-            )
-            restored.append(event)
-    return Restored(restored, existing, time.monotonic() - started)
+    done = Restored([], existing, 0.0, not_restored=_not_restored(manifest, entries))
+    place = str(path)
+    try:
+        with transaction.atomic():
+            for event in Event.objects.filter(slug__in=existing).select_for_update():
+                _delete_event(event)
+            files, users = _checked_files(path, manifest, entries, done)
+            for entry, data, owned in files:
+                place = entry["file"]
+                replaced = entry["slug"] in existing
+                done.events.append(
+                    _restore_one(path, entry, data, owned, users, by, director, replaced, now)
+                )
+    except (IntegrityError, DataError, ValidationError, ValueError, KeyError, TypeError) as error:
+        # a hand-edited file whose SHA-256 was made to match: refused, never half restored
+        raise BackupError(
+            [f"{place}: its rows could not be put back ({error}). Nothing was restored."]
+        ) from None
+    done.seconds = time.monotonic() - started
+    return done
+
+
+def _checked_files(
+    path: Path, manifest: dict[str, Any], entries: list[dict[str, Any]], done: Restored
+) -> tuple[list[tuple[dict[str, Any], Any, Any]], dict[str, Any]]:
+    """Every file read and checked before the first event is imported (a bad file restores
+    nothing), and the accounts the owned rows name, matched or created."""
+    accounts: list[dict[str, Any]] = []
+    if (manifest.get("accounts") or {}).get("file"):
+        accounts = _read_json(path, manifest["accounts"]["file"])["accounts"]
+    carried = {str(a["username"]).lower() for a in accounts}
+    files, problems, named = [], [], set()
+    for entry in entries:
+        data = _read_json(path, entry["file"])
+        try:
+            eventfile.validate(data)
+        except ServiceError as error:
+            problems += [f"{entry['file']}: {text}" for text in error.messages]
+        owned = None
+        if (entry.get("owned") or {}).get("file"):
+            file = entry["owned"]["file"]
+            owned = _read_json(path, file)
+            found = backup_owned.check(owned, data, entry["slug"], carried)
+            problems += [f"{file}: {text}" for text in found]
+            if not found:
+                named |= backup_owned.named(owned)
+                problems += _clashes(file, owned)
+        files.append((entry, data, owned))
+    if problems:
+        raise BackupError(problems)
+    users, done.accounts_created, done.accounts_matched = backup_owned.ensure_accounts(
+        accounts, named
+    )
+    return files, users
+
+
+def _read_json(path: Path, name: str) -> Any:
+    try:
+        data = (path / name).read_bytes()
+        return json.loads(gzip.decompress(data) if name.endswith(".gz") else data)
+    except (OSError, EOFError, ValueError) as error:
+        raise BackupError([f"{name} cannot be read: {error}."]) from None
+
+
+def _clashes(file: str, owned: dict[str, Any]) -> list[str]:
+    """Claim codes and referee tokens are unique across events: one already held by another
+    event here (one renamed since the backup) would stop the restore half way."""
+    codes = [e["claim_code"] for e in owned["entrants"]]
+    taken = Entrant.objects.filter(claim_code__in=codes).select_related("event")
+    number = {e["claim_code"]: e["number"] for e in owned["entrants"]}
+    problems = [
+        f"{file}: the claim code of entrant {number[e.claim_code]} is already used by "
+        f"'{e.name}' of event '{e.event.slug}' here."
+        for e in taken
+    ]
+    hashes = [t["token_hash"] for t in owned["referee_tokens"]]
+    for token in RefereeToken.objects.filter(token_hash__in=hashes).select_related("event"):
+        problems.append(
+            f"{file}: referee token …{token.hint} is already a token of event "
+            f"'{token.event.slug}' here."
+        )
+    return problems
+
+
+def _restore_one(
+    path: Path,
+    entry: dict[str, Any],
+    data: Any,
+    owned: Any,
+    users: dict[str, Any],
+    by: Any,
+    director: Any,
+    replaced: bool,
+    now: datetime,
+) -> Event:
+    # the restorer is not the importer: who made and directs the event comes from the backup
+    event = eventfile.import_event(data, by=None, now=now)
+    if owned is not None:
+        backup_owned.apply(event, owned, users)
+    else:  # an older backup: its manifest names the directors
+        names = entry.get("directors", [])
+        for person in get_user_model().objects.filter(username__in=names):
+            EventDirector.objects.get_or_create(event=event, user=person)
+    if director is not None:
+        EventDirector.objects.get_or_create(event=event, user=director)
+    audit.log(
+        event,
+        "event.restored",
+        actor=by,
+        at=now,
+        subject=event.slug,
+        after={
+            "backup": path.name,
+            "replaced": replaced,
+            "directors": sorted(event.directors.values_list("username", flat=True)),
+            "owned_rows": owned is not None,
+        },
+    )
+    return event
+
+
+def _not_restored(manifest: dict[str, Any], entries: list[dict[str, Any]]) -> list[str]:
+    """What a restore of these entries leaves out, in words."""
+    said = list(dict.fromkeys(NOT_RESTORED.values()))
+    left_out = (manifest.get("accounts") or {}).get("left_out")
+    if left_out:
+        said.append(f"accounts with no part in any event ({left_out}): not in the backup")
+    older = [e["slug"] for e in entries if not (e.get("owned") or {}).get("file")]
+    if older:
+        said.insert(
+            0,
+            f"for {len(older)} events backed up without their owned rows (a backup made "
+            f"before they were kept: {', '.join(older)}): {OWNED_LACKING}",
+        )
+    return said
 
 
 def _delete_event(event: Event) -> None:

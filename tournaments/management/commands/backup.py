@@ -7,8 +7,10 @@ from tournaments.services import backup
 
 class Command(BaseCommand):
     help = (
-        "Back up every event as an event file plus a dump of the database, into a new "
-        "timestamped folder under ARBITER_BACKUP_DIR (docs/operations.md)."
+        "Back up every event as an event file with the rows it owns (claims, directors, "
+        "audit log, result history) and the accounts they name, plus a dump of the "
+        "database, into a new timestamped folder under ARBITER_BACKUP_DIR "
+        "(docs/operations.md)."
     )
 
     def add_arguments(self, parser):
@@ -16,7 +18,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--no-database",
             action="store_true",
-            help="Write the event files only, without pg_dump or the SQLite copy.",
+            help="Write the event files, owned rows and accounts only, without pg_dump or "
+            "the SQLite copy.",
         )
         parser.add_argument(
             "--keep",

@@ -8,9 +8,10 @@ from tournaments.services import backup
 
 class Command(BaseCommand):
     help = (
-        "Restore a backup made by `manage.py backup`: re-import its event files (all or "
-        "nothing), or with --database replace the whole database with its dump. Existing "
-        "events are never overwritten unless --replace is given."
+        "Restore a backup made by `manage.py backup`: re-import its event files with the rows "
+        "each event owns (claims, claim codes, directors, audit log, result history) and the "
+        "accounts they name, all or nothing; or with --database replace the whole database "
+        "with its dump. Existing events are never overwritten unless --replace is given."
     )
 
     def add_arguments(self, parser):
@@ -32,7 +33,7 @@ class Command(BaseCommand):
             "--database",
             action="store_true",
             help="Restore the database dump (pg_restore or the SQLite copy) instead of the "
-            "event files; accounts and history come back too.",
+            "event files: every table, every account, sign-ins and built reports too.",
         )
         parser.add_argument("--director", help="Username to make director of every restored event.")
         parser.add_argument("--list", action="store_true", help="List the backups and stop.")
@@ -66,6 +67,15 @@ class Command(BaseCommand):
         self.stdout.write(
             f"Restored {len(done.events)} events{replaced} from {path} in {done.seconds:.1f} s."
         )
+        if done.accounts_created or done.accounts_matched:
+            self.stdout.write(
+                f"Accounts: {len(done.accounts_created)} created from the backup (they sign in "
+                f"with their old passwords), {len(done.accounts_matched)} already here and "
+                "matched by username (left as they are)."
+            )
+        self.stdout.write("Not restored:")
+        for words in done.not_restored:
+            self.stdout.write(f"- {words}")
 
     def _path(self, given):
         if given and given != "latest":

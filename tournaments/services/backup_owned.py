@@ -1,0 +1,467 @@
+"""The rows an event owns that its event file does not carry, for the backup (issue 20).
+
+The event file (docs/event-file.md) is portable: it holds what any Arbiter needs to run
+the event again, and nothing about the accounts of the server it came from. A backup must
+also give back who claimed which entrant, the claim codes (every invite link), the
+directors, the audit log, every version of every result, who drew each draw, the standings
+snapshots and the referee program's tokens and posted games. Those rows go into a second
+file per event, ``events/<slug>.owned.json.gz``, written beside the event file from the same
+database snapshot; the accounts they name go once into ``accounts.json``.
+
+A restore imports the event file as any import does, then ``apply`` puts these rows back
+over what the import made (its own "imported" audit row and version-1 result history give
+way to the real ones). Accounts are matched by username; a missing one is created with its
+password hash, so its owner signs in as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Model
+from django.db.models.functions import Lower
+from django.utils.dateparse import parse_datetime
+
+from tournaments.models import (
+    AuditEntry,
+    Entrant,
+    Event,
+    EventDirector,
+    Group,
+    Match,
+    RandomDraw,
+    RefereeGame,
+    RefereeToken,
+    ResultChange,
+    StandingsRow,
+    StandingsSnapshot,
+)
+
+OWNED_VERSION = 1
+ACCOUNTS_VERSION = 1
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def _when(value: Any, place: str) -> datetime | None:
+    if value is None:
+        return None
+    parsed = parse_datetime(value) if isinstance(value, str) else None
+    if parsed is None:
+        raise ValueError(f"{place}: '{value}' is not a date and time.")
+    return parsed
+
+
+# -- writing -------------------------------------------------------------------------------
+
+
+def export_owned(event: Event) -> tuple[dict[str, Any], set[str]]:
+    """The event's own rows as plain data, and the usernames they name."""
+    names: dict[int, str] = {}
+    users: set[str] = set()
+
+    def who(user_id: int | None) -> str | None:
+        if user_id is None:
+            return None
+        if user_id not in names:
+            names[user_id] = (
+                get_user_model().objects.values_list("username", flat=True).get(pk=user_id)
+            )
+        users.add(names[user_id])
+        return names[user_id]
+
+    matches = Match.objects.filter(round__event=event).select_related("round")
+    key = {m.pk: [m.round.number, m.code] for m in matches}
+    entrant_number = dict(event.entrants.values_list("pk", "number"))
+    doc: dict[str, Any] = {
+        "arbiter_owned_rows": OWNED_VERSION,
+        "slug": event.slug,
+        "event": {
+            "created_by": who(event.created_by_id),
+            "created_at": _iso(event.created_at),
+            "updated_at": _iso(event.updated_at),
+            "results_version": event.results_version,
+            "standings_version": event.standings_version,
+        },
+        "directors": [
+            {"user": who(d.user_id), "added_at": _iso(d.added_at)}
+            for d in EventDirector.objects.filter(event=event).order_by("added_at", "pk")
+        ],
+        "entrants": [
+            {
+                "number": e.number,
+                "user": who(e.user_id),
+                "claim_code": e.claim_code,
+                "created_at": _iso(e.created_at),
+            }
+            for e in event.entrants.order_by("number")
+        ],
+        "groups": [
+            {"round": g.round.number, "key": g.key, "order": g.order}
+            for g in Group.objects.filter(round__event=event).select_related("round")
+        ],
+        "matches": [
+            {"match": key[m.pk], "order": m.order, "version": m.version, "result": m.result}
+            for m in sorted(matches, key=lambda m: key[m.pk])
+        ],
+        "result_changes": [
+            {
+                "match": key[c.match_id],
+                "version": c.version,
+                "before": c.before,
+                "after": c.after,
+                "changed_by": who(c.changed_by_id),
+                "changed_at": _iso(c.changed_at),
+                "source": c.source,
+                "reason": c.reason,
+            }
+            for c in sorted(
+                ResultChange.objects.filter(match__round__event=event),
+                key=lambda c: (key[c.match_id], c.version),
+            )
+        ],
+        # oldest first, so that rows of the same moment keep their order (ordering: -at, -id)
+        "audit": [
+            {
+                "action": a.action,
+                "actor": who(a.actor_id),
+                "at": _iso(a.at),
+                "subject": a.subject,
+                "before": a.before,
+                "after": a.after,
+                "reason": a.reason,
+            }
+            for a in AuditEntry.objects.filter(event=event).order_by("at", "pk")
+        ],
+        "draws": [
+            {"key": k, "drawn_by": who(u)}
+            for k, u in RandomDraw.objects.filter(event=event, drawn_by__isnull=False)
+            .order_by("key")
+            .values_list("key", "drawn_by_id")
+        ],
+        "standings": [
+            {
+                "results_version": s.results_version,
+                "after_round": s.after_round,
+                "computed_at": _iso(s.computed_at),
+                "published": s.published,
+                "final": s.final,
+                "tables": s.tables,
+                "pending": s.pending,
+                "contention": s.contention,
+                "rows": [
+                    {
+                        "table_key": r.table_key,
+                        "position": r.position,
+                        "entrant": entrant_number[r.entrant_id],
+                        "rank": r.rank,
+                        "points": r.points,
+                        "values": r.values,
+                        "status": r.status,
+                        "details": r.details,
+                        "contention": r.contention,
+                    }
+                    for r in sorted(s.rows.all(), key=lambda r: (r.table_key, r.position))
+                ],
+            }
+            for s in event.snapshots.prefetch_related("rows").order_by("results_version")
+        ],
+        "referee_tokens": [
+            {
+                "token_hash": t.token_hash,
+                "hint": t.hint,
+                "created_by": who(t.created_by_id),
+                "created_at": _iso(t.created_at),
+                "revoked_at": _iso(t.revoked_at),
+                "last_used_at": _iso(t.last_used_at),
+            }
+            for t in event.referee_tokens.order_by("created_at", "pk")
+        ],
+        "referee_games": [
+            {
+                "game_id": g.game_id,
+                "match": key[g.match_id],
+                "game_number": g.game_number,
+                "payload": g.payload,
+                "received_at": _iso(g.received_at),
+            }
+            for g in event.referee_games.order_by("received_at", "pk")
+        ],
+    }
+    return doc, users
+
+
+def _account_fields() -> list[Any]:
+    return [f for f in get_user_model()._meta.concrete_fields if not f.primary_key]
+
+
+def export_accounts(usernames: Iterable[str]) -> list[dict[str, Any]]:
+    """The named accounts, every column but the id (the password as its hash)."""
+    fields = _account_fields()
+    rows = get_user_model().objects.filter(username__in=set(usernames)).order_by("username")
+    return [{f.attname: f.value_from_object(u) for f in fields} for u in rows]
+
+
+# -- checking and restoring ----------------------------------------------------------------
+
+
+USER_FIELDS = ("user", "created_by", "changed_by", "actor", "drawn_by")
+SECTIONS = (
+    "directors",
+    "entrants",
+    "groups",
+    "matches",
+    "result_changes",
+    "audit",
+    "draws",
+    "standings",
+    "referee_tokens",
+    "referee_games",
+)
+
+
+def named(doc: Mapping[str, Any]) -> set[str]:
+    """The usernames an owned-rows document names."""
+    rows = [doc["event"], *(row for section in SECTIONS for row in doc[section])]
+    return {row[f] for row in rows for f in USER_FIELDS if row.get(f)}
+
+
+def check(doc: Any, event_data: Mapping[str, Any], slug: str, accounts: set[str]) -> list[str]:
+    """Problems that would stop ``apply``, each naming its place; [] when it can go ahead.
+    ``accounts``: the usernames the backup carries, in lower case."""
+    if not isinstance(doc, dict) or doc.get("arbiter_owned_rows") != OWNED_VERSION:
+        return [f"not an owned-rows file of version {OWNED_VERSION}."]
+    if doc.get("slug") != slug:
+        return [f"it belongs to event '{doc.get('slug')}', not '{slug}'."]
+    problems = []
+    numbers = {e.get("number") for e in event_data.get("entrants", [])}
+    matches = {
+        (r.get("number"), m.get("code"))
+        for r in event_data.get("rounds", [])
+        for m in r.get("matches", [])
+    }
+    sections = {"event": [doc.get("event")], **{s: doc.get(s) for s in SECTIONS}}
+    for section, rows in sections.items():
+        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+            problems.append(f"{section}: not {'a mapping' if section == 'event' else 'rows'}.")
+            continue
+        for i, row in enumerate(rows):
+            place = section if section == "event" else f"{section}[{i}]"
+            for field in USER_FIELDS:
+                name = row.get(field)
+                if name is not None and str(name).lower() not in accounts:
+                    problems.append(f"{place}.{field}: no account '{name}' in the backup.")
+            if "number" in row and row["number"] not in numbers:
+                problems.append(f"{place}.number: the event file has no entrant {row['number']}.")
+            match = row.get("match")
+            if "match" in row and (not isinstance(match, list) or tuple(match) not in matches):
+                problems.append(f"{place}.match: the event file has no match {row['match']}.")
+            for j, r in enumerate(row.get("rows", []) if section == "standings" else []):
+                if r.get("entrant") not in numbers:
+                    problems.append(
+                        f"{place}.rows[{j}].entrant: the event file has no such entrant."
+                    )
+    return problems
+
+
+def ensure_accounts(
+    rows: list[dict[str, Any]], needed: set[str]
+) -> tuple[dict[str, Any], list[str], list[str]]:
+    """The account of each needed username: this database's (matched by username, left as
+    it is) or a new one made from the backup. Returns (by lower-case username, created,
+    matched)."""
+    model = get_user_model()
+    fields = {f.attname: f for f in _account_fields()}
+    wanted = {n.lower() for n in needed}
+    # usernames are unique whatever their case (accounts.services.create_account)
+    here = {
+        u.username.lower(): u
+        for u in model.objects.annotate(lower=Lower("username")).filter(lower__in=wanted)
+    }
+    created, matched = [], sorted(u.username for u in here.values())
+    for row in rows:
+        name = row["username"]
+        if name.lower() not in wanted or name.lower() in here:
+            continue
+        user = model(**{k: fields[k].to_python(v) for k, v in row.items() if k in fields})
+        user.save()  # the hash as it was: set_password would hash it again
+        here[name.lower()] = user
+        created.append(name)
+    return here, created, matched
+
+
+def apply(event: Event, doc: Mapping[str, Any], users: Mapping[str, Any]) -> None:
+    """Put the backup's own rows of ``event`` back over what its import made."""
+
+    def user(name: str | None) -> Any:
+        return users[name.lower()] if name else None
+
+    ev = doc["event"]
+    Event.objects.filter(pk=event.pk).update(  # update(): auto_now must not apply here
+        created_by=user(ev["created_by"]),
+        created_at=_when(ev["created_at"], "event.created_at"),
+        updated_at=_when(ev["updated_at"], "event.updated_at"),
+        results_version=ev["results_version"],
+        standings_version=ev["standings_version"],
+    )
+    event.refresh_from_db(
+        fields=["created_by", "created_at", "updated_at", "results_version", "standings_version"]
+    )
+
+    EventDirector.objects.filter(event=event).delete()
+    directors = EventDirector.objects.bulk_create(
+        EventDirector(event=event, user=user(d["user"])) for d in doc["directors"]
+    )
+    for director, row in zip(directors, doc["directors"], strict=True):
+        director.added_at = _when(row["added_at"], "directors.added_at")
+    # bulk_update, not create: auto_now_add would stamp the restore's time
+    EventDirector.objects.bulk_update(directors, ["added_at"])
+
+    entrants = {e.number: e for e in event.entrants.all()}
+    for row in doc["entrants"]:
+        entrant = entrants[row["number"]]
+        entrant.user = user(row["user"])
+        entrant.claim_code = row["claim_code"]
+        entrant.created_at = _when(row["created_at"], "entrants.created_at")
+    Entrant.objects.bulk_update(
+        entrants.values(), ["user", "claim_code", "created_at"], batch_size=500
+    )
+
+    groups = {(g.round.number, g.key): g for g in Group.objects.filter(round__event=event)}
+    changed = []
+    for row in doc["groups"]:
+        group = groups[(row["round"], row["key"])]
+        if group.order != row["order"]:
+            group.order = row["order"]
+            changed.append(group)
+    Group.objects.bulk_update(changed, ["order"], batch_size=500)
+
+    matches = {
+        (m.round.number, m.code): m
+        for m in Match.objects.filter(round__event=event).select_related("round")
+    }
+    changed = []
+    for row in doc["matches"]:
+        match = matches[tuple(row["match"])]
+        wanted = (row["order"], row["version"], row["result"])
+        if (match.order, match.version, match.result) != wanted:
+            match.order, match.version, match.result = wanted
+            changed.append(match)
+    Match.objects.bulk_update(changed, ["order", "version", "result"], batch_size=500)
+
+    ResultChange.objects.filter(match__round__event=event).delete()
+    ResultChange.objects.bulk_create(
+        (
+            ResultChange(
+                match=matches[tuple(c["match"])],
+                version=c["version"],
+                before=c["before"],
+                after=c["after"],
+                changed_by=user(c["changed_by"]),
+                changed_at=_when(c["changed_at"], "result_changes.changed_at"),
+                source=c["source"],
+                reason=c["reason"],
+            )
+            for c in doc["result_changes"]
+        ),
+        batch_size=1000,
+    )
+
+    AuditEntry.objects.filter(event=event).delete()
+    AuditEntry.objects.bulk_create(
+        (
+            AuditEntry(
+                event=event,
+                action=a["action"],
+                actor=user(a["actor"]),
+                at=_when(a["at"], "audit.at"),
+                subject=a["subject"],
+                before=a["before"],
+                after=a["after"],
+                reason=a["reason"],
+            )
+            for a in doc["audit"]
+        ),
+        batch_size=1000,
+    )
+
+    drawn_by = {d["key"]: user(d["drawn_by"]) for d in doc["draws"]}
+    draws = list(RandomDraw.objects.filter(event=event, key__in=list(drawn_by)))
+    for draw in draws:
+        draw.drawn_by = drawn_by[draw.key]
+    RandomDraw.objects.bulk_update(draws, ["drawn_by"], batch_size=500)
+
+    StandingsSnapshot.objects.filter(event=event).delete()
+    by_number = {n: e.pk for n, e in entrants.items()}
+    for s in doc["standings"]:
+        snapshot = StandingsSnapshot.objects.create(
+            event=event,
+            results_version=s["results_version"],
+            after_round=s["after_round"],
+            computed_at=_when(s["computed_at"], "standings.computed_at"),
+            published=s["published"],
+            final=s["final"],
+            tables=s["tables"],
+            pending=s["pending"],
+            contention=s["contention"],
+        )
+        StandingsRow.objects.bulk_create(
+            (
+                StandingsRow(
+                    snapshot=snapshot,
+                    entrant_id=by_number[r["entrant"]],
+                    **{k: r[k] for k in _ROW_FIELDS},
+                )
+                for r in s["rows"]
+            ),
+            batch_size=1000,
+        )
+
+    _rows(
+        RefereeToken,
+        event,
+        (
+            {
+                **t,
+                "created_by": user(t["created_by"]),
+                "created_at": _when(t["created_at"], "referee_tokens.created_at"),
+                "revoked_at": _when(t["revoked_at"], "referee_tokens.revoked_at"),
+                "last_used_at": _when(t["last_used_at"], "referee_tokens.last_used_at"),
+            }
+            for t in doc["referee_tokens"]
+        ),
+    )
+    _rows(
+        RefereeGame,
+        event,
+        (
+            {
+                **g,
+                "match": matches[tuple(g["match"])],
+                "received_at": _when(g["received_at"], "referee_games.received_at"),
+            }
+            for g in doc["referee_games"]
+        ),
+    )
+
+
+_ROW_FIELDS = (
+    "table_key",
+    "position",
+    "rank",
+    "points",
+    "values",
+    "status",
+    "details",
+    "contention",
+)
+
+
+def _rows(model: type[Model], event: Event, rows: Iterable[dict[str, Any]]) -> None:
+    model._default_manager.filter(event=event).delete()
+    model._default_manager.bulk_create(model(event=event, **row) for row in rows)
