@@ -510,3 +510,19 @@ def test_owned_rows_that_cannot_be_put_back_restore_nothing(claimed, tmp_path, d
     assert refused(only=["rr"]) == [
         f"{rr}: the claim code of entrant 2 is already used by 'Player 1' of event 'renamed' here."
     ]
+
+
+def test_a_backup_restores_an_event_past_the_upload_limits(director, tmp_path, settings):
+    """The import limits (issue 20) guard uploads, not the server's own backups: an event
+    the server held comes back whatever its size."""
+    from tests.factories import play_round, round_robin_event
+    from tournaments.models import Event
+    from tournaments.services import backup
+
+    settings.ARBITER_BACKUP_DIR = tmp_path
+    event = round_robin_event(director, players=6, slug="big")
+    play_round(event, director)
+    made = backup.create_backup(database=backup.NONE)
+    settings.ARBITER_IMPORT_LIMITS = {**settings.ARBITER_IMPORT_LIMITS, "entrants": 2}
+    backup.restore_events(made.path, replace=True, by=director)
+    assert Event.objects.get(slug="big").entrants.count() == 6

@@ -441,7 +441,9 @@ def _checked_files(
     for entry in entries:
         data = _read_json(path, entry["file"])
         try:
-            eventfile.validate(data)
+            # our own files (each checked against its SHA-256): an event the server held is
+            # restored whatever its size, past the upload limits
+            eventfile.validate(data, limited=False)
         except ServiceError as error:
             problems += [f"{entry['file']}: {text}" for text in error.messages]
         owned = None
@@ -502,7 +504,7 @@ def _restore_one(
     now: datetime,
 ) -> Event:
     # the restorer is not the importer: who made and directs the event comes from the backup
-    event = eventfile.import_event(data, by=None, now=now)
+    event = eventfile.import_event(data, by=None, now=now, limited=False)
     if owned is not None:
         backup_owned.apply(event, owned, users)
     else:  # an older backup: its manifest names the directors
