@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Value
 
 from tournaments.formats import ui_for
 from tournaments.models import (
@@ -27,10 +27,17 @@ COMPACT_COLUMNS = 6
 
 
 def visible_events(user) -> QuerySet[Event]:
+    """The events this user may see, each with its entrant count and whether the user
+    directs it (``directing``: the list links to its director's screens)."""
     events = Event.objects.annotate(entrant_count=Count("entrants", distinct=True))
     if getattr(user, "is_staff", False):
-        return events
+        return events.annotate(directing=Value(True))
     if getattr(user, "is_authenticated", False):
+        events = events.annotate(
+            directing=Exists(
+                Event.directors.through.objects.filter(user=user, event=OuterRef("pk"))
+            )
+        )
         # Subqueries, not joins: joining entrants again (and DISTINCT) beside the count
         # multiplied the rows by the entrants squared; a signed-in director waited minutes
         # for the list of three 1,000-entrant events (bench/load.py).
@@ -98,7 +105,19 @@ def find_matches(matches: list[Match], query: str) -> list[Match]:
         match.hits = {e.pk for e in people if query in e.name.casefold() or str(e.number) == query}
         if match.hits or (query.isdigit() and str(match.table) == query):
             found.append(match)
-    return found
+    # exact matches first: "Ann" finds Ann before Joanna, number 12 before 112
+    exact = {m.pk for m in found if any(_exact(e, query) for e in _people(m))}
+    return sorted(found, key=lambda m: m.pk not in exact)
+
+
+def _people(match: Match) -> list[Any]:
+    return [p.entrant for p in match.participants.all() if p.entrant is not None]
+
+
+def _exact(entrant: Any, query: str) -> bool:
+    """The whole name, one whole word of it, or the number: what was typed, exactly."""
+    name = entrant.name.casefold()
+    return query in (name, str(entrant.number)) or query in name.replace(",", " ").split()
 
 
 def match_sections(matches: list[Match], ui: Any = None) -> list[MatchSection]:

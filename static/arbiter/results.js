@@ -1,4 +1,22 @@
-// Result entry: after a row is saved, the cursor moves to the first box of the next match.
+// Result entry: the cursor starts in the first empty score box; Enter saves a row, from a
+// box or from a menu (how the game ended, who defaulted); after a save, by Enter or by a
+// click on Save, the cursor moves to the first box of the next match.
+document.addEventListener("DOMContentLoaded", function () {
+  var rows = document.getElementById("result-rows");
+  if (!rows) return;
+  var boxes = rows.querySelectorAll("input.score-input");
+  for (var i = 0; i < boxes.length; i++) {
+    if (!boxes[i].value) { boxes[i].focus(); return; }
+  }
+});
+document.addEventListener("keydown", function (event) {
+  var field = event.target;
+  if (event.key !== "Enter" || !field || field.tagName !== "SELECT") return;
+  var form = field.closest && field.closest("form.result-row");
+  if (!form) return;
+  event.preventDefault();
+  if (form.requestSubmit) form.requestSubmit(); else form.submit();
+});
 document.addEventListener("htmx:afterSwap", function (event) {
   var row = event.detail.target;
   if (!row || !row.classList || !row.classList.contains("result-row")) return;

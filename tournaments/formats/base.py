@@ -225,6 +225,11 @@ class FormatUI:
         """(label, url) of the format's own public pages, for the event's navigation."""
         return []
 
+    def player_links(self, event: Any) -> list[tuple[Any, str]]:
+        """(label, url) of the pages a player of the event acts on (their own match), shown
+        only to a signed-in player of the event."""
+        return []
+
     def needs_director(self, event: Any) -> list[NeedsYou]:
         """What waits for the director (a disputed result, a question only they answer),
         listed and counted on the dashboard."""

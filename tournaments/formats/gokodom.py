@@ -28,10 +28,10 @@ class GokodomUI(FormatUI):
     codes = CODES
 
     def public_links(self, event: Any) -> list[tuple[Any, str]]:
-        return [
-            (_("Bracket"), reverse("tournaments:gokodom_bracket", args=[event.slug])),
-            (_("My match"), reverse("tournaments:gokodom_player", args=[event.slug])),
-        ]
+        return [(_("Bracket"), reverse("tournaments:gokodom_bracket", args=[event.slug]))]
+
+    def player_links(self, event: Any) -> list[tuple[Any, str]]:
+        return [(_("My match"), reverse("tournaments:gokodom_player", args=[event.slug]))]
 
     def director_links(self, event: Any) -> list[tuple[Any, str]]:
         return [(_("Season"), reverse("tournaments:gokodom_manage", args=[event.slug]))]

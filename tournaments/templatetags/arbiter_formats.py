@@ -18,6 +18,17 @@ def format_links(event, director=False):
 
 
 @register.simple_tag
+def player_links(event, user):
+    """The pages a player acts on (GokoDom's "My match"), for a player of the event only:
+    a director or a visitor with no match there is not offered one."""
+    from accounts.permissions import entrant_of
+
+    if not getattr(user, "is_authenticated", False) or entrant_of(user, event) is None:
+        return []
+    return ui_for(event).player_links(event)
+
+
+@register.simple_tag
 def withdraw_url(event, entrant):
     """The format's own withdrawal screen for this entrant, or None for the generic one."""
     return ui_for(event).withdraw_url(event, entrant)

@@ -53,7 +53,10 @@ def _round_context(event, rnd: Round, **extra) -> dict:
     matches = list(rnd.matches.all())
     rows = [_row(ui, match, settings) for match in matches]
     entered = sum(1 for m in matches if m.result and m.result.get("complete"))
+    correcting = corrections.has_later_rounds(rnd)
     return {
+        # a round just closed offers the next draft at once
+        "offer_next": rnd.status == Round.Status.COMPLETED and not correcting,
         "event": event,
         "round": rnd,
         "rows": rows,
@@ -62,7 +65,7 @@ def _round_context(event, rnd: Round, **extra) -> dict:
         "total": len(matches),
         "swap_form": SwapForm(),
         # results typed here are corrections, previewed before they are saved
-        "correcting": corrections.has_later_rounds(rnd),
+        "correcting": correcting,
         **extra,
     }
 

@@ -118,11 +118,17 @@ def reports_public_standings(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404("No such event.")
     report = reports.public_standings_pdf(event)
     report.refresh_from_db()
+    htmx = getattr(request, "htmx", False)
     if report.status == Report.Status.DONE:
+        if htmx:  # the waiting page's poller: the browser fetches the file itself
+            return HttpResponse(status=204, headers={"HX-Redirect": request.path})
         return _file_response(report)
-    return render(
+    template = "tournaments/reports/public_wait.html"
+    response = render(
         request,
-        "tournaments/reports/public_wait.html",
+        f"{template}#wait" if htmx else template,
         {"event": event, "report": report, "rounds": selectors.public_rounds(event)},
         status=503 if report.status == Report.Status.FAILED else 202,
     )
+    patch_vary_headers(response, ["HX-Request"])
+    return response
