@@ -342,3 +342,19 @@ def test_an_entry_withdrawn_in_stage_two_leaves_its_bracket() -> None:
     assert isinstance(outcome, RoundPlan)
     assert pairs_of(outcome, "losers") == [("E8", "E9"), ("E6",)]
     assert where(state)["E7"] == "withdrawn"
+
+
+def test_a_bracket_round_is_labelled_as_its_match_codes_are() -> None:
+    """Issue 21 finding 10: "Stage two, round 1" held matches coded R2-W1; the label now
+    carries the event's round number, as the codes do, with the stage's own count."""
+    import random
+
+    from rules.formats.bot_contest.simulate import simulate as simulate_contest
+
+    state, _finished = simulate_contest(10, random.Random(3))
+    brackets = [r for r in state.rounds if r.stage == "brackets"]
+    assert brackets
+    for rnd in brackets:
+        codes = {m.code.split("-", 1)[0] for m in rnd.matches}
+        assert rnd.label.startswith(f"Round {rnd.number} (stage two, round ")
+        assert codes == {f"R{rnd.number}"}

@@ -245,7 +245,9 @@ class BotContestEngine(SettingsMixin):
                 )
         return RoundPlan(
             number=number,
-            label=f"Stage two, round {state_of.rounds + 1}",
+            # the codes of its matches carry the event's round number (R3-W1): so does the
+            # label, with the stage's own count beside it
+            label=f"Round {number} (stage two, round {state_of.rounds + 1})",
             matches=tuple(matches),
             stage=BRACKET_STAGE,
             reasons=tuple(reasons),
