@@ -35,7 +35,7 @@ class ClaimedEntryInline(admin.TabularInline):
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
-    fieldsets = (*BaseUserAdmin.fieldsets, ("Arbiter", {"fields": ("display_name",)}))
+    fieldsets = (*BaseUserAdmin.fieldsets, ("Arbiter", {"fields": ("display_name", "emails_off")}))
     list_display = ("username", "display_name", "email", "is_staff", "is_active", "last_login")
     search_fields = ("username", "display_name", "email", "first_name", "last_name")
     inlines = (DirectedEventInline, ClaimedEntryInline)

@@ -35,6 +35,20 @@ def is_director(user: Any, event: Event) -> bool:
 can_direct = is_director
 
 
+def is_head_director(user: Any, event: Event) -> bool:
+    """Who settles two entries of a result that disagree (docs/double-entry.md): the
+    event's creator while they direct it, and admins. When the creator no longer directs
+    it (or nobody created it: a restored or imported event), every director is head."""
+    if not is_director(user, event):
+        return False
+    if user.is_staff:
+        return True
+    creator = event.created_by_id
+    if creator is not None and EventDirector.objects.filter(event=event, user_id=creator).exists():
+        return bool(user.pk == creator)
+    return True
+
+
 def can_view(user: Any, event: Event) -> bool:
     if event.public:
         return True

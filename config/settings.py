@@ -245,6 +245,22 @@ ARBITER_PAGE_MIN_AGE = env_int("ARBITER_PAGE_MIN_AGE", 5)
 
 EMAIL_BACKEND = env_str("DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DJANGO_DEFAULT_FROM_EMAIL", "arbiter@localhost")
+# SMTP, read when DJANGO_EMAIL_BACKEND is django.core.mail.backends.smtp.EmailBackend.
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 20)
+# The address mails link to (pairings, unsubscribe links): the site as players reach it.
+ARBITER_SITE_URL = env_str("ARBITER_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# Mails (tournaments/services/notifications.py) are sent by a task after the commit; this
+# sweep sends those whose task was lost or whose SMTP server was down.
+CELERY_BEAT_SCHEDULE["sweep-notifications"] = {
+    "task": "tournaments.tasks.sweep_notifications",
+    "schedule": float(env_int("ARBITER_MAIL_SWEEP_SECONDS", 300)),
+}
 
 # Production hardening, on with ARBITER_PRODUCTION=1 (docs/operations.md).
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if PRODUCTION else None

@@ -62,6 +62,9 @@ CSRF_EXEMPT = {
     # session is never accepted there (a signed-in director without the token gets 403,
     # see its row), so a forged cross-site request carries nothing that would let it in.
     "tournaments:bot_contest_api_game": "authenticated by its bearer token, not a session",
+    # A mail client's one-click unsubscribe (RFC 8058) posts with no session and no token;
+    # the signed token in the address is the authority, and it only turns mail off.
+    "tournaments:unsubscribe_one_click": "authorised by the signed token in its address",
 }
 
 
@@ -139,6 +142,31 @@ TABLE: dict[str, list[Case]] = {
     "tournaments:standings": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
     "tournaments:entrant": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
     "tournaments:version": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
+    # --- a player's own things, and the mails' links ------------------------------------
+    # an unsubscribe link needs no sign-in; a link that was not made here is refused
+    "tournaments:unsubscribe": [
+        Case(None, "400 400 400 400 400"),
+        Case(None, "400 400 400 400 400", method="HEAD"),
+        Case(None, "400 400 400 400 400", method="POST"),
+    ],
+    "tournaments:unsubscribe_one_click": [
+        Case(None, "405 405 405 405 405"),
+        Case(None, "400 400 400 400 400", method="POST"),
+    ],
+    # a player's e-mail switches: the player of that entrant only (a director is not)
+    "tournaments:entrant_emails": [
+        Case("private", "login 405 405 405 405"),
+        Case("private", "login 302 404 403 403", method="POST"),
+        Case("public", "login 302 403 403 403", method="POST"),
+    ],
+    # a player's own match's result (under double entry; here it is off: the page says
+    # so, and a POST is refused beside the form)
+    "tournaments:player_result": [
+        Case("private", "login 200 404 403 403"),
+        Case("private", "login 200 404 403 403", method="HEAD"),
+        Case("private", "login 422 404 403 403", method="POST"),
+        Case("public", "login 200 403 403 403"),
+    ],
     # --- director screens -------------------------------------------------------------
     "tournaments:manage_create": [
         Case(None, SIGNED_IN),
@@ -184,6 +212,12 @@ TABLE: dict[str, list[Case]] = {
     "tournaments:manage_check": [
         Case("private", DIRECTOR_ONLY),
         Case("public", DIRECTOR_ONLY, htmx=True),
+    ],
+    # double entry of results on or off: the head director's (here the creator) and admins'
+    "tournaments:manage_double_entry": [
+        Case("private", "login 405 405 405 405"),
+        Case("private", "login 404 404 302 302", method="POST"),
+        Case("public", "login 404 404 302 302", method="POST"),
     ],
     "tournaments:manage_directors": [
         Case("private", "login 405 405 405 405"),

@@ -255,3 +255,31 @@ class ImportJobAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False
+
+
+@admin.register(models.ResultEntry)
+class ResultEntryAdmin(admin.ModelAdmin):
+    """Entries waiting under double entry (docs/double-entry.md); the services write them."""
+
+    list_display = ("match", "version", "entered_by", "status", "summary", "entered_at")
+    list_filter = ("status",)
+    search_fields = ("match__code", "entered_by__username", "match__round__event__name")
+    list_select_related = ("match__round__event", "entered_by")
+    readonly_fields = [f.name for f in models.ResultEntry._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(models.Notification)
+class NotificationAdmin(admin.ModelAdmin):
+    """What was mailed to whom, and what could not be (the error is kept)."""
+
+    list_display = ("kind", "user", "event", "status", "attempts", "created_at", "sent_at")
+    list_filter = ("status", "kind")
+    search_fields = ("key", "user__username", "user__email", "event__name")
+    list_select_related = ("user", "event")
+    readonly_fields = [f.name for f in models.Notification._meta.fields]
+
+    def has_add_permission(self, request):
+        return False

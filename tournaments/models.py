@@ -43,6 +43,10 @@ class Event(models.Model):
     venue = models.CharField(max_length=200, blank=True)
     # Draws typed in by the director from an outside draw instead of made by Arbiter.
     external_draws = models.BooleanField(default=False)
+    # Double entry of results (docs/double-entry.md): a result typed on the results screen
+    # is saved only when a second person's entry agrees. A director-side option, not the
+    # engine's: event.settings are the format's rules.
+    double_entry = models.BooleanField(default=False)
     # The seed every application-made draw of this event derives from (rules/draws.py).
     random_seed = models.CharField(max_length=64, default=new_seed)
     # Raised by every result change; standings are current when both versions match.
@@ -98,6 +102,8 @@ class EventDirector(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE)
     user = models.ForeignKey(conf.AUTH_USER_MODEL, on_delete=models.CASCADE)
     added_at = models.DateTimeField(auto_now_add=True)
+    # No e-mail about this event (disputes) to this director: the mails' unsubscribe link.
+    emails_off = models.BooleanField(default=False)
 
     class Meta:
         constraints = [
@@ -162,6 +168,8 @@ class Entrant(models.Model):
         related_name="entries",
     )
     claim_code = models.CharField(max_length=24, default=new_claim_code, unique=True)
+    # The player turned e-mail about this event off (their page, or a mail's link).
+    emails_off = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -635,3 +643,76 @@ class ImportJob(models.Model):
 
     def __str__(self) -> str:
         return f"import of {self.slug} ({self.get_status_display()})"
+
+
+class ResultEntry(models.Model):
+    """One person's entry of a match's result under double entry (docs/double-entry.md).
+
+    Kept until a second person's entry made against the same match version agrees (then the
+    result is saved through services.results.record and the entries go) or disagrees (both
+    stay, marked, until the head director settles the match). An entry made against an
+    older version of the match is void."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting for a second entry")
+        DISAGREED = "disagreed", _("Disagrees with the other entry")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="entries")
+    version = models.PositiveIntegerField(help_text=_("The match version it was entered at."))
+    games = models.JSONField(default=list)
+    match_details = models.JSONField(default=dict, blank=True)
+    summary = models.CharField(max_length=200, blank=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.WAITING)
+    entered_by = models.ForeignKey(conf.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    entered_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["match", "entered_at", "id"]
+        verbose_name_plural = "result entries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "version", "entered_by"], name="one_entry_per_person_per_version"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} v{self.version}: {self.entered_by}"
+
+
+class Notification(models.Model):
+    """One e-mail to one person (tournaments/services/notifications.py): written with the
+    action that causes it, sent after the commit by a task, marked sent under its row lock,
+    so a retried or duplicated task never mails twice."""
+
+    class Kind(models.TextChoices):
+        PAIRING = "pairing", _("Pairing published")
+        DISPUTE = "dispute", _("Result disputed")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting to be sent")
+        SENT = "sent", _("Sent")
+        SKIPPED = "skipped", _("Not sent (turned off, or no address)")
+        FAILED = "failed", _("Failed")
+
+    # What was sent to whom, e.g. "pairing:<round>:<entrant>": one mail per key, ever.
+    key = models.CharField(max_length=120, unique=True)
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="notifications")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    user = models.ForeignKey(conf.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    entrant = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.CASCADE)
+    # A round paired again is deleted with its pairings: its unsent mails go with it.
+    round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.CASCADE)
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE)
+    details = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField()
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} to {self.user} ({self.get_status_display()})"

@@ -13,7 +13,7 @@ from pathlib import Path
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from tournaments.services import event_import, reports, standings
+from tournaments.services import event_import, notifications, reports, standings
 
 # Transient failures worth a retry: the database restarting, a dropped connection.
 TRANSIENT = (OperationalError, InterfaceError, ConnectionError)
@@ -96,3 +96,21 @@ def scheduled_backup() -> str:
     made = backup.create_backup(database=backup.IF_AVAILABLE)
     backup.prune()
     return str(made.path)
+
+
+@shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(*TRANSIENT, notifications.MailNotSent),
+    retry_backoff=30,
+    retry_backoff_max=900,
+    max_retries=5,
+)
+def send_notifications(ids: list[int]) -> int:
+    """Mail the pending Notification rows among ``ids``; a row sent is never sent again."""
+    return notifications.deliver(ids)
+
+
+@shared_task(acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)
+def sweep_notifications() -> int:
+    return notifications.sweep()

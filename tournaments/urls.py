@@ -16,4 +16,5 @@ urlpatterns = [
     path("", include("tournaments.urls_director")),
     path("", include("tournaments.urls_reports")),
     path("", include("tournaments.urls_formats")),
+    path("", include("tournaments.urls_player")),
 ]

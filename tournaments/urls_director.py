@@ -25,6 +25,11 @@ urlpatterns = [
     path("e/<slug:slug>/manage/export/wof.elo", manage_import.export_wof, name="manage_export_wof"),
     path("e/<slug:slug>/manage/check/", manage_event.conformance_verdict, name="manage_check"),
     path("e/<slug:slug>/manage/directors/add", manage_event.add_director, name="manage_directors"),
+    path(
+        "e/<slug:slug>/manage/double-entry",
+        manage_event.set_double_entry,
+        name="manage_double_entry",
+    ),
     path("e/<slug:slug>/manage/entrants/", manage_entrants.entrant_list, name="manage_entrants"),
     path(
         "e/<slug:slug>/manage/entrants/import/",

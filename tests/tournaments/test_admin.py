@@ -38,6 +38,14 @@ def populated(director):
         event=event, game_id="g-1", match=rnd.matches.first(), game_number=1, received_at=now
     )
     ImportJob.objects.create(user=director, kind="event", slug="Player-import", created_at=now)
+    from tournaments.models import Notification, ResultEntry
+
+    ResultEntry.objects.create(
+        match=rnd.matches.first(), version=0, entered_by=director, entered_at=now
+    )
+    Notification.objects.create(
+        key="pairing:test", event=event, kind="pairing", user=director, created_at=now
+    )
     if not Report.objects.exists():
         Report.objects.create(event=event, kind=Report.Kind.choices[0][0], requested_at=now)
     return event

@@ -36,6 +36,7 @@ from tournaments.models import Entrant, Match, Round
 from tournaments.services import (
     backup,
     corrections,
+    double_entry,
     draws,
     entrants,
     event_import,
@@ -98,6 +99,15 @@ EXEMPT = {
     "changes no event data",
     "reports.build": "builds the requested file and marks its Report row done",
     "reports.public_standings_pdf": "requests the public standings file (see request)",
+    "notifications.pairings_published": "a step inside publish_round (round.published): "
+    "one mail row per player, sent after the commit",
+    "notifications.dispute_opened": "a step inside format_gokodom.dispute (its audit row "
+    "names the mails' key)",
+    "notifications.deliver": "marks mail rows sent, skipped or failed; no event data",
+    "notifications.send_later": "enqueues the mail task (without a worker: deliver)",
+    "notifications.sweep": "re-enqueues mail whose task was lost (see deliver)",
+    "notifications.set_player_emails": "a person's own mail switches, not event data",
+    "notifications.unsubscribe": "a person's own mail switch, from a mail's signed link",
 }
 
 
@@ -305,6 +315,20 @@ def _(d):
 def _(d):
     match, _, _ = _two_player_match(_published(d, _rr(d)))
     return lambda: results.record(match, [{"scores": [1, 0]}], expected_version=0, by=d)
+
+
+@scenario("double_entry.set_enabled")
+def _(d):
+    event = _rr(d)
+    return lambda: double_entry.set_enabled(event, True, by=d)
+
+
+@scenario("double_entry.enter")
+def _(d):
+    event = _rr(d)
+    double_entry.set_enabled(event, True, by=d)
+    match, _, _ = _two_player_match(_published(d, event))
+    return lambda: double_entry.enter(match, [{"scores": [1, 0]}], expected_version=0, by=d)
 
 
 @scenario("corrections.confirm_result")

@@ -31,6 +31,9 @@ class FormatUI:
     # ``row`` (match, participants, games with their stored or typed values, errors) and
     # ``ui``. A format with other inputs (submissions, result codes) gives its own.
     inputs_template: str = "tournaments/manage/_result_inputs.html"
+    # Under double entry a player may enter their own match's result (the director's
+    # entry is the second); False for a format with its own player reports (GokoDom).
+    player_entry: bool = True
 
     def games_for(self, settings: Mapping[str, Any]) -> int:
         return self.games
@@ -238,6 +241,11 @@ class FormatUI:
     def director_links(self, event: Any) -> list[tuple[Any, str]]:
         """(label, url) of the format's own director screens, for the director's navigation."""
         return []
+
+    def round_deadline(self, event: Any, rnd: Any) -> Any:
+        """When the round's games must be played by (a datetime, or None): the pairing mail
+        says it. A format that computes its deadlines gives its own."""
+        return rnd.deadline
 
     # -- how a value on a public page was built (read from data already loaded) ---------
 

@@ -36,6 +36,11 @@ class GokodomUI(FormatUI):
     def director_links(self, event: Any) -> list[tuple[Any, str]]:
         return [(_("Season"), reverse("tournaments:gokodom_manage", args=[event.slug]))]
 
+    def round_deadline(self, event: Any, rnd: Any) -> Any:
+        from tournaments.formats.gokodom_schedule import deadline
+
+        return deadline(event, rnd)
+
     def needs_director(self, event: Any) -> list[NeedsYou]:
         """Disputed results of the published rounds: the deadline never settles them."""
         from tournaments.formats.gokodom_claims import claim_lines
@@ -168,6 +173,7 @@ UI = GokodomUI(
     games=GAMES,
     score_label=_("Game points"),
     inputs_template="tournaments/formats/gokodom/_result_inputs.html",
+    player_entry=False,  # players report and confirm on their own screen
 )
 register("gokodom", UI)
 

@@ -27,7 +27,7 @@ from django.utils.formats import date_format
 from rules.contract import MatchScore, MatchState, Problem
 from tournaments.formats import gokodom_schedule as schedule
 from tournaments.models import Entrant, Event, Match, ResultChange, Round
-from tournaments.services import audit, results, standings
+from tournaments.services import audit, notifications, results, standings
 from tournaments.services.errors import InvalidResult, NotAllowed, ServiceError
 from tournaments.services.rounds import score_json
 from tournaments.services.state import load_event_state, match_state
@@ -395,7 +395,7 @@ def dispute(
             entry["counter"] = _claim(event, locked, entrant, outcome=outcome, games=games, now=now)
         locked.details = {**locked.details, "report": entry}
         locked.save(update_fields=["details"])
-        audit.log(
+        logged = audit.log(
             event,
             "gokodom.result_disputed",
             actor=by,
@@ -404,7 +404,19 @@ def dispute(
             reason=entry["note"],
             after=entry,
         )
+        _mail_dispute(locked, logged, entrant, now)
         return entry
+
+
+def _mail_dispute(locked: Match, logged: Any, entrant: Entrant, now: datetime) -> None:
+    """Both players and the directors are told, after the commit, with the accounts as
+    the director reads them."""
+    from tournaments.formats.gokodom_claims import claim_lines
+
+    note = (locked.details.get("report") or {}).get("note", "")
+    notifications.dispute_opened(
+        locked, logged, by=entrant, note=note, lines=claim_lines(locked), now=now
+    )
 
 
 # -- the message to the director (I.D) -----------------------------------------------------

@@ -23,7 +23,7 @@ from tournaments.models import (
     Round,
     Stage,
 )
-from tournaments.services import audit, draws, standings
+from tournaments.services import audit, draws, notifications, standings
 from tournaments.services.errors import ServiceError
 from tournaments.services.state import jsonable, load_event_state
 
@@ -153,6 +153,8 @@ def publish_round(rnd: Round, *, by: Any, now: datetime | None = None) -> Round:
         _score_byes(event, rnd)
         audit.log(event, "round.published", actor=by, at=now, subject=rnd.label)
         standings.results_changed(event)
+        # each player's pairing by e-mail, sent by a task after the commit
+        notifications.pairings_published(rnd, now=now)
     return rnd
 
 

@@ -9,11 +9,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.permissions import event_for_director
+from accounts.permissions import event_for_director, is_head_director, require
 from tournaments import ratelimit, selectors
 from tournaments.formats import ui_for
 from tournaments.forms import EventForm, SettingsForm
-from tournaments.services import events, standings
+from tournaments.services import double_entry, events, standings
 from tournaments.services.errors import ServiceError
 
 
@@ -77,7 +77,12 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             "audit": event.audit_entries.select_related("actor")[:15],
             "standings_state": standings.standings_state(event),
             "directors": event.directors.order_by("username"),
-            "needs": ui_for(event).needs_director(event),
+            "head": is_head_director(request.user, event),
+            # what waits for this director: generic items, then the format's own
+            "needs": [
+                *double_entry.needs_director(event, request.user),
+                *ui_for(event).needs_director(event),
+            ],
         },
     )
 
@@ -144,6 +149,23 @@ def conformance_verdict(request: HttpRequest, slug: str) -> HttpResponse:
     if getattr(request, "htmx", False):
         template += "#verdict"
     return render(request, template, {"event": event, "verdict": verdict})
+
+
+@login_required
+@require_POST
+def set_double_entry(request: HttpRequest, slug: str) -> HttpResponse:
+    """Double entry of results on or off: the head director's choice."""
+    event = event_for_director(request.user, slug)
+    require(is_head_director(request.user, event))
+    enabled = request.POST.get("double_entry") == "on"
+    if double_entry.set_enabled(event, enabled, by=request.user):
+        if enabled:
+            messages.success(
+                request, "Double entry is on: a result is saved when two people's entries agree."
+            )
+        else:
+            messages.success(request, "Double entry is off: a result is saved as it is typed.")
+    return redirect("tournaments:manage", slug=slug)
 
 
 @login_required

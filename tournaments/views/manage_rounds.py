@@ -16,7 +16,7 @@ from tournaments.endings import ending_notes
 from tournaments.formats import ui_for
 from tournaments.forms import DrawForm, SwapForm
 from tournaments.models import Game, Match, MatchParticipant, Round
-from tournaments.services import conformance, corrections, draws, results, rounds
+from tournaments.services import conformance, corrections, double_entry, draws, results, rounds
 from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
 
 PAGE = "tournaments/manage/round.html"
@@ -140,7 +140,17 @@ def _draws_url(slug: str) -> str:
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = event_for_director(request.user, slug)
     rnd = _round(event, number)
-    return render(request, PAGE, _round_context(event, rnd))
+    context = _round_context(event, rnd)
+    _with_entries(event, context["rows"], request.user)
+    return render(request, PAGE, context)
+
+
+def _with_entries(event, rows: list[dict], user) -> None:
+    """Under double entry, what each row may show of the entries made (never another
+    person's numbers before the result is saved)."""
+    found = double_entry.states(event, [row["match"] for row in rows], user)
+    for row in rows:
+        row["entry"] = found.get(row["match"].pk)
 
 
 @login_required
@@ -235,6 +245,18 @@ def save_result(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
             if corrections.needs_preview(match):
                 # an earlier round: later rounds were paired on the old result
                 extra = _correction(request, match, games, match_details, version)
+            elif event.double_entry:
+                # saved only when a second person's entry agrees (docs/double-entry.md)
+                entered = double_entry.enter(
+                    match,
+                    games,
+                    expected_version=version,
+                    by=request.user,
+                    match_details=match_details,
+                )
+                extra = {"saved": entered.saved, "entered": entered.state}
+                if entered.state == double_entry.DISAGREED:
+                    status = 409
             else:
                 results.record(
                     match,
@@ -259,6 +281,7 @@ def save_result(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
         Match.objects.filter(pk=match.pk).prefetch_related("participants__entrant", "games").get()
     )
     row = _row(ui, match, settings, **extra)
+    _with_entries(event, [row], request.user)
     if "posted" in extra:
         _keep_typed(row, request.POST)
     for game in row["games"]:

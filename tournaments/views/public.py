@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
-from accounts.permissions import event_for_viewer, is_director
+from accounts.permissions import event_for_viewer, is_director, is_player_of
 from tournaments import selectors
 from tournaments.formats import ui_for
 from tournaments.models import Event, Round
@@ -156,6 +156,16 @@ def entrant(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "items": items,
         "placings": selectors.entrant_standings(event, selectors.latest_snapshot(event), person),
     }
+    # the player's own e-mail switches and result entry (a signed-in page: never cached)
+    context["own"] = own = is_player_of(request.user, person)
+    if own and event.double_entry and ui_for(event).player_entry:
+        context["to_enter"] = [
+            item
+            for item in items
+            if item["round"].status == Round.Status.PUBLISHED
+            and item["opponents"]
+            and not (item["match"].result or {}).get("complete")
+        ]
     return _page(request, event, "tournaments/entrant.html", "entrant-matches", context)
 
 
