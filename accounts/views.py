@@ -56,10 +56,11 @@ def locked_out(
     )
 
 
-# The class-based auth views answer HEAD and OPTIONS, and their forms take PUT like POST;
-# nobody decided on those (tests/test_authorization.py asks every view every method).
-FORM_METHODS = ["get", "post"]
-PAGE_METHODS = ["get"]
+# The class-based auth views answer OPTIONS, and their forms take PUT like POST; nobody
+# decided on those (tests/test_authorization.py asks every view every method). HEAD is
+# answered where GET is.
+FORM_METHODS = ["get", "head", "post"]
+PAGE_METHODS = ["get", "head"]
 
 
 class SignInView(auth_views.LoginView):
@@ -114,7 +115,7 @@ def _next_url(request: HttpRequest, default: str) -> str:
     return default
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @ratelimit.limit("signup", ratelimit.ip_key, when=ratelimit.posted)
 def sign_up(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
@@ -140,7 +141,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def claim(request: HttpRequest) -> HttpResponse:
     """Type a claim code; a good one leads to the same confirmation as the invite link."""
     form = ClaimForm(request.POST if request.method == "POST" else None)
@@ -158,7 +159,7 @@ def claim(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def claim_code(request: HttpRequest, code: str) -> HttpResponse:
     """The invite link: GET shows whose entry this is, POST claims it."""
     entrant = services.entrant_for_code(code)

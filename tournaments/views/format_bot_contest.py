@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.permissions import event_for_director
 from tournaments import ratelimit
@@ -36,7 +36,7 @@ def _settings(event: Event) -> dict:
 
 
 @login_required
-@require_GET
+@require_safe
 def hub(request: HttpRequest, slug: str) -> HttpResponse:
     """What the engine waits for, and the contest's own screens."""
     event = _event(request, slug)
@@ -79,7 +79,7 @@ class GamesForm(forms.Form):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def games_import(request: HttpRequest, slug: str) -> HttpResponse:
     """Upload a CSV of games: checked whole; "Check" saves nothing, "Save" saves all or
     nothing."""
@@ -114,7 +114,7 @@ def games_import(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def referee(request: HttpRequest, slug: str) -> HttpResponse:
     """Make or revoke the referee program's token; the token is shown once."""
     event = _event(request, slug)
@@ -151,7 +151,7 @@ class BoardForm(forms.Form):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def board(request: HttpRequest, slug: str) -> HttpResponse:
     """The board of every round so far, and the director's choice for the next one."""
     event = _event(request, slug)
@@ -205,7 +205,7 @@ class FinalForm(forms.Form):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def final_tie(request: HttpRequest, slug: str) -> HttpResponse:
     """Record the director's winner when the final's totals tie for first."""
     event = _event(request, slug)

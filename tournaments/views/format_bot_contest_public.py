@@ -4,7 +4,7 @@ as brackets, the final crosstable. Thin: permission, one read, render."""
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from accounts.permissions import event_for_viewer
 from tournaments.formats import bot_contest_pages as pages
@@ -21,28 +21,28 @@ def _event(request: HttpRequest, slug: str) -> Event:
     return event
 
 
-@require_GET
+@require_safe
 def boards(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(request, slug)
     context = {"boards": pages.boards(event), "tab": "boards"}
     return _page(request, event, TEMPLATES + "boards.html", "contest", context)
 
 
-@require_GET
+@require_safe
 def gauntlet(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(request, slug)
     context = {"gauntlet": pages.gauntlet(event), "tab": "gauntlet"}
     return _page(request, event, TEMPLATES + "gauntlet.html", "contest", context)
 
 
-@require_GET
+@require_safe
 def brackets(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(request, slug)
     context = {"drawn": pages.brackets(event), "tab": "brackets"}
     return _page(request, event, TEMPLATES + "brackets.html", "contest", context)
 
 
-@require_GET
+@require_safe
 def final(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(request, slug)
     context = {"final": pages.final(event), "tab": "final"}

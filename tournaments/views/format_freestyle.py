@@ -14,7 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.permissions import event_for_director, event_for_viewer
 from tournaments import selectors
@@ -72,7 +72,7 @@ def _add_errors(form: forms.Form, error: ServiceError, default: str) -> None:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def manage_draws(request: HttpRequest, slug: str) -> HttpResponse:
     """Type in the digit (or lot) the engine waits for, one attempt after another."""
     event = _freestyle(event_for_director(request.user, slug))
@@ -105,7 +105,7 @@ def manage_draws(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def manage_tiebreakers(request: HttpRequest, slug: str) -> HttpResponse:
     """Record the winner of each tiebreaker game the standings wait for."""
     event = _freestyle(event_for_director(request.user, slug))
@@ -151,7 +151,7 @@ def manage_tiebreakers(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def manage_withdraw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Withdraw a player the Freestyle way: during the round in play, or between rounds.
     Once rounds are paired the withdrawal is previewed and saved only when confirmed."""
@@ -218,7 +218,7 @@ def _public(request: HttpRequest, slug: str) -> tuple[Event, list[Round]]:
     return event, selectors.public_rounds(event)
 
 
-@require_GET
+@require_safe
 def public_draws(request: HttpRequest, slug: str) -> HttpResponse:
     """Every random digit and lot of the event, with the grouping or seeding it decided."""
     event, rounds = _public(request, slug)
@@ -230,7 +230,7 @@ def public_draws(request: HttpRequest, slug: str) -> HttpResponse:
     return _render(request, "draws.html", "draws", context)
 
 
-@require_GET
+@require_safe
 def public_bracket(request: HttpRequest, slug: str) -> HttpResponse:
     """The semi-finals, the final and the third place game."""
     event, rounds = _public(request, slug)

@@ -17,7 +17,7 @@ from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from accounts.permissions import entrant_of, event_for_viewer, is_player_of
 from tournaments import ratelimit
@@ -124,7 +124,7 @@ def _render(
 
 
 @login_required
-@require_GET
+@require_safe
 def my_match(request: HttpRequest, slug: str) -> HttpResponse:
     event, entrant = _player(request, slug)
     return _render(request, event, entrant, _current(event, entrant))
@@ -261,7 +261,7 @@ def bye(request: HttpRequest, slug: str) -> HttpResponse:
 # -- the public bracket ----------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def bracket(request: HttpRequest, slug: str) -> HttpResponse:
     from tournaments.views.format_gokodom_bracket import bracket_context
 

@@ -14,7 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from accounts.permissions import event_for_director
 from rules.contract import NeedsDecision
@@ -63,7 +63,7 @@ def pending_decision(event: Event, last: Round | None) -> NeedsDecision | None:
 
 
 @login_required
-@require_GET
+@require_safe
 def season(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(request, slug)
     last = event.rounds.order_by("-number").first()

@@ -14,7 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_vary_headers
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.permissions import entrant_of, event_for_director, event_for_viewer, require
 from tournaments.formats import ui_for
@@ -52,7 +52,7 @@ def _settings(event: Event) -> dict[str, Any]:
 
 
 @login_required
-@require_GET
+@require_safe
 def overview(request: HttpRequest, slug: str) -> HttpResponse:
     event = _director_event(request.user, slug)
     rounds = list(event.rounds.order_by("number"))
@@ -84,7 +84,7 @@ def reveal(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def eligibility(request: HttpRequest, slug: str) -> HttpResponse:
     event = _director_event(request.user, slug)
     entrants = list(event.entrants.order_by("number"))
@@ -128,7 +128,7 @@ def _eligibility_preview(event: Event) -> dict[str, Any]:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def puzzles(request: HttpRequest, slug: str) -> HttpResponse:
     event = _director_event(request.user, slug)
     settings = _settings(event)
@@ -256,7 +256,7 @@ def _current_list(flags: dict[str, Any], letter: str | None) -> list[str]:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def preferences_for(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The director enters a player's list on their behalf (audited as such)."""
     event = _director_event(request.user, slug)
@@ -268,7 +268,7 @@ def preferences_for(request: HttpRequest, slug: str, number: int) -> HttpRespons
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def my_preferences(request: HttpRequest, slug: str) -> HttpResponse:
     """A player's own preference lists: only a player of this event (403 otherwise)."""
     event = _viewer_event(request.user, slug)
@@ -278,7 +278,7 @@ def my_preferences(request: HttpRequest, slug: str) -> HttpResponse:
     return _preferences(request, event, entrant, as_director=False, back=request.path)
 
 
-@require_GET
+@require_safe
 def ladder(request: HttpRequest, slug: str) -> HttpResponse:
     """The public ladder: ranks after each round and each match by bracket. Before the
     reveal, only the seeds (for everyone: the director's view is the overview screen)."""

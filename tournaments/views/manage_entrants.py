@@ -28,7 +28,7 @@ def _entrant(event, number: int) -> Entrant:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def entrant_list(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_for_director(request.user, slug)
     # bound on every POST, even an empty one, so that a refusal always says why
@@ -68,7 +68,7 @@ def entrant_list(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def entrant_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = event_for_director(request.user, slug)
     entrant = _entrant(event, number)
@@ -142,7 +142,7 @@ def _withdraw_context(event, entrant: Entrant, preview, **extra) -> dict:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def entrant_import(request: HttpRequest, slug: str) -> HttpResponse:
     """Upload or paste a CSV; see every row and its problems; save only a valid file."""
     event = event_for_director(request.user, slug)

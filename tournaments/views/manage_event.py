@@ -7,7 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.permissions import event_for_director, is_head_director, require
 from tournaments import ratelimit, selectors
@@ -22,7 +22,7 @@ def _saving(request: HttpRequest) -> bool:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @ratelimit.limit("event_create", when=_saving)
 def create_event(request: HttpRequest) -> HttpResponse:
     """Any signed-in user may create an event and becomes its director."""
@@ -61,7 +61,7 @@ def create_event(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_for_director(request.user, slug)
     rounds = list(event.rounds.order_by("number"))
@@ -88,7 +88,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def standings_preview(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings as the engine computes them now, beside what the public sees."""
     event = event_for_director(request.user, slug)
@@ -138,7 +138,7 @@ def publish_standings(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def conformance_verdict(request: HttpRequest, slug: str) -> HttpResponse:
     """The rules checker's verdict on the record (loaded into the dashboard by HTMX)."""
     from tournaments.services import conformance

@@ -15,7 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.permissions import event_for_director
 from tournaments import ratelimit
@@ -29,7 +29,7 @@ JOB_TEMPLATE = "tournaments/manage/import_job.html"
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @ratelimit.limit("event_create", when=ratelimit.posted)  # the check step is the heavy one
 def import_event(request: HttpRequest) -> HttpResponse:
     """Anyone who may create an event may import one (and directs it)."""
@@ -104,7 +104,7 @@ def _confirm(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def import_job(request: HttpRequest, job: int) -> HttpResponse:
     """A confirmed import: its progress while the worker saves it (the page polls), the
     event's dashboard once saved, the reasons if it was refused. Its director's only."""
@@ -136,7 +136,7 @@ def _download(text: str, filename: str, content_type: str) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def export_event(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_for_director(request.user, slug)
     text = json.dumps(eventfile.export_event(event), indent=1, ensure_ascii=False) + "\n"
@@ -144,7 +144,7 @@ def export_event(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def export_wof(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_for_director(request.user, slug)
     if event.format != "woc":

@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.http import urlencode
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.permissions import event_for_director
 from tournaments.endings import ending_notes
@@ -136,7 +136,7 @@ def _draws_url(slug: str) -> str:
 
 
 @login_required
-@require_GET
+@require_safe
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = event_for_director(request.user, slug)
     rnd = _round(event, number)
@@ -376,7 +376,7 @@ def _keep_typed(row: dict, data) -> None:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def draw_entry(request: HttpRequest, slug: str) -> HttpResponse:
     """Record an outside draw the engine waits for (or see every draw made so far)."""
     event = event_for_director(request.user, slug)

@@ -17,7 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from accounts.permissions import event_for_viewer, is_director, is_player_of
 from tournaments import selectors
@@ -70,7 +70,7 @@ def _page(
     return response
 
 
-@require_GET
+@require_safe
 def event_list(request: HttpRequest) -> HttpResponse:
     events = selectors.visible_events(request.user).order_by("-starts_on", "name")
     return render(request, "tournaments/event_list.html", {"events": events})
@@ -90,7 +90,7 @@ def _pairings_context(request: HttpRequest, event: Event, rnd: Round | None) -> 
     }
 
 
-@require_GET
+@require_safe
 @cached_public_page  # rebuilt once per change of the event
 def event_home(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_for_viewer(request.user, slug)
@@ -110,7 +110,7 @@ def event_home(request: HttpRequest, slug: str) -> HttpResponse:
     return _page(request, event, "tournaments/event.html", "overview", context)
 
 
-@require_GET
+@require_safe
 @cached_public_page  # rebuilt once per change of the event
 def round_pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = event_for_viewer(request.user, slug)
@@ -128,7 +128,7 @@ def round_pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse
     return _page(request, event, "tournaments/round.html", "pairings", context)
 
 
-@require_GET
+@require_safe
 @cached_public_page  # rebuilt once per change of the event
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_for_viewer(request.user, slug)
@@ -141,7 +141,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     return _page(request, event, "tournaments/standings.html", "standings", context)
 
 
-@require_GET
+@require_safe
 @cached_public_page  # rebuilt once per change of the event
 def entrant(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = event_for_viewer(request.user, slug)
@@ -169,7 +169,7 @@ def entrant(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return _page(request, event, "tournaments/entrant.html", "entrant-matches", context)
 
 
-@require_GET
+@require_safe
 def version(request: HttpRequest, slug: str) -> HttpResponse:
     """What public pages poll: cheap, and changes whenever something public changes.
 
@@ -207,7 +207,7 @@ def version(request: HttpRequest, slug: str) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def health(request: HttpRequest) -> JsonResponse:
     """For load balancers and compose: 200 when the database answers, else 503 (never a
     server error page, which would need the database and the static manifest)."""

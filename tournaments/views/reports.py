@@ -8,7 +8,7 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.permissions import event_for_director, event_for_viewer, is_director
 from tournaments import selectors
@@ -47,7 +47,7 @@ def _page(request: HttpRequest, event: Event, form: ReportForm, status: int = 20
     )
 
 
-@require_GET
+@require_safe
 def reports_index(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_for_director(request.user, slug)
     return _page(request, event, ReportForm())
@@ -78,7 +78,7 @@ def reports_create(request: HttpRequest, slug: str) -> HttpResponse:
     return _page(request, event, form, status=422)
 
 
-@require_GET
+@require_safe
 def reports_status(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """One report's row: what the page polls while the report builds."""
     event = event_for_director(request.user, slug)
@@ -102,7 +102,7 @@ def _file_response(report: Report) -> FileResponse:
     )
 
 
-@require_GET
+@require_safe
 def reports_download(request: HttpRequest, slug: str, pk: int) -> FileResponse:
     event = event_for_director(request.user, slug)
     report = get_object_or_404(Report, pk=pk, event=event, status=Report.Status.DONE)
