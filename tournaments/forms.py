@@ -268,23 +268,30 @@ class CsvImportForm(forms.Form):
         return data
 
 
+def unseal(sealed: str, *, salt: str, max_age: int) -> Any:
+    """What a check step signed for its confirmation (the checked file travels with the
+    form); a confirmation too old or changed since is refused, and the file is checked
+    again."""
+    from django.core import signing
+
+    try:
+        return signing.loads(sealed, salt=salt, max_age=max_age)
+    except signing.SignatureExpired:
+        raise forms.ValidationError(
+            _("This confirmation is too old; check the file again."), code="expired"
+        ) from None
+    except signing.BadSignature:
+        raise forms.ValidationError(
+            _("This confirmation was changed after the file was checked; check it again."),
+            code="tampered",
+        ) from None
+
+
 class CsvConfirmForm(forms.Form):
     sealed = forms.CharField(widget=forms.HiddenInput)
 
     def clean_sealed(self) -> str:
-        from django.core import signing
-
-        try:
-            text = signing.loads(self.cleaned_data["sealed"], salt=CSV_SALT, max_age=CSV_MAX_AGE)
-        except signing.SignatureExpired:
-            raise forms.ValidationError(
-                _("This confirmation is too old; check the file again."), code="expired"
-            ) from None
-        except signing.BadSignature:
-            raise forms.ValidationError(
-                _("This confirmation was changed after the file was checked; check it again."),
-                code="tampered",
-            ) from None
+        text = unseal(self.cleaned_data["sealed"], salt=CSV_SALT, max_age=CSV_MAX_AGE)
         if not isinstance(text, str):
             raise forms.ValidationError(_("Check the file again."), code="tampered")
         return text
@@ -392,21 +399,7 @@ class EventImportConfirmForm(forms.Form):
         self.user = user
 
     def clean_sealed(self) -> dict[str, Any]:
-        from django.core import signing
-
-        try:
-            payload = signing.loads(
-                self.cleaned_data["sealed"], salt=IMPORT_SALT, max_age=IMPORT_MAX_AGE
-            )
-        except signing.SignatureExpired:
-            raise forms.ValidationError(
-                _("This confirmation is too old; upload the file again."), code="expired"
-            ) from None
-        except signing.BadSignature:
-            raise forms.ValidationError(
-                _("This confirmation was changed after the file was checked; upload it again."),
-                code="tampered",
-            ) from None
+        payload = unseal(self.cleaned_data["sealed"], salt=IMPORT_SALT, max_age=IMPORT_MAX_AGE)
         if not isinstance(payload, dict) or payload.get("user") != self.user.pk:
             raise forms.ValidationError(
                 _("This confirmation belongs to another user; upload the file again."),

@@ -17,6 +17,16 @@ from tournaments.services import event_import, notifications, reports, standings
 
 # Transient failures worth a retry: the database restarting, a dropped connection.
 TRANSIENT = (OperationalError, InterfaceError, ConnectionError)
+# A job a user asked for (a report, an import): redelivered if its worker dies mid-way.
+JOB = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": TRANSIENT,
+    "retry_backoff": True,
+    "max_retries": 5,
+}
+# Beat's sweeps: cheap, and the next sweep comes anyway.
+SWEEP = {"acks_late": True, "autoretry_for": TRANSIENT, "retry_backoff": True, "max_retries": 3}
 
 
 def _test_pause() -> None:
@@ -50,44 +60,32 @@ def recompute_standings(event_id: int, results_version: int) -> bool:
     return standings.refresh(event_id, results_version, after_compute=_test_pause)
 
 
-@shared_task(acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)
+@shared_task(**SWEEP)
 def sweep_standings() -> int:
     return standings.sweep()
 
 
-@shared_task(acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)
+@shared_task(**SWEEP)
 def sweep_reports() -> int:
     return reports.sweep_stuck()
 
 
-@shared_task(
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=TRANSIENT,
-    retry_backoff=True,
-    max_retries=5,
-)
+@shared_task(**JOB)
 def build_report(report_id: int) -> bool:
     return reports.build(report_id)
 
 
-@shared_task(
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=TRANSIENT,
-    retry_backoff=True,
-    max_retries=5,
-)
+@shared_task(**JOB)
 def run_import(job_id: int) -> bool:
     return event_import.run_job(job_id)
 
 
-@shared_task(acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)
+@shared_task(**SWEEP)
 def sweep_imports() -> int:
     return event_import.sweep_stuck()
 
 
-@shared_task(acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)
+@shared_task(**SWEEP)
 def scheduled_backup() -> str:
     """Beat's backup (ARBITER_BACKUP_EVERY_MINUTES): event files always, the database dump
     when its tool is there; then only the newest ARBITER_BACKUP_KEEP backups are kept."""
@@ -111,6 +109,6 @@ def send_notifications(ids: list[int]) -> int:
     return notifications.deliver(ids)
 
 
-@shared_task(acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)
+@shared_task(**SWEEP)
 def sweep_notifications() -> int:
     return notifications.sweep()
