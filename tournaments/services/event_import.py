@@ -178,8 +178,7 @@ def check(
         name = name or str(data.get("event") or data.get("name") or "")
         data = ftd.ftd_event_file(data, slug=slug or default_slug(name, filename), name=name)
         clean = eventfile.validate(data)
-    else:
-        limits.check_counts(**limits.event_file_counts(data))
+    else:  # eventfile.validate refuses a file past the count limits before reading it
         if name and isinstance(data, dict) and isinstance(data.get("event"), dict):
             data["event"]["name"] = name
         clean = eventfile.validate(data, slug=slug or None)
@@ -325,17 +324,7 @@ def _check_wof(
     labels: Sequence[str] | None,
     auto: bool,
 ) -> Preview:
-    lines = text.count("\n") + 1
-    if lines > limits.import_limits().lines:
-        raise ServiceError(
-            [
-                Problem(
-                    "limit.lines",
-                    "file",
-                    f"The file has {lines:,} lines; the limit is {limits.import_limits().lines:,}.",
-                )
-            ]
-        )
+    limits.check_lines(text)
     parsed = wof.read(text)
     games = sum(len(r) for r in parsed.rounds) + len(parsed.added)
     limits.check_counts(

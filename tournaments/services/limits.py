@@ -67,6 +67,13 @@ def check_size(size: int, *, field: str = "file", limit: int | None = None) -> N
         )
 
 
+def check_lines(text: str) -> None:
+    """Refuse a text file (a WOF rating file) longer than the line limit."""
+    lines, limit = text.count("\n") + 1, import_limits().lines
+    if lines > limit:
+        raise _refuse("limit.lines", "file", f"The file has {lines:,} lines; the limit is {limit:,}.")
+
+
 def depth(value: Any) -> int:
     """How deep a parsed JSON value nests (a scalar is 0, [] or {} is 1); no recursion."""
     deepest, stack = 0, [(value, 1)]
