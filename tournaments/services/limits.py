@@ -71,8 +71,8 @@ def check_lines(text: str) -> None:
     """Refuse a text file (a WOF rating file) longer than the line limit."""
     lines, limit = text.count("\n") + 1, import_limits().lines
     if lines > limit:
-        text = f"The file has {lines:,} lines; the limit is {limit:,}."
-        raise _refuse("limit.lines", "file", text)
+        message = f"The file has {lines:,} lines; the limit is {limit:,}."
+        raise _refuse("limit.lines", "file", message)
 
 
 def depth(value: Any) -> int:
