@@ -139,6 +139,19 @@ TABLE: dict[str, list[Case]] = {
     "tournaments:standings": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
     "tournaments:entrant": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
     "tournaments:version": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
+    # the hall's screen: seen exactly when the round page or the standings page is
+    "tournaments:round_projector": [
+        Case("private", PRIVATE_PAGE),
+        Case("public", EVERYONE),
+        Case("public", EVERYONE, htmx=True),
+        Case("public", EVERYONE, method="HEAD"),
+        Case("public", "404 404 404 404 404", kwargs={"number": 2}),  # a draft
+    ],
+    "tournaments:standings_projector": [
+        Case("private", PRIVATE_PAGE),
+        Case("public", EVERYONE),
+        Case("public", EVERYONE, method="HEAD"),
+    ],
     # --- director screens -------------------------------------------------------------
     "tournaments:manage_create": [
         Case(None, SIGNED_IN),

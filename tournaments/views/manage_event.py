@@ -78,6 +78,8 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             "standings_state": standings.standings_state(event),
             "directors": event.directors.order_by("username"),
             "needs": ui_for(event).needs_director(event),
+            # the projector shows the newest round the public sees (none before one)
+            "projected": next(reversed(selectors.public_rounds(event)), None),
         },
     )
 
