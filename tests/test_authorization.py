@@ -168,6 +168,19 @@ TABLE: dict[str, list[Case]] = {
         Case("private", "login 422 404 403 403", method="POST"),
         Case("public", "login 200 403 403 403"),
     ],
+    # the hall's screen: seen exactly when the round page or the standings page is
+    "tournaments:round_projector": [
+        Case("private", PRIVATE_PAGE),
+        Case("public", EVERYONE),
+        Case("public", EVERYONE, htmx=True),
+        Case("public", EVERYONE, method="HEAD"),
+        Case("public", "404 404 404 404 404", kwargs={"number": 2}),  # a draft
+    ],
+    "tournaments:standings_projector": [
+        Case("private", PRIVATE_PAGE),
+        Case("public", EVERYONE),
+        Case("public", EVERYONE, method="HEAD"),
+    ],
     # --- director screens -------------------------------------------------------------
     "tournaments:manage_create": [
         Case(None, SIGNED_IN),

@@ -243,6 +243,42 @@ def entrant_page(
     return entrant, items
 
 
+def projector_rows(matches: list[Match]) -> list[dict]:
+    """A round as directors project it ("find your table"): each entrant once, in the
+    alphabetical order of their names, with their match (or matches: a gauntlet round
+    has several): table or code, seat role, opponents and, once it is in, the result
+    from their side. Reads prefetched matches (round_with_matches), no query."""
+    by_entrant: dict[int, dict] = {}
+    for match in matches:
+        seats = list(match.participants.all())
+        for mine in seats:
+            if mine.entrant is None:
+                continue
+            row = by_entrant.setdefault(
+                mine.entrant.number, {"entrant": mine.entrant, "matches": []}
+            )
+            row["matches"].append(
+                {
+                    "match": match,
+                    "role": mine.role,
+                    "opponents": [p for p in seats if p is not mine],
+                    "outcome": _outcome(match.result, mine.seat, len(seats)),
+                    "score": _from_side(match.result, mine.seat, len(seats)),
+                }
+            )
+    return sorted(
+        by_entrant.values(),
+        key=lambda row: (_name_order(row["entrant"].name), row["entrant"].number),
+    )
+
+
+def _name_order(name: str) -> list[Any]:
+    """A name's place in an alphabetical list, numbers by value ("Entry 9" before "Entry
+    10"): text and numbers alternate, text first, so two keys always compare."""
+    parts = re.split(r"(\d+)", name)  # the digits are at the odd places
+    return [int(part) if i % 2 else part.casefold() for i, part in enumerate(parts)]
+
+
 SCORE = re.compile(r"^\s*(\d+(?:[.,]\d+)?)\s*[-\u2013]\s*(\d+(?:[.,]\d+)?)\s*$")
 
 

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from tournaments.views import public
+from tournaments.views import projector, public
 
 app_name = "tournaments"
 
@@ -12,6 +12,16 @@ urlpatterns = [
     path("e/<slug:slug>/standings/", public.standings, name="standings"),
     path("e/<slug:slug>/entrants/<int:number>/", public.entrant, name="entrant"),
     path("e/<slug:slug>/version", public.version, name="version"),
+    path(
+        "e/<slug:slug>/rounds/<int:number>/projector/",
+        projector.round_projector,
+        name="round_projector",
+    ),
+    path(
+        "e/<slug:slug>/standings/projector/",
+        projector.standings_projector,
+        name="standings_projector",
+    ),
     # the director's screens and the reports each keep their own URL module
     path("", include("tournaments.urls_director")),
     path("", include("tournaments.urls_reports")),

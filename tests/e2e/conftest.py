@@ -4,7 +4,8 @@ Fixtures to reuse in any e2e test:
 - ``browser``: one headless Chromium for the session (from /usr/bin/chromium, or
   $ARBITER_CHROMIUM, or ``chromium`` on PATH). Missing Chromium skips locally and FAILS
   under CI=true, so CI can never pass by not testing.
-- ``phone`` / ``desktop``: fresh browser contexts (412x900 touch, 1280x900).
+- ``phone`` / ``small_phone`` / ``desktop``: fresh browser contexts (412x900 touch, 390x844
+  touch, 1280x900).
 - ``live_url(name, *args, **query)``: an absolute URL on the live server by URL name.
 - ``shot(page, name)``: saves a full-page screenshot under test-artifacts/<test>/.
 Pages run under the real Content Security Policy (no eval): wait with locators and
@@ -39,6 +40,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 PHONE = {"width": 412, "height": 900}
+SMALL_PHONE = {"width": 390, "height": 844}  # the narrowest common phone today
 DESKTOP = {"width": 1280, "height": 900}
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
@@ -82,6 +84,11 @@ def _context(browser, **options) -> Iterator:
 @pytest.fixture
 def phone(browser) -> Iterator:
     yield from _context(browser, viewport=PHONE, is_mobile=True, has_touch=True)
+
+
+@pytest.fixture
+def small_phone(browser) -> Iterator:
+    yield from _context(browser, viewport=SMALL_PHONE, is_mobile=True, has_touch=True)
 
 
 @pytest.fixture

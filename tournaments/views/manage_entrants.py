@@ -17,6 +17,7 @@ from tournaments.services.errors import ServiceError
 from tournaments.views.manage_rounds import redraw_number, seen_version
 
 PAGE = "tournaments/manage/entrants.html"
+EDIT_PAGE = "tournaments/manage/entrant_edit.html"
 WITHDRAW_PAGE = "tournaments/manage/withdraw.html"
 
 
@@ -72,6 +73,7 @@ def entrant_list(request: HttpRequest, slug: str) -> HttpResponse:
 def entrant_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = event_for_director(request.user, slug)
     entrant = _entrant(event, number)
+    htmx = getattr(request, "htmx", False)
     if request.method == "POST":
         form = EntrantForm(request.POST, instance=entrant, event=event)
         if form.is_valid():
@@ -83,17 +85,25 @@ def entrant_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 by=request.user,
             )
             entrant.refresh_from_db()
+            if not htmx:
+                messages.success(request, f"{entrant.name} is saved.")
+                return redirect("tournaments:manage_entrants", slug=slug)
             return render(request, f"{PAGE}#row", {"event": event, "entrant": entrant})
         return render(
             request,
-            f"{PAGE}#edit-row",
+            f"{PAGE}#edit-row" if htmx else EDIT_PAGE,
             {"event": event, "entrant": entrant, "form": form},
             status=422,
         )
     if request.GET.get("cancel"):
+        if not htmx:
+            return redirect("tournaments:manage_entrants", slug=slug)
         return render(request, f"{PAGE}#row", {"event": event, "entrant": entrant})
     form = EntrantForm(instance=entrant, event=event)
-    return render(request, f"{PAGE}#edit-row", {"event": event, "entrant": entrant, "form": form})
+    # The "edit" link opens the row in place with htmx; followed without it (no script, a
+    # new tab) it is a page of its own.
+    template = f"{PAGE}#edit-row" if htmx else EDIT_PAGE
+    return render(request, template, {"event": event, "entrant": entrant, "form": form})
 
 
 @login_required

@@ -83,6 +83,8 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
                 *double_entry.needs_director(event, request.user),
                 *ui_for(event).needs_director(event),
             ],
+            # the projector shows the newest round the public sees (none before one)
+            "projected": next(reversed(selectors.public_rounds(event)), None),
         },
     )
 

@@ -12,6 +12,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.permissions import event_for_director
+from tournaments import selectors
 from tournaments.endings import ending_notes
 from tournaments.formats import ui_for
 from tournaments.forms import DrawForm, SwapForm
@@ -140,7 +141,9 @@ def _draws_url(slug: str) -> str:
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = event_for_director(request.user, slug)
     rnd = _round(event, number)
-    context = _round_context(event, rnd)
+    # the hall's screen shows what the public sees: a round that is public, not a draft
+    projector = rnd.pk in {r.pk for r in selectors.public_rounds(event)}
+    context = _round_context(event, rnd, projector=projector)
     _with_entries(event, context["rows"], request.user)
     return render(request, PAGE, context)
 

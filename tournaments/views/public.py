@@ -154,6 +154,7 @@ def entrant(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "rounds": rounds,
         "entrant": person,
         "items": items,
+        "has_tables": any(item["match"].table is not None for item in items),
         "placings": selectors.entrant_standings(event, selectors.latest_snapshot(event), person),
     }
     # the player's own e-mail switches and result entry (a signed-in page: never cached)
