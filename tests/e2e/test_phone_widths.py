@@ -47,6 +47,9 @@ NOT_PAGES = {
     "tournaments:reports_public_standings",
     "tournaments:manage_import_job",
     "tournaments:reports_status",  # what the reports page polls (without htmx, that page)
+    # linked only under double entry, which no demo event uses: its own browser test
+    # (tests/e2e/test_double_entry_and_mail.py) looks at it at 390 px
+    "tournaments:player_result",
 }
 ENTRANT_PAGES = {"tournaments:entrant", "tournaments:manage_entrant"}
 ENTRANTS_PER_EVENT = 3  # of each kind of entrant page: a few, not all 120
