@@ -213,6 +213,12 @@ TABLE: dict[str, list[Case]] = {
         Case("private", "login 404 404 200 200", method="POST"),
         Case("public", "login 404 404 200 200", method="POST"),
     ],
+    # a new invite link: the old one dies, so only a POST, and only the event's directors
+    "tournaments:manage_invite": [
+        Case("private", "login 405 405 405 405"),
+        Case("private", "login 404 404 302 302", method="POST"),
+        Case("public", "login 404 404 200 200", method="POST", htmx=True),
+    ],
     "tournaments:manage_draft": [
         Case("private", "login 405 405 405 405"),
         Case("private", "login 404 404 302 302", method="POST"),

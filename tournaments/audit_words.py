@@ -15,6 +15,7 @@ ACTIONS = {
     "entrant.imported": _("Entrants imported"),
     "entrant.changed": _("Entrant changed"),
     "entrant.claimed": _("Entry claimed by its player"),
+    "entrant.invite_renewed": _("New invite link (the old one no longer works)"),
     "entrant.withdrawn": _("Entrant withdrawn"),
     "round.drafted": _("Round drafted"),
     "round.published": _("Round published"),

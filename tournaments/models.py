@@ -521,6 +521,8 @@ class Report(models.Model):
         ENTRANTS_CSV = "entrants_csv", _("Entrants (CSV)")
         RESULTS_CSV = "results_csv", _("Results (CSV)")
         STANDINGS_CSV = "standings_csv", _("Standings (CSV)")
+        INVITATIONS = "invitations", _("Invitation slips, every entrant")
+        INVITATIONS_UNCLAIMED = "invitations_open", _("Invitation slips, entries not claimed")
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("Waiting")
@@ -534,6 +536,9 @@ class Report(models.Model):
     round_number = models.PositiveIntegerField(null=True, blank=True)
     # The event's results version the report was asked for: one build per version.
     results_version = models.PositiveIntegerField(default=0)
+    # What a kind needs beyond the event: invitation slips keep the site address the
+    # director used (the links are absolute) and a fingerprint of the codes they print.
+    options = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
     progress = models.PositiveSmallIntegerField(default=0, help_text=_("Percent built."))
     message = models.CharField(max_length=300, blank=True)

@@ -41,6 +41,11 @@ urlpatterns = [
         manage_entrants.entrant_withdraw,
         name="manage_withdraw",
     ),
+    path(
+        "e/<slug:slug>/manage/entrants/<int:number>/invite",
+        manage_entrants.entrant_invite,
+        name="manage_invite",
+    ),
     path("e/<slug:slug>/manage/rounds/next", manage_rounds.draft_next, name="manage_draft"),
     path(
         "e/<slug:slug>/manage/rounds/<int:number>/", manage_rounds.round_detail, name="manage_round"

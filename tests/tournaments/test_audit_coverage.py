@@ -46,6 +46,7 @@ from tournaments.services import (
     format_gokodom,
     format_gokodom_director,
     format_wpf_playoffs,
+    invitations,
     results,
     rounds,
 )
@@ -585,6 +586,12 @@ def _(d):
         run_round(client, event, points)
     winner = int(format_bot_contest.final_question(event).options[0])
     return lambda: format_bot_contest.decide_final(event, winner, reason="a third game", by=d)
+
+
+@scenario("invitations.renew_code")
+def _(d):
+    entrant = _rr(d).entrants.get(number=1)
+    return lambda: invitations.renew_code(entrant, by=d, reason="slip lost")
 
 
 def test_every_writer_is_called_here_or_exempt_with_a_reason():
