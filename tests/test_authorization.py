@@ -219,6 +219,23 @@ TABLE: dict[str, list[Case]] = {
         Case("private", "login 404 404 302 302", method="POST"),
         Case("public", "login 404 404 200 200", method="POST", htmx=True),
     ],
+    # check-in for the next round: the event's directors mark who plays it
+    "tournaments:manage_checkin": [
+        Case("private", DIRECTOR_ONLY),
+        Case("public", DIRECTOR_ONLY),
+    ],
+    # the public event's round 2 is drafted: its check-in is for round 3, not the 2 asked
+    "tournaments:manage_checkin_toggle": [
+        Case("private", "login 405 405 405 405"),
+        Case("private", "login 404 404 302 302", method="POST", data={"present": "0"}),
+        Case(
+            "public",
+            "login 404 404 422 422",
+            method="POST",
+            data={"present": "0", "round": "2"},
+            htmx=True,
+        ),
+    ],
     "tournaments:manage_draft": [
         Case("private", "login 405 405 405 405"),
         Case("private", "login 404 404 302 302", method="POST"),

@@ -17,6 +17,8 @@ ACTIONS = {
     "entrant.claimed": _("Entry claimed by its player"),
     "entrant.invite_renewed": _("New invite link (the old one no longer works)"),
     "entrant.withdrawn": _("Entrant withdrawn"),
+    "checkin.absent": _("Marked absent for the next round"),
+    "checkin.present": _("Marked present for the next round"),
     "round.drafted": _("Round drafted"),
     "round.published": _("Round published"),
     "round.completed": _("Round closed"),

@@ -35,6 +35,7 @@ from tests.factories import (
 from tournaments.models import Entrant, Match, Round
 from tournaments.services import (
     backup,
+    checkin,
     corrections,
     draws,
     entrants,
@@ -586,6 +587,12 @@ def _(d):
         run_round(client, event, points)
     winner = int(format_bot_contest.final_question(event).options[0])
     return lambda: format_bot_contest.decide_final(event, winner, reason="a third game", by=d)
+
+
+@scenario("checkin.set_presence")
+def _(d):
+    entrant = _rr(d).entrants.get(number=2)
+    return lambda: checkin.set_presence(entrant, present=False, by=d)
 
 
 @scenario("invitations.renew_code")

@@ -13,7 +13,7 @@ from accounts.permissions import event_for_director
 from tournaments import ratelimit, selectors
 from tournaments.formats import ui_for
 from tournaments.forms import EventForm, SettingsForm
-from tournaments.services import events, standings
+from tournaments.services import checkin, events, standings
 from tournaments.services.errors import ServiceError
 
 
@@ -78,6 +78,8 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             "standings_state": standings.standings_state(event),
             "directors": event.directors.order_by("username"),
             "needs": ui_for(event).needs_director(event),
+            # who plays the next round (issue 21), where the format has a check-in
+            "checkin": checkin.sheet(event) if ui_for(event).check_in else None,
         },
     )
 
