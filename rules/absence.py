@@ -17,10 +17,21 @@ rows, which are only the input of the next draft.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from rules.contract import EngineError, EventState, MatchState, Problem, Reason, RoundState
+from rules.contract import (
+    EngineError,
+    EventState,
+    MatchState,
+    NextRound,
+    PlannedMatch,
+    Problem,
+    Reason,
+    RoundPlan,
+    RoundState,
+)
 
 KEY = "absent"
 
@@ -77,4 +88,34 @@ def refuse(state: EventState, absent: Collection[str], why: str) -> EngineError:
                 {"absent": list(absent)},
             )
         ]
+    )
+
+
+def mark_matches(state: EventState, outcome: NextRound, what: str, rule: str) -> NextRound:
+    """Keep every two-player match of an absent entrant in the plan, marked (match details
+    ``"absent"``) with a reason each: a walkover in a knockout, scored by the format's
+    ``score_match``. The plan's details record every absent entrant it marked."""
+    if not isinstance(outcome, RoundPlan):
+        return outcome
+    gone = set(absent_now(state, outcome.number))
+    if not gone:
+        return outcome
+    matches: list[PlannedMatch] = []
+    marked: list[str] = []
+    for match in outcome.matches:
+        here = [p.entrant for p in match.participants if p.entrant in gone and p.entrant]
+        if not here or len(match.participants) < 2:
+            matches.append(match)
+            continue
+        marked += here
+        why = tuple(reason(state.entrant(e).name, what, rule, e) for e in here)
+        matches.append(
+            dataclasses.replace(
+                match, reasons=(*match.reasons, *why), details={**match.details, KEY: here}
+            )
+        )
+    if not marked:
+        return outcome
+    return dataclasses.replace(
+        outcome, matches=tuple(matches), details={**outcome.details, KEY: marked}
     )

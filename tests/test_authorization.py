@@ -351,6 +351,12 @@ TABLE: dict[str, list[Case]] = {
         Case("private", "login 422 404 403 403", method="POST", format="gokodom"),
         Case("public", "login 422 403 403 403", method="POST", format="gokodom"),
     ],
+    # "I can't play next round": the player's own check-in (an empty form names no round)
+    "tournaments:gokodom_absence": [
+        Case("private", "login 405 405 405 405", format="gokodom"),
+        Case("private", "login 422 404 403 403", method="POST", format="gokodom"),
+        Case("public", "login 422 403 403 403", method="POST", format="gokodom"),
+    ],
     "tournaments:gokodom_bracket": [
         Case("private", PRIVATE_PAGE, format="gokodom"),
         Case("public", EVERYONE, format="gokodom"),

@@ -45,6 +45,7 @@ from tournaments.services import (
     format_bot_contest,
     format_freestyle,
     format_gokodom,
+    format_gokodom_absence,
     format_gokodom_director,
     format_wpf_playoffs,
     invitations,
@@ -593,6 +594,15 @@ def _(d):
 def _(d):
     entrant = _rr(d).entrants.get(number=2)
     return lambda: checkin.set_presence(entrant, present=False, by=d)
+
+
+@scenario("format_gokodom_absence.set_absence")
+def _(d):
+    event = gokodom_event(d, swiss_rounds=3)
+    entrant = event.entrants.get(number=1)
+    return lambda: format_gokodom_absence.set_absence(
+        entrant, present=False, by=entrant.user, source="player"
+    )
 
 
 @scenario("invitations.renew_code")

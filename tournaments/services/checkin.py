@@ -94,16 +94,13 @@ def set_presence(
         locked = Entrant.objects.select_for_update().get(pk=entrant.pk)
         upcoming = next_round_number(event)
         if number is not None and number != upcoming:
-            raise ServiceError(
-                [
-                    Problem(
-                        "checkin.closed",
-                        "round",
-                        f"Round {number} is already drafted: the check-in is now for round "
-                        f"{upcoming}. To change round {number}, delete its draft first.",
-                    )
-                ]
+            text = (
+                f"Round {number} is already drafted: the check-in is now for round "
+                f"{upcoming}. To change round {number}, delete its draft first."
+                if 1 <= number < upcoming
+                else f"The check-in is for round {upcoming}, not round {number}."
             )
+            raise ServiceError([Problem("checkin.closed", "round", text)])
         if locked.status != Entrant.Status.ACTIVE:
             raise ServiceError(
                 [Problem("checkin.withdrawn", "entrant", f"{locked.name} has withdrawn.")]
