@@ -112,3 +112,16 @@ def test_a_withdrawn_entrant_cannot_be_checked_in(event, director):
     with pytest.raises(ServiceError, match="has withdrawn"):
         checkin.set_presence(entrant, present=False, by=director)
     assert checkin.sheet(event).total == 3
+
+
+def test_a_bot_contest_has_no_check_in(client, director):
+    from tests.factories import bot_contest_event
+
+    event = bot_contest_event(director)
+    client.force_login(director)
+    page = client.get(reverse("tournaments:manage_checkin", args=[event.slug])).content.decode()
+    assert "This format has no check-in" in page and "Mark absent" not in page
+    dashboard = client.get(reverse("tournaments:manage", args=[event.slug])).content.decode()
+    assert reverse("tournaments:manage_checkin", args=[event.slug]) not in dashboard
+    url = reverse("tournaments:manage_checkin_toggle", args=[event.slug, 1])
+    assert client.post(url, {"present": "0"}).status_code == 404
