@@ -207,6 +207,10 @@ class EventState:
     entrants: tuple[EntrantState, ...]
     rounds: tuple[RoundState, ...] = ()
     draws: tuple[DrawRecord, ...] = ()
+    # Entrants checked in as absent for the round about to be drafted (rules/absence.py):
+    # next_round leaves them out of that round as the format's rules say and records them
+    # in the round's details; nothing else reads it.
+    absent: tuple[str, ...] = ()
 
     def entrant(self, entrant_id: str) -> EntrantState:
         for entrant in self.entrants:

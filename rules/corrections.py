@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from rules import absence
 from rules.contention import Contention, Verdict
 from rules.contract import (
     Engine,
@@ -290,7 +291,11 @@ def _replan_one(
     rnd: RoundState,
     source: Callable[[EventState], DrawSource],
 ) -> PairingDiff:
-    earlier = replace(corrected, rounds=tuple(r for r in corrected.rounds if r.number < rnd.number))
+    earlier = replace(
+        corrected,
+        rounds=tuple(r for r in corrected.rounds if r.number < rnd.number),
+        absent=tuple(sorted(absence.in_round(rnd))),  # as checked in when it was drafted
+    )
     played = _seats(rnd.matches)
     try:
         plan = engine.next_round(earlier, source(earlier))

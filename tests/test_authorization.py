@@ -261,6 +261,29 @@ TABLE: dict[str, list[Case]] = {
         Case("private", "login 404 404 200 200", method="POST"),
         Case("public", "login 404 404 200 200", method="POST"),
     ],
+    # a new invite link: the old one dies, so only a POST, and only the event's directors
+    "tournaments:manage_invite": [
+        Case("private", "login 405 405 405 405"),
+        Case("private", "login 404 404 302 302", method="POST"),
+        Case("public", "login 404 404 200 200", method="POST", htmx=True),
+    ],
+    # check-in for the next round: the event's directors mark who plays it
+    "tournaments:manage_checkin": [
+        Case("private", DIRECTOR_ONLY),
+        Case("public", DIRECTOR_ONLY),
+    ],
+    # the public event's round 2 is drafted: its check-in is for round 3, not the 2 asked
+    "tournaments:manage_checkin_toggle": [
+        Case("private", "login 405 405 405 405"),
+        Case("private", "login 404 404 302 302", method="POST", data={"present": "0"}),
+        Case(
+            "public",
+            "login 404 404 422 422",
+            method="POST",
+            data={"present": "0", "round": "2"},
+            htmx=True,
+        ),
+    ],
     "tournaments:manage_draft": [
         Case("private", "login 405 405 405 405"),
         Case("private", "login 404 404 302 302", method="POST"),
@@ -372,6 +395,12 @@ TABLE: dict[str, list[Case]] = {
         Case("public", "login 302 403 403 403", method="POST", format="gokodom"),
     ],
     "tournaments:gokodom_bye": [
+        Case("private", "login 405 405 405 405", format="gokodom"),
+        Case("private", "login 422 404 403 403", method="POST", format="gokodom"),
+        Case("public", "login 422 403 403 403", method="POST", format="gokodom"),
+    ],
+    # "I can't play next round": the player's own check-in (an empty form names no round)
+    "tournaments:gokodom_absence": [
         Case("private", "login 405 405 405 405", format="gokodom"),
         Case("private", "login 422 404 403 403", method="POST", format="gokodom"),
         Case("public", "login 422 403 403 403", method="POST", format="gokodom"),

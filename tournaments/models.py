@@ -198,6 +198,45 @@ class Entrant(models.Model):
         return self.name
 
 
+class CheckIn(models.Model):
+    """Whether an entrant plays a round still to be drafted (issue 21: check-in).
+
+    An entrant without a row is present. When round ``round_number`` is drafted, the
+    absent ones reach the engine (EventState.absent), which leaves them out of that round
+    as the format says and records them in the round; the rows stay as the record of who
+    said so. Deleting the draft brings them back into force for the next draft."""
+
+    class Source(models.TextChoices):
+        DIRECTOR = "director", _("Marked by a director")
+        PLAYER = "player", _("Said by the player")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="check_ins")
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="check_ins")
+    round_number = models.PositiveIntegerField()
+    present = models.BooleanField(default=True)
+    source = models.CharField(max_length=20, choices=Source.choices, default=Source.DIRECTOR)
+    changed_by = models.ForeignKey(
+        conf.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    changed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["event", "round_number", "entrant"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["entrant", "round_number"], name="one_check_in_per_entrant_and_round"
+            ),
+            models.CheckConstraint(
+                condition=Q(round_number__gte=1), name="check_in_round_positive"
+            ),
+        ]
+        indexes = [models.Index(fields=["event", "round_number"])]
+
+    def __str__(self) -> str:
+        state = "present" if self.present else "absent"
+        return f"{self.entrant} {state} for round {self.round_number}"
+
+
 class Stage(models.Model):
     """A part of an event with its own system: 'Swiss', 'Round 1 groups', 'Knockout'."""
 
@@ -529,6 +568,8 @@ class Report(models.Model):
         ENTRANTS_CSV = "entrants_csv", _("Entrants (CSV)")
         RESULTS_CSV = "results_csv", _("Results (CSV)")
         STANDINGS_CSV = "standings_csv", _("Standings (CSV)")
+        INVITATIONS = "invitations", _("Invitation slips, every entrant")
+        INVITATIONS_UNCLAIMED = "invitations_open", _("Invitation slips, entries not claimed")
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("Waiting")
@@ -542,6 +583,9 @@ class Report(models.Model):
     round_number = models.PositiveIntegerField(null=True, blank=True)
     # The event's results version the report was asked for: one build per version.
     results_version = models.PositiveIntegerField(default=0)
+    # What a kind needs beyond the event: invitation slips keep the site address the
+    # director used (the links are absolute) and a fingerprint of the codes they print.
+    options = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
     progress = models.PositiveSmallIntegerField(default=0, help_text=_("Percent built."))
     message = models.CharField(max_length=300, blank=True)

@@ -2,7 +2,13 @@
 
 from django.urls import path
 
-from tournaments.views import manage_entrants, manage_event, manage_import, manage_rounds
+from tournaments.views import (
+    manage_checkin,
+    manage_entrants,
+    manage_event,
+    manage_import,
+    manage_rounds,
+)
 
 urlpatterns = [
     path("manage/new/", manage_event.create_event, name="manage_create"),
@@ -45,6 +51,17 @@ urlpatterns = [
         "e/<slug:slug>/manage/entrants/<int:number>/withdraw",
         manage_entrants.entrant_withdraw,
         name="manage_withdraw",
+    ),
+    path(
+        "e/<slug:slug>/manage/entrants/<int:number>/invite",
+        manage_entrants.entrant_invite,
+        name="manage_invite",
+    ),
+    path("e/<slug:slug>/manage/checkin/", manage_checkin.checkin_sheet, name="manage_checkin"),
+    path(
+        "e/<slug:slug>/manage/checkin/<int:number>",
+        manage_checkin.checkin_toggle,
+        name="manage_checkin_toggle",
     ),
     path("e/<slug:slug>/manage/rounds/next", manage_rounds.draft_next, name="manage_draft"),
     path(

@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from rules import absence
 from rules.checkers.common import Report, ids, pair_key, played_rounds
 from rules.contract import EventState, GroupState, MatchState, RoundState, Standings
 
@@ -594,7 +595,11 @@ def _hold_knockout(
 
 
 def _knockout_winner(match: MatchState) -> int | None:
-    """The seat that won the deciding (last) game, None when nothing decided it."""
+    """The seat that won the deciding (last) game, None when nothing decided it; an absent
+    player's match is won by the other without play (freestyle.md, Absence)."""
+    if absence.unplayed(match):
+        gone = absence.seats(match)
+        return 1 - gone[0] if len(gone) == 1 else None
     if not match.games:
         return None
     a, b = match.games[-1].scores

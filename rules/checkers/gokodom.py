@@ -20,6 +20,7 @@ from fractions import Fraction
 
 import rustworkx
 
+from rules import absence
 from rules.checkers.common import (
     Report,
     check_once_per_round,
@@ -42,6 +43,7 @@ ORDER = "III.A 1. Total match points 2. Fewest defaults 3. Solkoff 4. Cumulative
 SOLKOFF = "III.A.3 Solkoff score, the sum of all opponents' total match points"
 SEEDING = "III.B seeded into the elimination rounds by rank"
 ONE_SEAT = "II.F each player will be paired (once a round)"
+ABSENT = "gokodom.md, Absence: an absent player is not paired (a BR, else an L or an LD)"
 PATTERN = "ABBAAB"
 VALUE = {"W": 2, "WD": 2, "WB": 2, "D": 1, "DD": 1, "BR": 1, "L": 0, "LD": 0}
 BRACKET = {"QF1": (1, 8), "QF2": (4, 5), "QF3": (2, 7), "QF4": (3, 6)}
@@ -178,12 +180,32 @@ def check(state: EventState, standings: Standings | None = None) -> Report:
                 round=rnd.number,
                 entrant=entrant,
             )
-        wbs = [m for m in rnd.matches if m.is_bye and m.details.get("result") != "BR"]
-        if len(wbs) != (len(active) - len(brs)) % 2:
+        # an absent player without a Bye by Request sits out with an L or an LD
+        # (gokodom.md, Absence): neither a bye nor a player to pair
+        gone = absence.in_round(rnd)
+        outs = [m for m in rnd.matches if m.is_bye and absence.in_match(m)]
+        for match in outs:
+            out = ids(match)[0] if ids(match) else ""
+            if out not in gone or match.details.get("result") not in ("L", "LD", "BR"):
+                report.add(
+                    ABSENT,
+                    f"{match.code} leaves {out} out as absent, but the round does not record "
+                    "the absence or the result is not an L, an LD or a BR.",
+                    round=rnd.number,
+                    match=match.code,
+                    entrant=out,
+                )
+        unpaired = {ids(m)[0] for m in outs if ids(m)} - brs
+        wbs = [
+            m
+            for m in rnd.matches
+            if m.is_bye and m.details.get("result") != "BR" and not absence.in_match(m)
+        ]
+        to_pair = len(active) - len(brs) - len(unpaired)
+        if len(wbs) != to_pair % 2:
             report.add(
                 BYE,
-                f"Round {rnd.number} has {len(wbs)} assigned byes for "
-                f"{len(active) - len(brs)} players to pair.",
+                f"Round {rnd.number} has {len(wbs)} assigned byes for {to_pair} players to pair.",
                 round=rnd.number,
             )
         paired = [p for m in rnd.matches if not m.is_bye for p in ids(m)]
@@ -366,6 +388,9 @@ def _advances(report: Report, rnd: RoundState, match: MatchState) -> str | None:
         return str(match.details["advances"])
     if len(people) == 1:
         return people[0]
+    if absence.unplayed(match):  # the absent player loses by default (gokodom.md, Absence)
+        present = [p for p in people if p not in absence.in_match(match)]
+        return present[0] if len(present) == 1 else None
     if not match.games:
         messages = [p for p in people if p in match.details.get("messages", [])]
         return messages[0] if len(messages) == 1 else None
@@ -388,7 +413,7 @@ def solkoff_of(state: EventState) -> dict[str, int]:
             for entrant, code in result.items():
                 codes[entrant][rnd.number] = code
             people = ids(match)
-            if match.is_bye and people:
+            if match.is_bye and people and not absence.in_match(match):
                 opponents[people[0]].append((rnd.number, None))
             elif result and (handshake or set(result.values()) != {"DD"}):
                 # a match still to be played has met nobody yet

@@ -14,7 +14,7 @@ from collections import defaultdict
 from fractions import Fraction
 from typing import Any
 
-from rules import berger
+from rules import absence, berger
 from rules.checkers.common import Report, ids, pair_key, played_rounds, same, setting
 from rules.contract import EventState, GameEnding, Standings
 
@@ -23,6 +23,9 @@ ONCE = "Every entrant meets every other once per cycle"
 NUMBERS = "Draw numbers: by seed, then rating (highest first), then name; or a recorded lot"
 SCORES = "A game is two scores; the higher wins, equal is a draw"
 STANDINGS = "Standings: points, then the tiebreaks in order; entrants equal on all share a rank"
+ABSENT = (
+    "round_robin.md, Absence: an absent player's game is a forfeit (or, by setting, not played)"
+)
 
 
 def check(state: EventState, standings: Standings | None = None) -> Report:
@@ -106,6 +109,15 @@ def check(state: EventState, standings: Standings | None = None) -> Report:
                         match=match.code,
                     )
             _check_games(state, report, rnd.number, match)
+            gone = absence.in_match(match)
+            if gone - set(players) or gone - absence.in_round(rnd):
+                report.add(
+                    ABSENT,
+                    f"Match {match.code} marks {', '.join(sorted(gone))} absent; the round's "
+                    "absent list or the match's players do not name them.",
+                    round=rnd.number,
+                    match=match.code,
+                )
     if standings is not None:
         _check_standings(state, report, standings, rounds)
     return report
@@ -197,6 +209,9 @@ def _tally(state: EventState, rounds: list[Any]) -> _Tally:
             if match.is_bye and players:
                 tally.points[players[0]] += value["bye"]
                 continue
+            if len(players) == 2 and absence.unplayed(match):
+                _absent_points(state, match, players, value, tally)
+                continue
             if len(players) != 2 or not match.games:
                 continue
             a, b = players
@@ -214,6 +229,22 @@ def _tally(state: EventState, rounds: list[Any]) -> _Tally:
                     share = {"win": Fraction(1), "draw": Fraction(1, 2), "loss": Fraction(0)}
                     tally.results[me].append((other, share[result]))
     return tally
+
+
+def _absent_points(
+    state: EventState, match: Any, players: list[str], value: dict[str, Fraction], tally: _Tally
+) -> None:
+    """A game left unplayed by an absence scores its points (and head-to-head) only."""
+    gone = absence.in_match(match)
+    games = int(setting(state, "games_per_match", 1))
+    forfeit = setting(state, "absent_result", "forfeit") != "bye"
+    for me, other in ((players[0], players[1]), (players[1], players[0])):
+        if forfeit:
+            points = games * value["loss" if me in gone else "win"]
+        else:
+            points = Fraction(0) if me in gone else value["bye"]
+        tally.points[me] += points
+        tally.against[(me, other)] += points
 
 
 def _check_standings(

@@ -19,7 +19,7 @@ from collections import defaultdict
 from fractions import Fraction
 from typing import Any
 
-from rules import berger
+from rules import absence, berger
 from rules.checkers import woc_swiss as sw
 from rules.checkers.common import (
     Report,
@@ -96,13 +96,19 @@ def check(state: EventState, standings: Standings | None = None) -> Report:
     bye_points = num(setting(state, "bye_points", 1.0))
     for rnd in rounds:
         report.rounds += 1
-        present = [e for e in field if e in entrants and entrants[e].active_in_round(rnd.number)]
+        # an entrant checked in as absent is not paired (woc.md, Absence: a round not played)
+        gone = absence.in_round(rnd)
+        present = [
+            e
+            for e in field
+            if e in entrants and entrants[e].active_in_round(rnd.number) and e not in gone
+        ]
         check_once_per_round(report, ONE_SEAT, rnd, present)
         if not swiss:  # the Berger table says who has a round off (odd field, withdrawals)
             _check_berger(report, rnd, details, system, present)
         elif rnd.number == 1:
             _check_byes(report, rnd, present)
-            _check_round_one(state, report, rnd, field)
+            _check_round_one(state, report, rnd, present)
         else:
             _check_byes(report, rnd, present)
             _check_swiss(report, rnd, players, present, system == "modified_swiss")

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from rules import absence
 from rules.checkers.common import Report, played_rounds, same, setting
 from rules.contract import EventState, MatchState, Standings
 
@@ -174,8 +175,11 @@ def _winner(
 ) -> int | None:
     """Seat of the winner by the grading rules (0: the better rank), or None if unplayed."""
     better_seed = 0 if seeds[0] < seeds[1] else 1
+    absent = absence.in_match(match)  # wpf_playoffs.md, Absence: as a virtual bye
     gone = [
-        players[s] is None or not entrants[str(players[s])].active_in_round(match.round_number)
+        players[s] is None
+        or not entrants[str(players[s])].active_in_round(match.round_number)
+        or (str(players[s]) in absent and not match.games)
         for s in (0, 1)
     ]
     if any(gone):

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from rules import berger
+from rules import absence, berger
 from rules.contract import (
     Column,
     DrawSourceProtocol,
@@ -84,6 +84,14 @@ class RoundRobinEngine(SettingsMixin):
             "Tiebreaks after points, in order: " + ", ".join(TIEBREAKS) + ".",
         ),
         Setting("roles", ["white", "black"], "Names of the first and second seat."),
+        Setting(
+            "absent_result",
+            "forfeit",
+            "A game whose player is checked in as absent: 'forfeit' (the opponent wins it, "
+            "the absent player loses it) or 'bye' (not played: the absent player scores "
+            "nothing, the opponent has the round off and its bye points).",
+            ("forfeit", "bye"),
+        ),
     )
 
     def validate_settings(self, settings: Mapping[str, Any]) -> list[Problem]:
@@ -218,6 +226,7 @@ class RoundRobinEngine(SettingsMixin):
             )
         entrants = state.entrants_by_id
         roles = settings["roles"]
+        absent = set(absence.absent_now(state, number))
         matches: list[PlannedMatch] = []
         byes: list[PlannedMatch] = []
         for pairing in schedule[number - 1]:
@@ -259,12 +268,19 @@ class RoundRobinEngine(SettingsMixin):
                         )
                     )
                 continue
+            # an absent player's game keeps its place in the table: the Berger schedule
+            # fixes every later round, so the game is forfeited (or not played), not moved
+            gone_today = [e for e in (first, second) if e in absent]
             matches.append(
                 PlannedMatch(
                     code=f"R{number}-T{len(matches) + 1}",
                     participants=(Participant(first, roles[0]), Participant(second, roles[1])),
                     table=len(matches) + 1,
-                    reasons=(table_reason,),
+                    reasons=(
+                        table_reason,
+                        *(_absent_reason(entrants[e].name, e, settings) for e in gone_today),
+                    ),
+                    details={absence.KEY: gone_today} if gone_today else {},
                 )
             )
         for index, bye in enumerate(byes):
@@ -278,6 +294,8 @@ class RoundRobinEngine(SettingsMixin):
         details: dict[str, Any] = {}
         if number == 1:
             details["draw_numbers"] = numbers
+        if absent:
+            details[absence.KEY] = [e for e in numbers if e in absent]
         cycle_rounds = len(schedule) // settings["cycles"]
         label = f"Round {number}"
         return RoundPlan(
@@ -309,6 +327,8 @@ class RoundRobinEngine(SettingsMixin):
                 summary="bye",
                 reasons=(Reason("round_robin.bye", "A round off scores the bye points."),),
             )
+        if absence.unplayed(match):
+            return _score_absence(match, settings)
         problems: list[Problem] = []
         expected = settings["games_per_match"]
         if len(match.games) != expected:
@@ -377,7 +397,7 @@ class RoundRobinEngine(SettingsMixin):
             if rnd.status is RoundStatus.DRAFT:
                 continue
             for match in rnd.matches:
-                if not match.games and not match.is_bye:
+                if not match.games and not match.is_bye and not absence.unplayed(match):
                     continue
                 score = self.score_match(state, match)
                 if not score.valid:
@@ -463,6 +483,13 @@ class _Tally:
         a, b = (p.entrant for p in match.participants)
         if a is None or b is None:
             return
+        if absence.unplayed(match):
+            # no game was played: the points (and head-to-head) count, the game-based
+            # tiebreaks (Sonneborn-Berger, games won, scores) see nothing
+            for seat, (me, other) in enumerate(((a, b), (b, a))):
+                self.points[me] += score.points[seat]
+                self.against[(me, other)] += score.points[seat]
+            return
         for seat, (me, other) in enumerate(((a, b), (b, a))):
             self.points[me] += score.points[seat]
             self.against[(me, other)] += score.points[seat]
@@ -483,6 +510,50 @@ class _Tally:
                 else:
                     self.losses[me] += 1
                     self.game_results[me].append((other, Fraction(0)))
+
+
+def _absent_reason(name: str, entrant: str, settings: Mapping[str, Any]) -> Reason:
+    if settings["absent_result"] == "bye":
+        outcome = "the game is not played; the opponent has the round off"
+    else:
+        outcome = "the game is a forfeit, won by the opponent"
+    return absence.reason(name, outcome, "round_robin.md, Absence", entrant)
+
+
+def _score_absence(match: MatchState, settings: Mapping[str, Any]) -> MatchScore:
+    """A game not played because of an absence (docs/formats/round_robin.md, Absence)."""
+    gone = absence.seats(match)
+    games = settings["games_per_match"]
+    if settings["absent_result"] == "bye":
+        # the absent player scores nothing; the one who came has the round off
+        points = tuple(
+            Fraction(0) if seat in gone else _num(settings["bye_points"]) for seat in (0, 1)
+        )
+        return MatchScore(
+            points=points,
+            summary="not played",
+            reasons=(Reason("round_robin.absent_bye", "Not played: a player was absent."),),
+            details={"absent": [match.participants[s].entrant for s in gone]},
+        )
+    points = tuple(
+        games * _num(settings["loss_points"] if seat in gone else settings["win_points"])
+        for seat in (0, 1)
+    )
+    winner = None if len(gone) == 2 else 1 - gone[0]
+    return MatchScore(
+        points=points,
+        winner=winner,
+        summary="forfeit",
+        reasons=(
+            Reason(
+                "round_robin.absent_forfeit",
+                "Forfeit: the absent player loses the game"
+                + ("s" if games > 1 else "")
+                + (", and so does the other one (both absent)." if winner is None else "."),
+            ),
+        ),
+        details={"absent": [match.participants[s].entrant for s in gone]},
+    )
 
 
 def _tiebreak(key: str, tally: _Tally, points: Mapping[str, Number]) -> Any:

@@ -35,6 +35,7 @@ from tests.factories import (
 from tournaments.models import Entrant, Match, Round
 from tournaments.services import (
     backup,
+    checkin,
     corrections,
     double_entry,
     draws,
@@ -45,8 +46,10 @@ from tournaments.services import (
     format_bot_contest,
     format_freestyle,
     format_gokodom,
+    format_gokodom_absence,
     format_gokodom_director,
     format_wpf_playoffs,
+    invitations,
     results,
     rounds,
 )
@@ -632,6 +635,27 @@ def _(d):
         run_round(client, event, points)
     winner = int(format_bot_contest.final_question(event).options[0])
     return lambda: format_bot_contest.decide_final(event, winner, reason="a third game", by=d)
+
+
+@scenario("checkin.set_presence")
+def _(d):
+    entrant = _rr(d).entrants.get(number=2)
+    return lambda: checkin.set_presence(entrant, present=False, by=d)
+
+
+@scenario("format_gokodom_absence.set_absence")
+def _(d):
+    event = gokodom_event(d, swiss_rounds=3)
+    entrant = event.entrants.get(number=1)
+    return lambda: format_gokodom_absence.set_absence(
+        entrant, present=False, by=entrant.user, source="player"
+    )
+
+
+@scenario("invitations.renew_code")
+def _(d):
+    entrant = _rr(d).entrants.get(number=1)
+    return lambda: invitations.renew_code(entrant, by=d, reason="slip lost")
 
 
 def test_every_writer_is_called_here_or_exempt_with_a_reason():

@@ -269,6 +269,33 @@ class FormatUI:
         player chose), from the match, its stored result and its prefetched participants."""
         return []
 
+    # -- check-in before a round is drafted (issue 21) -----------------------------------
+
+    # Whether directors mark who plays the next round, and whether a player may say they
+    # cannot (formats where players act for themselves). A format whose entrants cannot be
+    # absent (programs) turns it off.
+    check_in: bool = True
+    players_check_in: bool = False
+
+    def absence_note(self, event: Any) -> str:
+        """What an entrant checked in as absent gets in the next round, in one sentence
+        (docs/formats/<key>.md, Absence)."""
+        return str(
+            _(
+                "An absent entrant is left out of the round as the format's rules say; the "
+                "draft shows the reason."
+            )
+        )
+
+    def set_presence(
+        self, entrant: Any, *, present: bool, by: Any, source: str, number: int | None = None
+    ) -> Any:
+        """Record a check-in for the next round (``number``, when given, must be it); a
+        format may do more (GokoDom turns an absence told in time into a Bye by Request)."""
+        from tournaments.services import checkin
+
+        return checkin.set_presence(entrant, present=present, by=by, source=source, number=number)
+
 
 @dataclass(frozen=True)
 class NeedsYou:

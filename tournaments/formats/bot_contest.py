@@ -34,6 +34,8 @@ class BotContestUI(FormatUI):
         DetailField("result", _("Referee's result"), (("X", "X"), ("O", "O"), ("tie", "tie"))),
     )
     inputs_template: str = "tournaments/formats/bot_contest/_result_inputs.html"
+    # programs play unattended: none is ever absent (bot_contest.md, Absence)
+    check_in: bool = False
 
     def parse(
         self, data: Mapping[str, Any], seats: int, settings: Mapping[str, Any]

@@ -41,6 +41,21 @@ class GokodomUI(FormatUI):
 
         return deadline(event, rnd)
 
+    def absence_note(self, event: Any) -> str:
+        from django.utils import timezone
+
+        from tournaments.services import checkin
+        from tournaments.services.format_gokodom_absence import outcome
+
+        return str(outcome(event, checkin.next_round_number(event), timezone.now()))
+
+    def set_presence(
+        self, entrant: Any, *, present: bool, by: Any, source: str, number: int | None = None
+    ) -> Any:
+        from tournaments.services.format_gokodom_absence import set_absence
+
+        return set_absence(entrant, present=present, by=by, source=source, number=number)
+
     def needs_director(self, event: Any) -> list[NeedsYou]:
         """Disputed results of the published rounds: the deadline never settles them."""
         from tournaments.formats.gokodom_claims import claim_lines
@@ -174,6 +189,7 @@ UI = GokodomUI(
     score_label=_("Game points"),
     inputs_template="tournaments/formats/gokodom/_result_inputs.html",
     player_entry=False,  # players report and confirm on their own screen
+    players_check_in=True,  # a player tells the TO they cannot play (I.E)
 )
 register("gokodom", UI)
 
@@ -191,6 +207,7 @@ def _urls() -> list:
         path(match + "dispute", player.dispute, name="gokodom_dispute"),
         path(match + "message", player.message, name="gokodom_message"),
         path("e/<slug:slug>/gokodom/bye", player.bye, name="gokodom_bye"),
+        path("e/<slug:slug>/gokodom/absence", player.absence, name="gokodom_absence"),
         path("e/<slug:slug>/gokodom/bracket/", player.bracket, name="gokodom_bracket"),
         path(director, manage.season, name="gokodom_manage"),
         path(director + "schedule", manage.schedule_view, name="gokodom_schedule"),

@@ -21,6 +21,7 @@ from tournaments.csv_cells import csv_bytes as _csv
 from tournaments.endings import ending_notes
 from tournaments.formats import ui_for
 from tournaments.models import Entrant, Event, Match, MatchParticipant, Report, Round
+from tournaments.services import invitations
 from tournaments.services.errors import ServiceError
 
 Progress = Callable[[int], None]
@@ -188,6 +189,34 @@ def crosstable_pdf(event: Event, number: int | None, progress: Progress) -> Buil
     return f"{event.slug}-crosstable.pdf", _pdf("crosstable.html", context, progress)
 
 
+def invitation_slips(
+    event: Event, number: int | None, progress: Progress, *, options: dict[str, Any]
+) -> Built:
+    """One slip per entrant (or per unclaimed entry): name, event, the invite link and a QR
+    code of it, to hand out at the venue."""
+    import segno
+
+    unclaimed_only = bool(options.get("unclaimed_only"))
+    slips = invitations.slips(
+        event, base_url=str(options.get("base_url", "")), unclaimed_only=unclaimed_only
+    )
+    if not slips:
+        raise ServiceError(
+            "Every entry is claimed: there is no slip to print."
+            if unclaimed_only
+            else "The event has no entrants yet."
+        )
+    progress(20)
+    rows = [
+        # SVG keeps the code sharp at any print size; WeasyPrint draws it as vectors
+        {"slip": slip, "qr": segno.make(slip.link, error="m").svg_data_uri(border=0)}
+        for slip in slips
+    ]
+    context = {**_base(event), "rows": rows, "unclaimed_only": unclaimed_only}
+    suffix = "-unclaimed" if unclaimed_only else ""
+    return f"{event.slug}-invitations{suffix}.pdf", _pdf("invitations.html", context, progress)
+
+
 def entrants_csv(event: Event, number: int | None, progress: Progress) -> Built:
     entrants = Entrant.objects.filter(event=event).select_related("team").order_by("number")
     rows = [
@@ -258,7 +287,7 @@ def standings_csv(event: Event, number: int | None, progress: Progress) -> Built
     return f"{event.slug}-standings.csv", _csv(["table", "rank", "number", "name", *keys], rows)
 
 
-BUILDERS: dict[str, Callable[[Event, int | None, Progress], Built]] = {
+BUILDERS: dict[str, Callable[..., Built]] = {
     Report.Kind.PAIRINGS_BY_TABLE: lambda e, n, p: pairings(e, n, p, by_name=False),
     Report.Kind.PAIRINGS_BY_NAME: lambda e, n, p: pairings(e, n, p, by_name=True),
     Report.Kind.RESULT_SLIPS: result_slips,
@@ -267,7 +296,11 @@ BUILDERS: dict[str, Callable[[Event, int | None, Progress], Built]] = {
     Report.Kind.ENTRANTS_CSV: entrants_csv,
     Report.Kind.RESULTS_CSV: results_csv,
     Report.Kind.STANDINGS_CSV: standings_csv,
+    Report.Kind.INVITATIONS: invitation_slips,
+    Report.Kind.INVITATIONS_UNCLAIMED: invitation_slips,
 }
+# Kinds whose builder also takes the report's options (see Report.options).
+OPTION_KINDS = {Report.Kind.INVITATIONS, Report.Kind.INVITATIONS_UNCLAIMED}
 # Kinds printed for one round (the others cover the whole event).
 ROUND_KINDS = {
     Report.Kind.PAIRINGS_BY_TABLE,

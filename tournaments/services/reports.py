@@ -18,8 +18,15 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from tournaments.models import Event, Report, Round
+from tournaments.services import invitations
 from tournaments.services.errors import ServiceError
-from tournaments.services.report_files import BUILDERS, ROUND_KINDS, STANDINGS_KINDS, safe_name
+from tournaments.services.report_files import (
+    BUILDERS,
+    OPTION_KINDS,
+    ROUND_KINDS,
+    STANDINGS_KINDS,
+    safe_name,
+)
 
 log = logging.getLogger(__name__)
 
@@ -30,12 +37,25 @@ def request(
     *,
     round_number: int | None = None,
     by: Any,
+    base_url: str = "",
     now: datetime | None = None,
 ) -> Report:
-    """Ask for a report; the build is enqueued after the commit."""
+    """Ask for a report; the build is enqueued after the commit. ``base_url`` is the site's
+    address as the director reached it ("https://host/"): invitation slips print absolute
+    links under it."""
     now = now or timezone.now()
     if kind not in BUILDERS:
         raise ServiceError(f"'{kind}' is not a kind of report.")
+    options: dict[str, Any] = {}
+    if kind in OPTION_KINDS:
+        if not base_url.startswith(("http://", "https://")):
+            raise ServiceError("base_url: invitation slips need the site's address (https://...).")
+        unclaimed_only = kind == Report.Kind.INVITATIONS_UNCLAIMED
+        options = {
+            "base_url": base_url,
+            "unclaimed_only": unclaimed_only,
+            "entries": invitations.slips_fingerprint(event, unclaimed_only=unclaimed_only),
+        }
     if kind in ROUND_KINDS:
         round_number = round_number or _last_round_number(event)
         if round_number is None:
@@ -48,16 +68,15 @@ def request(
         event = Event.objects.select_for_update().get(pk=event.pk)
         # Standings reports show the published standings; the others the record as it is.
         version = event.standings_version if kind in STANDINGS_KINDS else event.results_version
-        existing = (
-            Report.objects.filter(
-                event=event,
-                kind=kind,
-                round_number=round_number,
-                results_version=version,
-            )
-            .exclude(status=Report.Status.FAILED)
-            .first()
-        )
+        same = Report.objects.filter(
+            event=event,
+            kind=kind,
+            round_number=round_number,
+            results_version=version,
+        ).exclude(status=Report.Status.FAILED)
+        if kind in OPTION_KINDS:  # the same slips only while the same codes and address
+            same = same.filter(options=options)
+        existing = same.first()
         if existing is not None:
             return existing
         report = Report.objects.create(
@@ -65,6 +84,7 @@ def request(
             kind=kind,
             round_number=round_number,
             results_version=version,
+            options=options,
             requested_by=by if getattr(by, "is_authenticated", False) else None,
             requested_at=now,
         )
@@ -111,7 +131,13 @@ def build(report_id: int, *, now: datetime | None = None) -> bool:
         _set(report_id, progress=max(5, min(percent, 99)))
 
     try:
-        name, content = BUILDERS[report.kind](report.event, report.round_number, progress)
+        builder = BUILDERS[report.kind]
+        if report.kind in OPTION_KINDS:
+            name, content = builder(
+                report.event, report.round_number, progress, options=report.options
+            )
+        else:
+            name, content = builder(report.event, report.round_number, progress)
     except ServiceError as error:
         _fail(report_id, " ".join(error.messages), now)
         return False

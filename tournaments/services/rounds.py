@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -23,7 +23,7 @@ from tournaments.models import (
     Round,
     Stage,
 )
-from tournaments.services import audit, draws, notifications, standings
+from tournaments.services import audit, checkin, draws, notifications, standings
 from tournaments.services.errors import ServiceError
 from tournaments.services.state import jsonable, load_event_state
 
@@ -56,7 +56,10 @@ def draft_next_round(event: Event, *, by: Any, now: datetime | None = None) -> D
             raise ServiceError(f"{last.label} is still a draft: publish or delete it first.")
         if last is not None and last.status != Round.Status.COMPLETED:
             raise ServiceError(f"{last.label} is not complete yet: close it before the next round.")
-        state = load_event_state(event)
+        # check-in: the entrants marked absent for this round (services/checkin.py)
+        number = last.number + 1 if last is not None else 1
+        absent = checkin.absent_ids(event, number)
+        state = replace(load_event_state(event), absent=absent)
         source = draws.source_for(event, state)
         try:
             plan = event.engine.next_round(state, source)
@@ -79,7 +82,14 @@ def draft_next_round(event: Event, *, by: Any, now: datetime | None = None) -> D
         # a draw an engine also lists in its plan is stored once (keys are unique)
         made = {record.key: record for record in [*source.new, *plan.draws]}
         draws.store(event, made.values(), by=by, at=now, round=rnd)
-        audit.log(event, "round.drafted", actor=by, at=now, subject=rnd.label)
+        audit.log(
+            event,
+            "round.drafted",
+            actor=by,
+            at=now,
+            subject=rnd.label,
+            after={"absent": [int(e) for e in absent]} if absent else None,
+        )
         return DraftOutcome(round=rnd)
 
 
@@ -159,12 +169,14 @@ def publish_round(rnd: Round, *, by: Any, now: datetime | None = None) -> Round:
 
 
 def _score_byes(event: Event, rnd: Round) -> None:
-    """A bye has no games: the engine scores it as soon as the round is public."""
+    """A bye has no games, nor has a match left unplayed by an absence (a forfeit, a
+    walkover: rules/absence.py): the engine scores them as soon as the round is public."""
     from tournaments.services.state import match_state
 
     state = load_event_state(event)
     for match in rnd.matches.prefetch_related("participants__entrant", "games"):
-        if match.participants.count() == 1 and match.result is None:
+        unplayed = bool(match.details.get("absent")) and not match.games.all()
+        if (match.participants.count() == 1 or unplayed) and match.result is None:
             score = event.engine.score_match(state, match_state(match, rnd.number))
             match.result = score_json(score)
             match.save(update_fields=["result"])

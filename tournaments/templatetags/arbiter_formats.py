@@ -29,6 +29,12 @@ def player_links(event, user):
 
 
 @register.simple_tag
+def check_in_offered(event):
+    """Whether the format has a check-in before each round (a bot contest has none)."""
+    return ui_for(event).check_in
+
+
+@register.simple_tag
 def withdraw_url(event, entrant):
     """The format's own withdrawal screen for this entrant, or None for the generic one."""
     return ui_for(event).withdraw_url(event, entrant)

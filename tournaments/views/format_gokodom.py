@@ -24,8 +24,10 @@ from tournaments import ratelimit
 from tournaments.formats import gokodom_claims as claims
 from tournaments.formats import gokodom_schedule as schedule
 from tournaments.formats.gokodom import GAMES, parse_games
-from tournaments.models import Entrant, Event, Match, MatchParticipant, Round
+from tournaments.models import CheckIn, Entrant, Event, Match, MatchParticipant, Round
+from tournaments.services import checkin
 from tournaments.services import format_gokodom as service
+from tournaments.services import format_gokodom_absence as absence_service
 from tournaments.services.errors import NotAllowed, ServiceError
 
 PAGE = "tournaments/formats/gokodom/player.html"
@@ -63,6 +65,7 @@ def _current(event: Event, entrant: Entrant) -> Match | None:
 def _card(event: Event, entrant: Entrant, match: Match | None, now) -> dict[str, Any]:
     """What the match card shows: opponent, colours, times, the report's state, actions."""
     number = service.next_round_number(event)
+    upcoming = checkin.next_round_number(event)  # "I can't play next round" (check-in)
     context: dict[str, Any] = {
         "event": event,
         "entrant": entrant,
@@ -71,6 +74,11 @@ def _card(event: Event, entrant: Entrant, match: Match | None, now) -> dict[str,
         "bye_refusal": service.bye_refusal(event, number, now),
         "bye_asked": number in (entrant.flags.get("bye_requests") or []),
         "games_range": range(1, GAMES + 1),
+        "absence_round": upcoming,
+        "absent": CheckIn.objects.filter(
+            entrant=entrant, round_number=upcoming, present=False
+        ).exists(),
+        "absence_outcome": absence_service.outcome(event, upcoming, now),
     }
     if match is None:
         return context
@@ -254,6 +262,37 @@ def bye(request: HttpRequest, slug: str) -> HttpResponse:
         f"Bye by Request for round {number} asked for."
         if wanted
         else f"Bye by Request for round {number} withdrawn.",
+    )
+    return redirect("tournaments:gokodom_player", slug=slug)
+
+
+@login_required
+@require_POST
+@ratelimit.limit("self_report")  # per player: a script cannot flood the director
+def absence(request: HttpRequest, slug: str) -> HttpResponse:
+    """ "I can't play next round" (or "I can after all"): the player's own check-in."""
+    event, entrant = _player(request, slug)
+    present = request.POST.get("action") == "present"
+    try:
+        number = int(request.POST.get("round", ""))
+    except ValueError:
+        number = 0
+    errors: list[str] = []
+    try:
+        absence_service.set_absence(
+            entrant, present=present, by=request.user, source=CheckIn.Source.PLAYER, number=number
+        )
+    except ServiceError as error:
+        errors = error.messages
+    entrant.refresh_from_db()
+    match = _current(event, entrant)
+    if request.htmx or errors:
+        return _render(request, event, entrant, match, errors=errors, status=422 if errors else 200)
+    messages.success(
+        request,
+        f"The director knows you can play round {number}."
+        if present
+        else f"The director knows you cannot play round {number}.",
     )
     return redirect("tournaments:gokodom_player", slug=slug)
 

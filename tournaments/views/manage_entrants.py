@@ -6,12 +6,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.permissions import event_for_director
 from tournaments.forms import CsvConfirmForm, CsvImportForm, EntrantForm
 from tournaments.models import Entrant
-from tournaments.services import corrections, events
+from tournaments.services import corrections, events, invitations
 from tournaments.services import entrants as entrant_service
 from tournaments.services.errors import ServiceError
 from tournaments.views.manage_rounds import redraw_number, seen_version
@@ -145,6 +146,22 @@ def entrant_withdraw(request: HttpRequest, slug: str, number: int) -> HttpRespon
     if note := corrections.redraw_note(event, redraw_number(request) if digest else 0):
         messages.success(request, note)
     return redirect("tournaments:manage_entrants", slug=slug)
+
+
+@login_required
+@require_POST
+def entrant_invite(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A new invite link for the entrant: the old one stops working (and a claim made with
+    it is released)."""
+    event = event_for_director(request.user, slug)
+    entrant = _entrant(event, number)
+    renewed = invitations.renew_code(
+        entrant, by=request.user, reason=request.POST.get("reason", "")
+    )
+    if getattr(request, "htmx", False):
+        return render(request, f"{PAGE}#row", {"event": event, "entrant": renewed})
+    messages.success(request, f"{renewed.name} has a new invite link; the old one no longer works.")
+    return redirect(f"{reverse('tournaments:manage_entrants', args=[slug])}#entrant-{number}")
 
 
 def _withdraw_context(event, entrant: Entrant, preview, **extra) -> dict:

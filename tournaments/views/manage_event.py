@@ -13,7 +13,7 @@ from accounts.permissions import event_for_director, is_head_director, require
 from tournaments import ratelimit, selectors
 from tournaments.formats import ui_for
 from tournaments.forms import EventForm, SettingsForm
-from tournaments.services import double_entry, events, standings
+from tournaments.services import checkin, double_entry, events, standings
 from tournaments.services.errors import ServiceError
 
 
@@ -85,6 +85,8 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             ],
             # the projector shows the newest round the public sees (none before one)
             "projected": next(reversed(selectors.public_rounds(event)), None),
+            # who plays the next round (issue 21), where the format has a check-in
+            "checkin": checkin.sheet(event) if ui_for(event).check_in else None,
         },
     )
 

@@ -67,8 +67,15 @@ def _round_context(event, rnd: Round, **extra) -> dict:
         "swap_form": SwapForm(),
         # results typed here are corrections, previewed before they are saved
         "correcting": correcting,
+        # who was checked in as absent when the round was drafted (rules/absence.py)
+        "absent": _absent(event, rnd),
         **extra,
     }
+
+
+def _absent(event, rnd: Round) -> list:
+    numbers = [int(e) for e in rnd.details.get("absent", []) if str(e).isdigit()]
+    return list(event.entrants.filter(number__in=numbers).order_by("number")) if numbers else []
 
 
 def _settings(event) -> dict:

@@ -64,6 +64,7 @@ def reports_create(request: HttpRequest, slug: str) -> HttpResponse:
                 form.cleaned_data["kind"],
                 round_number=form.cleaned_data["round_number"],
                 by=request.user,
+                base_url=request.build_absolute_uri("/"),  # invitation slips print links
             )
         except ServiceError as error:
             for message in error.messages:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rules import absence
 from rules.contract import (
     DrawSourceProtocol,
     EngineError,
@@ -146,6 +147,14 @@ class BotContestEngine(SettingsMixin):
 
     def next_round(self, state: EventState, draws: DrawSourceProtocol) -> NextRound:
         settings = self._settings(state)
+        absent = absence.absent_now(state, len(state.rounds) + 1)
+        if absent:  # bot_contest.md, Absence
+            raise absence.refuse(
+                state,
+                absent,
+                "programs play unattended, so a bot contest has no check-in; withdraw an "
+                "entry that cannot play.",
+            )
         try:
             return self._next(state, draws, settings)
         except DrawNeeded as needed:

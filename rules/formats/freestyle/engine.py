@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules import absence
 from rules.contract import (
     Column,
     DrawSourceProtocol,
@@ -38,6 +39,7 @@ from rules.contract import (
     NextRound,
     Problem,
     Reason,
+    RoundPlan,
     Setting,
     StandingRow,
     Standings,
@@ -106,12 +108,38 @@ class FreestyleEngine(SettingsMixin):
                     "still need a result (a tie in the last two rounds is replayed).",
                     options=tuple(missing),
                 )
+        if done >= 3:
+            return absence.mark_matches(
+                state,
+                self._knockout(ctx, draws, mode, done),
+                "the match is lost by walkover",
+                "freestyle.md, Absence",
+            )
+        plan: NextRound
         if done == 0:
-            return groups.plan_round1(ctx, draws, int(settings["max_entrants"]))
-        if done == 1:
-            return groups.plan_round2(ctx, draws, mode)
-        if done == 2:
-            return groups.plan_round3(ctx, draws, mode)
+            plan = groups.plan_round1(ctx, draws, int(settings["max_entrants"]))
+        elif done == 1:
+            plan = groups.plan_round2(ctx, draws, mode)
+        else:
+            plan = groups.plan_round3(ctx, draws, mode)
+        playing = (
+            {p.entrant for m in plan.matches for p in m.participants}
+            if isinstance(plan, RoundPlan)
+            else set()
+        )
+        caught = [e for e in absence.absent_now(state, done + 1) if e in playing]
+        if caught:
+            # freestyle.md, Absence: a group round is a whole round robin of the group
+            raise absence.refuse(
+                state,
+                caught,
+                "a Freestyle group round is every game of the group, so a player who cannot "
+                "play it leaves the event (freestyle.txt, Player withdrawals). Mark them "
+                "present, or withdraw them.",
+            )
+        return plan
+
+    def _knockout(self, ctx: Context, draws: DrawSourceProtocol, mode: str, done: int) -> NextRound:
         if done == 3:
             return knockout.plan_semi_finals(ctx, mode)
         if done == 4:

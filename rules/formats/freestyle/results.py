@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from rules import absence
 from rules.contract import (
     EntrantState,
     EventState,
@@ -203,6 +204,8 @@ def score_match(ctx: Context, match: MatchState) -> MatchScore:
         return MatchScore(points=(0,), summary="bye")
     if len(match.participants) != 2:
         return _refused("freestyle.players", "participants", "A Freestyle game has two players.")
+    if knockout and absence.unplayed(match):
+        return _absent_walkover(ctx, match)
     present = [
         seat
         for seat, p in enumerate(match.participants)
@@ -329,6 +332,41 @@ def _without_play(
                 f"{ctx.names([str(e) for e in gone])} withdrew during the round: "
                 "this game does not count.",
                 "Player withdrawals: his games (even if he played all of them) do not count",
+            ),
+        ),
+    )
+
+
+def _absent_walkover(ctx: Context, match: MatchState) -> MatchScore:
+    """freestyle.md, Absence: the absent player loses the knockout match without play and
+    stays in the event (a semi-final loser still plays for third place). Both absent,
+    nobody wins: the director enters the game or withdraws one of them."""
+    gone = absence.seats(match)
+    names = ctx.names([str(match.participants[s].entrant) for s in gone])
+    if len(gone) == 2:
+        return MatchScore(
+            points=(0, 0),
+            complete=False,
+            reasons=(
+                Reason(
+                    "freestyle.both_absent",
+                    f"{names} are both absent: enter the game, or withdraw one of them.",
+                    "freestyle.md, Absence",
+                ),
+            ),
+        )
+    winner = 1 - gone[0]
+    points: tuple[Number, Number] = (1, 0) if winner == 0 else (0, 1)
+    return MatchScore(
+        points=points,
+        winner=winner,
+        summary="W/O",
+        details={"absent": [match.participants[gone[0]].entrant]},
+        reasons=(
+            Reason(
+                "freestyle.absent_walkover",
+                f"{names} was absent: the opponent goes through.",
+                "freestyle.md, Absence",
             ),
         ),
     )

@@ -50,6 +50,15 @@ SETTINGS = (
         "",
         "Date the first round starts (YYYY-MM-DD); empty leaves dates to the director.",
     ),
+    Setting(
+        "absent_result",
+        "loss",
+        "A player checked in as absent for a Swiss round who has no Bye by Request (asked "
+        "too late, or the final Swiss round): 'loss' (not paired; a Loss, 0 match points, "
+        "and the player stays in) or 'loss_by_default' (an LD: 0 match points and removed "
+        "from the tournament, II.B.6).",
+        ("loss", "loss_by_default"),
+    ),
     Setting("round_days", 7, "Days a Swiss round lasts (I.C)."),
     Setting("last_swiss_round_days", 14, "Days the last Swiss round lasts, at most two weeks."),
     Setting("playoff_days", 3, "Days the playoff for 8th place lasts ('as soon as possible')."),

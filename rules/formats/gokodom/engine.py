@@ -6,6 +6,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from rules import absence
 from rules.contract import (
     DrawSourceProtocol,
     EngineError,
@@ -89,7 +90,7 @@ class GokodomEngine(SettingsMixin):
         if len(swiss) < ctx.swiss_rounds:
             outcome = plan_swiss_round(state, ctx, draws, len(swiss) + 1)
         else:
-            outcome = next_knockout_round(state, ctx, draws)
+            outcome = _walkovers(state, next_knockout_round(state, ctx, draws))
         if isinstance(outcome, RoundPlan):
             # Draws made through ``draws`` are the source's to report (the service stores
             # source.new); repeating them in plan.draws stored each draw twice.
@@ -186,7 +187,7 @@ def _score_swiss(match: MatchState, over: bool, last_round: bool) -> MatchScore:
     winner = None
     if len(points) == 2 and points[0] != points[1]:
         winner = 0 if points[0] > points[1] else 1
-    elif len(points) == 1:
+    elif len(points) == 1 and points[0] > 0:  # a bye; an absent player's L wins nothing
         winner = 0
     game_scores: tuple[tuple[Number | None, ...], ...] = ()
     if match.games and "results" not in match.details:
@@ -261,6 +262,17 @@ def _score_knockout(match: MatchState, over: bool) -> MatchScore:
         game_scores=game_scores,
         reasons=reasons,
         details={"results": {e: str(c) for e, c in results.items()}, "advances": outcome.winner},
+    )
+
+
+def _walkovers(state: EventState, outcome: NextRound) -> NextRound:
+    """gokodom.md, Absence: in the playoff and the elimination rounds an absent player's
+    match is kept and lost by default (knockout.knockout_outcome)."""
+    return absence.mark_matches(
+        state,
+        outcome,
+        "the match is lost by default; the opponent goes through",
+        "gokodom.md, Absence",
     )
 
 

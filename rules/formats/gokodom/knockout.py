@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from rules import absence
 from rules.contract import MatchState, Number, Problem
 from rules.tiebreaks import Ranking, Step, rank
 
@@ -131,6 +132,12 @@ def knockout_outcome(match: MatchState, *, round_over: bool) -> KnockoutOutcome:
     if not players:
         return KnockoutOutcome(True)
     decision = match.details.get("advances")
+    if absence.unplayed(match) and decision is None:
+        # gokodom.md, Absence: the absent player loses by default, the other goes through
+        present = [p for p in players if p not in absence.in_match(match)]
+        if len(present) == 1:
+            return KnockoutOutcome(True, present[0], _won(players, present[0], Result.WD))
+        return KnockoutOutcome(True, None, {p: Result.LD for p in players})
     if decision is not None and decision not in players:
         problem = Problem(
             "gokodom.advances",

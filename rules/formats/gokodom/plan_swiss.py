@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rules import absence
 from rules.contract import (
     DrawSourceProtocol,
     EventState,
@@ -69,7 +70,11 @@ def plan_swiss_round(
     requested = [
         e for e in players if number in bye_requests(state.entrant(e)) and number < ctx.swiss_rounds
     ]
-    playing = [e for e in players if e not in requested]
+    # gokodom.md, Absence: an absent player with a Bye by Request gets it (I.E); the others
+    # are not paired and get the ``absent_result`` setting's result
+    gone = set(state.absent)
+    absent = [e for e in players if e in gone and e not in requested]
+    playing = [e for e in players if e not in requested and e not in absent]
     if ctx.settings["random_step"] == "each_round" and number > 1:
         shuffled = draws.shuffle(
             f"round-{number}/random-order", sorted(playing), purpose="random order (II.E.4)"
@@ -137,7 +142,24 @@ def plan_swiss_round(
                 details={"result": str(Result.BR)},
             )
         )
+    result = Result.LD if ctx.settings["absent_result"] == "loss_by_default" else Result.L
+    for index, entrant in enumerate(absent, start=1):
+        outcome = (
+            "not paired; a Loss by Default (LD), which removes the player (II.B.6)"
+            if result is Result.LD
+            else "not paired; a Loss (0 match points), and the player stays in"
+        )
+        matches.append(
+            PlannedMatch(
+                code=f"R{number}-ABS{index}",
+                participants=(Participant(entrant, ctx.colours[entrant]),),
+                reasons=(absence.reason(names[entrant], outcome, "gokodom.md, Absence", entrant),),
+                details={"result": str(result), absence.KEY: [entrant]},
+            )
+        )
     details.update({"order": order + requested, "window": window, "requested_byes": requested})
+    if absent or gone & set(requested):
+        details[absence.KEY] = [e for e in players if e in gone]
     reasons = [
         Reason(
             "gokodom.swiss_order",

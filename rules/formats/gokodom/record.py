@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from rules import absence
 from rules.contract import EventState, MatchState, Problem, RoundState, RoundStatus
 
 from .results import (
@@ -53,7 +54,9 @@ def swiss_outcome(match: MatchState, *, round_over: bool, last_round: bool) -> O
         if entrant is None:
             return Outcome({})
         code = str(match.details.get("result", Result.WB))
-        if code not in (Result.WB, Result.BR):
+        # an absent player left unpaired gets an L or an LD (gokodom.md, Absence)
+        allowed = (Result.WB, Result.BR, Result.L, Result.LD) if absence.in_match(match) else ()
+        if code not in (Result.WB, Result.BR) and code not in allowed:
             problem = Problem(
                 "gokodom.bye_result", "details.result", "A bye is a WB or a BR result."
             )

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, TypeAlias
 
+from rules import absence
 from rules.contract import (
     Column,
     DrawSourceProtocol,
@@ -102,8 +103,11 @@ class WocEngine(SettingsMixin):
         if number > plan.rounds:
             if settings["final_stages"] and self._qualifying_complete(state, settings):
                 names = state.entrants_by_id
-                return stages.plan_next(
-                    self.progress(state), len(state.rounds) + 1, lambda e: names[e].name
+                return _walkovers(
+                    state,
+                    stages.plan_next(
+                        self.progress(state), len(state.rounds) + 1, lambda e: names[e].name
+                    ),
                 )
             return Finished(
                 Reason(
@@ -130,6 +134,20 @@ class WocEngine(SettingsMixin):
             reasons.append(round_reason)
             details["pairing_proof"] = proof
             stage = "swiss"
+        absent = [e for e in absence.absent_now(state, number) if e in plan.field]
+        if absent:
+            # woc.md, Absence: not paired; the round counts as one not played (Appendix A 3)
+            details[absence.KEY] = absent
+            reasons.extend(
+                absence.reason(
+                    state.entrant(e).name,
+                    "not paired this round, which counts as a round not played (no points; "
+                    "in the Brightwell Quotient 32 + C x own points, as for a bye)",
+                    "woc Appendix A 3(a, c)",
+                    e,
+                )
+                for e in absent
+            )
         if plan.swiss:
             day = 1 if number <= 7 else 2
             reasons.append(
@@ -156,7 +174,7 @@ class WocEngine(SettingsMixin):
         by_id = state.entrants_by_id
         players = []
         for entrant in plan.field:
-            if not plays_in(by_id[entrant], number):
+            if not plays_in(by_id[entrant], number) or entrant in state.absent:
                 continue
             record = tally.record(entrant)
             opponents = dict(record.opponents)
@@ -412,6 +430,12 @@ class WocEngine(SettingsMixin):
             return len(rounds) >= system.plan(state, settings).rounds
         except EngineError:
             return False
+
+
+def _walkovers(state: EventState, outcome: NextRound) -> NextRound:
+    """woc.md, Absence: in the final stages an absent player's match is kept and lost by
+    walkover (finals.score_final_match); both absent, nobody wins it."""
+    return absence.mark_matches(state, outcome, "the match is lost by walkover", "woc.md")
 
 
 def plays_in(entrant: EntrantState, number: int) -> bool:

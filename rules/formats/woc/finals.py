@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from rules import absence
 from rules.contract import GameState, MatchScore, MatchState, Problem, Reason
 from rules.formats.woc.scoring import score_game
 
@@ -79,6 +80,8 @@ def score_final_match(match: MatchState) -> MatchScore:
         )
     if len(match.participants) != 2 or any(p.entrant is None for p in match.participants):
         return _refused("woc.match.players", "participants", "A game has two players.")
+    if absence.unplayed(match):
+        return _walkover(match, kind)
     played, problems = _games(match)
     if problems:
         return MatchScore(points=(0, 0), complete=False, problems=tuple(problems))
@@ -278,6 +281,32 @@ def _best_of_three(match: MatchState, played: list[Played]) -> MatchScore:
         reasons=tuple(reasons),
         game_scores=game_scores,
         details=details,
+    )
+
+
+def _walkover(match: MatchState, kind: str) -> MatchScore:
+    """woc.md, Absence: the absent player loses the match without play; when both are
+    absent nobody wins it, and the director enters its games or withdraws a player."""
+    gone = absence.seats(match)
+    if len(gone) == 2:
+        return MatchScore(
+            points=(0, 0),
+            complete=False,
+            reasons=(
+                Reason(
+                    "woc.final.both_absent",
+                    "Both players are absent: enter the games, or withdraw one of them.",
+                ),
+            ),
+            details={"kind": kind},
+        )
+    winner = 1 - gone[0]
+    return MatchScore(
+        points=(1, 0) if winner == 0 else (0, 1),
+        winner=winner,
+        summary="W/O",
+        reasons=(Reason("woc.final.walkover", "Won by walkover: the opponent was absent."),),
+        details={"kind": kind, "walkover": True},
     )
 
 

@@ -188,7 +188,11 @@ def round_robin(
             + (f"(Black) meets number {pairing.second} (White)." if white else "has no opponent."),
             "woc II.2",
         )
-        present = [e for e in (black, white) if e is not None and by_id[e].active_in_round(number)]
+        present = [
+            e
+            for e in (black, white)
+            if e is not None and by_id[e].active_in_round(number) and e not in state.absent
+        ]
         if white is not None and len(present) == 2:
             matches.append(
                 PlannedMatch(
@@ -200,7 +204,14 @@ def round_robin(
             )
             continue
         for entrant in present:
-            why = "the field is odd" if white is None else "the opponent has withdrawn"
+            other = black if entrant == white else white
+            why = (
+                "the field is odd"
+                if other is None
+                else "the opponent is absent"
+                if other in state.absent
+                else "the opponent has withdrawn"
+            )
             byes.append(
                 PlannedMatch(
                     code=f"R{number}-BYE-{entrant}",
@@ -217,8 +228,9 @@ def round_robin(
 def swiss_round_one(state: EventState, draws: DrawSourceProtocol, plan: Plan) -> list[PlannedMatch]:
     """II.6.1: group A against group B at random, A taking Black and White alternately."""
     by_id = state.entrants_by_id
-    group_a = [e for e in plan.field if by_id[e].flags.get("group_a")]
-    group_b = [e for e in plan.field if not by_id[e].flags.get("group_a")]
+    playing = [e for e in plan.field if e not in state.absent]  # absent: not paired (II.7)
+    group_a = [e for e in playing if by_id[e].flags.get("group_a")]
+    group_b = [e for e in playing if not by_id[e].flags.get("group_a")]
     drawn_a = draws.shuffle("round-1/group-a", group_a, purpose="round 1: order of group A")
     drawn_b = draws.shuffle("round-1/group-b", group_b, purpose="round 1: order of group B")
     pairs: list[tuple[str, str, Reason]] = []

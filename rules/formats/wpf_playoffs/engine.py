@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules import absence
 from rules.contract import (
     DrawSourceProtocol,
     EngineError,
@@ -139,13 +140,20 @@ class WpfPlayoffsEngine(SettingsMixin):
         details.update(self._puzzle(state, played, session, draws, settings, reasons))
         if session.stage is Stage.ONLINE:
             details["results_public"] = revealed(state)
-        return RoundPlan(
+        plan = RoundPlan(
             number=number,
             label=session.label,
             matches=matches,
             stage=session.stage.value,
             reasons=tuple(reasons),
             details=details,
+        )
+        # wpf_playoffs.md, Absence: an absent player is the virtual "bye" of their match
+        return absence.mark_matches(
+            state,
+            plan,
+            'the match is lost, as a "bye" player loses all head-to-head competitions',
+            "Eligibility",
         )
 
     def _match(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
+from rules import absence
 from rules.contract import EventState, MatchScore, MatchState, Number, Problem, Reason
 
 from . import timing
@@ -47,6 +48,8 @@ def absent(state: EventState, match: MatchState, seat: int) -> bool:
     entrant = match.participants[seat].entrant
     if entrant is None:
         return True
+    if entrant in absence.in_match(match) and not match.games:
+        return True  # checked in as absent for this match (wpf_playoffs.md, Absence)
     known = state.entrants_by_id.get(entrant)
     return known is not None and not known.active_in_round(match.round_number)
 
