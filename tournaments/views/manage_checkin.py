@@ -12,7 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from accounts.permissions import event_for_director
 from tournaments.formats import ui_for
@@ -39,7 +39,7 @@ def _context(event, **extra) -> dict:
 
 
 @login_required
-@require_GET
+@require_safe
 def checkin_sheet(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_for_director(request.user, slug)
     return render(request, PAGE, _context(event))
