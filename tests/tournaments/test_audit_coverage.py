@@ -566,7 +566,7 @@ def _(d):
 
 @scenario("ftd.import_ftd")
 def _(d):
-    from tests.rules.test_woc_real import load
+    from tests.shared_data import load
     from tournaments.services import ftd
 
     data = load("ftd_israeli_championship_2026.json")

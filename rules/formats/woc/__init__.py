@@ -13,6 +13,10 @@ Game details (seat 0 is Black, 1 White; a seat may be given as 0/1 or "black"/"w
   ``second_flag``  time_default only: "defaulter" (his flag fell again: 64-0) or
                    "non_defaulter" (the other flag fell after the two extra minutes: 33-31).
   ``declared``     optional "black"/"white"/"draw" as the judge declared it; checked.
+  ``decided``      "black"/"white"/"draw": the result a record gives where the discs do not
+                   decide it (a WOF file's result without discs, or '(32)>(32)' in a file
+                   written winner first); the discs stand as written (none: 0-0).
+  ``record_index`` the game's place among a record's added results (a WOF file's order).
   ``penalty``      V.2(b, c): {"kind": "score", "scores": [b, w], "offender": seat,
                    "note": str} | {"kind": "award", "to": seat} | {"kind": "draw"}.
 
