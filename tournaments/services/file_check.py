@@ -121,14 +121,19 @@ def check_path(path: Path, source: str, *, accept_truncated: bool = False) -> Ou
         return Outcome("crashed", f"refused by an unexpected error ({type(error).__name__}).")
 
 
+def count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def times(n: int) -> str:
+    return "once" if n == 1 else f"{n} times"
+
+
 def _counts(preview: event_import.Preview) -> str:
-    parts = [
-        f"{preview.entrants} players",
-        f"{preview.rounds} rounds",
-        f"{preview.games} games",
-    ]
+    parts = [count(preview.entrants, "player"), count(preview.rounds, "round")]
+    parts.append(count(preview.games, "game"))
     if preview.byes:
-        parts.append(f"{preview.byes} byes")
+        parts.append(count(preview.byes, "bye"))
     return ", ".join(parts)
 
 
@@ -141,7 +146,7 @@ def _wof_outcome(preview: event_import.Preview, accept_truncated: bool) -> Outco
     if preview.differences:
         d = preview.differences[0]
         line += (
-            f"; the list and the games differ {preview.difference_count} times (e.g. {d['id']} "
+            f"; the list and the games differ {times(preview.difference_count)} (e.g. {d['id']} "
             f"{d['name']}: {d['what']} {d['listed']} in the list, {d['games']} from the games)"
         )
     status = "read"
@@ -171,7 +176,9 @@ def _ftd_outcome(preview: event_import.Preview) -> Outcome:
             found += 1
     line = f"read: {_counts(preview)}"
     if found:
-        line += f"; {found} players differ from the published standings (replay tells which)"
+        line += (
+            f"; {count(found, 'player')} differ from the published standings (replay tells which)"
+        )
     return Outcome("read", line, found)
 
 

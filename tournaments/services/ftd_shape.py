@@ -76,8 +76,13 @@ def _from_site(raw: Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(r, Mapping)
     }
     entrants = []
+    known: set[int] = set()
     for i, player in enumerate(players):
         player = shape.mapping(player, f"players_list[{i}]")
+        if not _whole(player.get("id")):
+            shape.add(f"players_list[{i}].id", "is missing: every player needs a whole-number id.")
+        else:
+            known.add(player["id"])
         entrants.append(
             {
                 k: player.get(k)
@@ -105,7 +110,8 @@ def _from_site(raw: Mapping[str, Any]) -> dict[str, Any]:
             shape.add(f"{place}.currentRound", "needs the round's number (a whole number).")
             continue
         final = (swiss is not None and code > swiss) or not names.get(code, str(code)).isdigit()
-        games = _games(shape, shape.items(rnd, "pairing", f"{place}.pairing"), place, final)
+        pairing = shape.items(rnd, "pairing", f"{place}.pairing")
+        games = _games(shape, pairing, place, final, known)
         if final:
             finals.append({"round_code": code, "round_name": names.get(code, ""), "games": games})
         else:
@@ -133,7 +139,9 @@ def _from_site(raw: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _games(shape: _Shape, pairing: list[Any], place: str, final: bool) -> list[Any]:
+def _games(
+    shape: _Shape, pairing: list[Any], place: str, final: bool, known: set[int]
+) -> list[Any]:
     games: list[Any] = []
     category = None
     for p, pair in enumerate(pairing):
@@ -150,6 +158,8 @@ def _games(shape: _Shape, pairing: list[Any], place: str, final: bool) -> list[A
         for seat, ident in enumerate(ids):
             if not _whole(ident):
                 shape.add(f"{where}[{seat}].id", "needs the player's id (a whole number).")
+            elif ident != -1 and ident not in known:
+                shape.add(f"{where}[{seat}].id", f"{ident} is not in players_list.")
         if final and first.get("score") is None and first.get("result") is None:
             continue  # a final stage's pairing that was not played
         if final:

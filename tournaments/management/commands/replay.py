@@ -29,6 +29,7 @@ from tournaments.services import ftd_shape, limits
 from tournaments.services import wof as wof_service
 from tournaments.services.errors import ServiceError
 from tournaments.services.file_check import discs as discs_text
+from tournaments.services.file_check import times
 
 # (the event: "ftd:<FlipTheDisc id>" or the file's stem, published player id, what) -> why
 # the record differs from woc.txt; an export and its re-packaged twin name the same event
@@ -178,7 +179,7 @@ class Command(BaseCommand):
             self.stdout.write(f"Note: {note.text}")
         rows = examined.difference_rows()
         if rows:
-            self.stdout.write(f"The list and the games differ {len(rows)} times:")
+            self.stdout.write(f"The list and the games differ {times(len(rows))}:")
         for row in rows:
             self.stdout.write(
                 f"  {row['id']:>7} {row['name'][:26]:<26} {row['what']}: {row['listed']} in "
