@@ -330,3 +330,19 @@ def test_every_read_sample_file_writes_back_to_the_same_games() -> None:
 
 def _game(game: wof.WofGame) -> tuple:
     return (game.black, game.white, game.black_discs, game.white_discs, game.result)
+
+
+def test_a_result_the_record_decides_is_scored_as_recorded() -> None:
+    """woc IV.8 adds empty squares to the winner of a game played out; a record's result
+    without discs, or won on '(32)>(32)', keeps its discs as written (none: 0-0)."""
+    from rules.contract import GameState
+    from rules.formats.woc.scoring import score_game
+
+    no_discs, _ = score_game(GameState(1, (None, None), details={"decided": "white"}), "g")
+    assert no_discs is not None and (no_discs.scores, no_discs.winner) == ((0, 0), 1)
+    on_32, _ = score_game(GameState(1, (32, 32), details={"decided": "black"}), "g")
+    assert on_32 is not None and (on_32.scores, on_32.winner) == ((32, 32), 0)
+    short, _ = score_game(GameState(1, (30, 20), details={"decided": "black"}), "g")
+    assert short is not None and short.scores == (30, 20)  # no empty squares added
+    refused, problems = score_game(GameState(1, (None, None), details={"decided": "?"}), "g")
+    assert refused is None and problems[0].field == "g.details.decided"

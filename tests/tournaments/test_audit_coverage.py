@@ -80,6 +80,7 @@ EXEMPT = {
     "event_import.start": "queues a confirmed import (an ImportJob row: who, when, the file); "
     "no event exists until run_job imports it, audited as event.imported",
     "ftd.ftd_event_file": "builds an event file in memory (dict .update)",
+    "file_check.check_path": "import_event --check: event_import.check on a file, saves nothing",
     "format_gokodom.lock": "takes a row lock for the caller's audited change",
     "format_gokodom.save_details": "a step inside report/confirm/dispute/record_codes, which "
     "write the ResultChange or AuditEntry",

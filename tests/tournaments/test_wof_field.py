@@ -353,3 +353,16 @@ def test_a_site_export_with_a_missing_entrant_id_is_named_not_a_traceback(
     with pytest.raises(CommandError):
         call_command("replay", str(path), stdout=StringIO())
     assert not Event.objects.exists()
+
+
+def test_a_result_without_discs_reads_as_a_result_on_the_public_round_page(client) -> None:
+    path = real("wof-archive-sample", "1991", "19910317_12_Meijin_Kansai_Prelim.ELO")
+    event = wof.import_wof(wof.decode(path.read_bytes()), by=None, slug="kansai-1991")
+    Event.objects.filter(pk=event.pk).update(public=True)
+    page = client.get(f"/e/{event.slug}/rounds/1/").content.decode()
+    rows = [
+        re.sub(r"\s+", " ", re.sub("<[^>]+>", " ", r))
+        for r in re.findall("<tr.*?</tr>", page, re.S)
+    ]
+    assert rows[1].split()[-1] == "52-12" and "Player 11348 (black)" in rows[1]
+    assert rows[2].split()[-1] == "1-0" and "Player 11770 (black)" in rows[2]  # '11770 > 11755'

@@ -30,7 +30,22 @@ def c_of(data: Mapping[str, Any]) -> float | int:
     info = data.get("export_info") or {}
     coef = info.get("mbq_coef")
     if coef not in (None, ""):
-        value = float(coef)
+        try:
+            value = float(coef)
+        except (TypeError, ValueError):
+            raise ServiceError(
+                [
+                    Problem(
+                        "ftd.shape",
+                        "export_info.mbq_coef",
+                        f"export_info.mbq_coef: {coef!r} is not a number.",
+                    )
+                ]
+            ) from None
+        if value != value or value in (float("inf"), float("-inf")) or value < 0:
+            raise ServiceError(
+                [Problem("ftd.shape", "export_info.mbq_coef", f"export_info.mbq_coef: {coef!r}.")]
+            )
         return int(value) if value.is_integer() else value
     return 64 / len(data.get("rounds") or [1])
 

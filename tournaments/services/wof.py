@@ -112,7 +112,7 @@ def truncation_problem(examined: Examined) -> Problem:
     assert note is not None
     return Problem(
         "wof.truncated",
-        "accept_truncated",
+        "file",
         f"{note.text} Nothing was saved: confirm that the file holds all that was played to "
         "import it as it is.",
         dict(note.params),

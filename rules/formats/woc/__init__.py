@@ -26,7 +26,9 @@ that first made it, whether its rounds were formed: docs/formats/wof-file.md).
 
 Entrant flags written by the WOF import: ``wof`` = {``name``, ``first``: NAME and Firstname as
 read; ``new``; ``bonus``: points the list adds; ``listed``: false for a player known only from
-the games; ``no_id``: listed as '??????'}. Match details written: ``pairing_cost`` (rule -> cost, Swiss rounds 2+).
+the games; ``no_id``: listed as '??????'}.
+
+Match details written: ``pairing_cost`` (rule -> cost, Swiss rounds 2+).
 Row details: ``brightwell`` (the parts of BQ), ``games``, ``byes``.
 Draw keys: ``round-robin/draw-numbers``, ``round-1/group-a``, ``round-1/group-b``,
 ``round-1/rest``, ``standings/lot/<ids joined by +>`` (value: the tied ids, best first).

@@ -197,9 +197,11 @@ class Command(BaseCommand):
         }
         c = file["event"]["settings"]["c"]
         self.stdout.write(f"{stem}: FlipTheDisc, {len(keys)} players, C = {c}")
+        rows = (data.get("published_standings") or {}).get("rows") or []
         published = [
-            (str(r["player_id"]), r["score"], None, r["mbq"])
-            for r in data["published_standings"]["rows"]
+            (str(r.get("player_id")), r.get("score") or 0, None, r.get("mbq"))
+            for r in rows
+            if isinstance(r, dict)
         ]
         self.compare(stem, state, published, keys, names)
 
