@@ -167,6 +167,21 @@ def _cut_in_round_seven(tmp_path: Path) -> Path:
     return path
 
 
+def test_replay_shows_where_the_list_and_the_games_differ() -> None:
+    out = StringIO()
+    path = real("wof-archive-sample", "2017", "20170129_Citta_di_Roma_I.ELO")
+    call_command("replay", str(path), stdout=out)
+    lines = out.getvalue().splitlines()
+    at = lines.index("The list and the games differ once:")
+    assert re.fullmatch(
+        r"\s+40048 PANTANI Ennio\s+discs: 100 in the list, 133 from the games", lines[at + 1]
+    )
+    notes = StringIO()
+    kansai = real("wof-archive-sample", "1991", "19910317_12_Meijin_Kansai_Prelim.ELO")
+    call_command("replay", str(kansai), stdout=notes)
+    assert notes.getvalue().startswith("Note: The file has no player list")
+
+
 def test_a_truncated_file_is_refused_unless_the_director_confirms(tmp_path) -> None:
     text = _cut_in_round_seven(tmp_path).read_text(encoding="utf-8")
     with pytest.raises(ServiceError) as error:

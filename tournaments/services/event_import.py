@@ -206,11 +206,10 @@ def check(
         preview.file = data
         preview.published = published
         return preview
-    else:
-        limits.check_counts(**limits.event_file_counts(data))
-        if name and isinstance(data, dict) and isinstance(data.get("event"), dict):
-            data["event"]["name"] = name
-        clean = eventfile.validate(data, slug=slug or None)
+    limits.check_counts(**limits.event_file_counts(data))
+    if name and isinstance(data, dict) and isinstance(data.get("event"), dict):
+        data["event"]["name"] = name
+    clean = eventfile.validate(data, slug=slug or None)
     preview = _preview(kind, detected, clean)
     preview.file = data
     return preview
