@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run install migrate demo test test-deep lint format typecheck bench bench-load bench-fuzz bench-reliability lock clean
+.PHONY: run install migrate demo test test-deep lint format typecheck bench bench-load bench-fuzz bench-reliability bench-wof lock clean
 
 $(VENV)/.installed: requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -48,12 +48,18 @@ bench: install
 	$(PY) -m bench
 	$(PY) -m bench.woc_pairing --quick
 	PYTHONPATH=. $(PY) bench/conformance.py $${BENCH_EVENTS:-50}
+	$(PY) -m bench.wof_check
 	$(PY) -m bench.load $${LOAD_SECONDS:-600}
 
 # The load scenario alone (docs/reliability.md): LOAD_SECONDS (30 here), PostgreSQL in
 # BENCH_DATABASE_URL, Redis in REDIS_URL.
 bench-load: install
 	$(PY) -m bench.load $${LOAD_SECONDS:-30}
+
+# import_event --check over the WOF archive sample and the raw FlipTheDisc exports, timed
+# (docs/formats/wof-file.md): the 302 files in under 20 s.
+bench-wof: install
+	$(PY) -m bench.wof_check
 
 # 10,000 hostile inputs per entry point, then atheris (docs/reliability.md); needs
 # DATABASE_URL (PostgreSQL) like the tests. Long: about 40 minutes on two shared cores.

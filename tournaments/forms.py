@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules import registry
 from rules.contract import Setting
+from rules.formats.woc.wof import decode as decode_text
 from tournaments.models import Entrant, Event
 from tournaments.services import limits
 from tournaments.services.errors import ServiceError
@@ -368,11 +369,8 @@ class EventImportForm(forms.Form):
         except ServiceError as error:
             raise forms.ValidationError(error.messages) from None
         if upload:
-            try:
-                data["content"] = raw.decode("utf-8-sig")
-            except UnicodeDecodeError:
-                # PAPP writes its files in a Windows code page
-                data["content"] = raw.decode("cp1252", errors="replace")
+            # UTF-8, else the Windows code page (Latin-1) PAPP and older files are written in
+            data["content"] = decode_text(raw)[0]
             data["filename"] = upload.name or ""
         else:
             data["content"] = data.get("text", "")
@@ -393,6 +391,10 @@ class EventImportConfirmForm(forms.Form):
     sealed = forms.CharField(widget=forms.HiddenInput)
     slug = forms.SlugField(label=_("Web address"), max_length=80)
     name = forms.CharField(label=_("Name"), max_length=200)
+    # shown only for a WOF file whose games cover less than its list says (cut short)
+    accept_truncated = forms.BooleanField(
+        label=_("The file holds all that was played: import it as it is"), required=False
+    )
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

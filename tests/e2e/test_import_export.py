@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.rules.test_woc_real import load
 from tests.rules.test_woc_wof import elo_from_record
+from tests.shared_data import load
 from tournaments.models import Event
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

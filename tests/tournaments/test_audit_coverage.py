@@ -84,6 +84,7 @@ EXEMPT = {
     "event_import.start": "queues a confirmed import (an ImportJob row: who, when, the file); "
     "no event exists until run_job imports it, audited as event.imported",
     "ftd.ftd_event_file": "builds an event file in memory (dict .update)",
+    "file_check.check_path": "import_event --check: event_import.check on a file, saves nothing",
     "format_gokodom.lock": "takes a row lock for the caller's audited change",
     "format_gokodom.save_details": "a step inside report/confirm/dispute/record_codes, which "
     "write the ResultChange or AuditEntry",
@@ -593,7 +594,7 @@ def _(d):
 
 @scenario("ftd.import_ftd")
 def _(d):
-    from tests.rules.test_woc_real import load
+    from tests.shared_data import load
     from tournaments.services import ftd
 
     data = load("ftd_israeli_championship_2026.json")

@@ -7,7 +7,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from tests.rules.test_woc_real import REAL
+from tests.shared_data import real
 
 FILES = [
     "woc_2012.json",
@@ -21,8 +21,7 @@ FILES = [
 
 @pytest.mark.parametrize("name", FILES)
 def test_replay_ends_with_zero_unexplained_differences(name: str) -> None:
-    path = REAL / name
-    assert path.exists(), f"missing real event file {path}"
+    path = real(name)
     out = StringIO()
     call_command("replay", str(path), stdout=out)
     text = out.getvalue()
@@ -42,7 +41,7 @@ def test_replay_ends_with_zero_unexplained_differences(name: str) -> None:
 )
 def test_replay_schedules_the_playoffs_played_and_finds_the_winners(name, playoffs, champion):
     out = StringIO()
-    call_command("replay", str(REAL / name), stdout=out)
+    call_command("replay", str(real(name)), stdout=out)
     text = out.getvalue()
     assert text.count(" playoff PO-") == playoffs
     assert f"1. {champion}" in text
@@ -52,7 +51,7 @@ def test_replay_schedules_the_playoffs_played_and_finds_the_winners(name, playof
 def test_replay_saves_nothing() -> None:
     from tournaments.models import Event
 
-    call_command("replay", str(REAL / "woc_2015.json"), stdout=StringIO())
+    call_command("replay", str(real("woc_2015.json")), stdout=StringIO())
     assert not Event.objects.exists()
 
 
@@ -60,7 +59,7 @@ def test_replay_marks_a_difference(tmp_path) -> None:
     """A changed published score is marked and counted."""
     import json
 
-    data = json.loads((REAL / "ftd_scottish_open_2026.json").read_text())
+    data = json.loads(real("ftd_scottish_open_2026.json").read_text())
     data["published_standings"]["rows"][0]["mbq"] += 5
     path = tmp_path / "changed.json"
     path.write_text(json.dumps(data))

@@ -10,8 +10,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from rules.formats.woc import ENGINE
-from tests.rules.test_woc_real import REAL, load
 from tests.rules.test_woc_wof import elo_from_record
+from tests.shared_data import load, real
 from tournaments.models import Event, Match
 from tournaments.services import ftd, wof
 from tournaments.services.errors import ServiceError
@@ -61,7 +61,9 @@ def test_import_wof_with_confirmed_labels() -> None:
 @pytest.mark.parametrize(
     ("change", "words"),
     [
-        (lambda t: t.replace("%Round: 2\n", "", 1), "plays twice in round 1"),
+        # a round header lost: the rounds that follow are out of order (the two rounds run
+        # together are kept and said, as the archive's rounds with a player twice)
+        (lambda t: t.replace("%Round: 2\n", "", 1), "round 3 where round 2 was expected"),
         (lambda t: t.replace("(58)>(06)", "(58)>(12)", 1), "70 discs"),
         (lambda t: t.replace("  4043 (58)", "  9999 (58)", 1), "player 9999 is not"),
     ],
@@ -119,4 +121,5 @@ def test_import_event_command_refuses_a_broken_wof_file(tmp_path) -> None:
 
 
 def test_real_folder_is_there() -> None:
-    assert REAL.is_dir(), f"missing {REAL}"
+    """Skipped outside this build (tests/shared_data.py); under CI=true a missing folder fails."""
+    assert real("raw").is_dir() and real("wof-archive-sample").is_dir()

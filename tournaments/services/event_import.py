@@ -28,8 +28,9 @@ from django.utils.text import slugify
 from rules.contract import Problem
 from rules.formats.woc import ENGINE, record
 from rules.formats.woc.finals import KIND_LABEL
+from rules.formats.woc.wof import binary
 from tournaments.models import Event, ImportJob
-from tournaments.services import audit, eventfile, events, ftd, limits, wof
+from tournaments.services import audit, eventfile, events, ftd, ftd_shape, limits, wof
 from tournaments.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
@@ -60,10 +61,17 @@ class AddedGame:
     line: int
     black: str
     white: str
-    black_discs: int
-    white_discs: int
+    black_discs: int | None  # None: the file gives the result without the discs
+    white_discs: int | None
     proposed: str  # a label value: "kind:CODE" or "other"
     chosen: str
+    result: str = ""  # '<', '>' or '=' as the file gives it
+
+    @property
+    def score(self) -> str:
+        if self.black_discs is None or self.white_discs is None:
+            return {">": "Black won", "<": "White won", "=": "draw"}.get(self.result, "?")
+        return f"{self.black_discs}-{self.white_discs}"
 
 
 @dataclass
@@ -86,6 +94,16 @@ class Preview:
     swiss_rounds: int | None = None  # WOF: the qualifying rounds, before the final stages
     problems: list[Problem] = field(default_factory=list)  # the chosen labels' problems
     file: dict[str, Any] | None = field(default=None, repr=False)  # the event file to import
+    # WOF: what the file does not say, its list beside its games, and whether its games
+    # cover fewer rounds or players than its list (the director must confirm to import it)
+    notes: list[str] = field(default_factory=list)
+    note_codes: list[str] = field(default_factory=list)
+    differences: list[dict[str, Any]] = field(default_factory=list)
+    difference_count: int = 0
+    truncated: str = ""
+    truncation: Problem | None = field(default=None, repr=False)
+    # FlipTheDisc: the published standings, by entrant number (score, mbq)
+    published: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
     @property
     def kind_name(self) -> str:
@@ -107,7 +125,10 @@ def detect(text: str) -> str | None:
     if head.startswith("{"):
         if '"arbiter_event_file"' in text:
             return "event"
-        if '"export_info"' in text or '"country_code"' in text or '"games_columns"' in text:
+        if any(
+            key in text
+            for key in ('"export_info"', '"country_code"', '"games_columns"', '"players_list"')
+        ):
             return "ftd"
         return "event"
     lines = head.splitlines()[:400]
@@ -148,6 +169,8 @@ def check(
     problems of the chosen ``labels`` (WOF) are in ``Preview.problems``. A file past the
     limits (services/limits.py) is refused before the heavy part of the check."""
     limits.check_bytes(text)
+    if binary(text):  # an image or a zip given as .ELO: one sentence, no bytes echoed
+        raise ServiceError([Problem("import.binary", "file", wof.BINARY)])
     detected = kind not in KINDS
     if detected:
         found = detect(text)
@@ -169,55 +192,39 @@ def check(
         )
     data = limits.load_json(text)
     if kind == "ftd":
-        _ftd_shape(data)
+        data = ftd_shape.normalise(data)
         limits.check_counts(
             entrants=len(data["entrants"]),
             rounds=len(data["rounds"]),
             games=sum(len(r["games"]) for r in data["rounds"]),
         )
         name = name or str(data.get("event") or data.get("name") or "")
+        published = _published(data)
         data = ftd.ftd_event_file(data, slug=slug or default_slug(name, filename), name=name)
         clean = eventfile.validate(data)
-    else:  # eventfile.validate refuses a file past the count limits before reading it
-        if name and isinstance(data, dict) and isinstance(data.get("event"), dict):
-            data["event"]["name"] = name
-        clean = eventfile.validate(data, slug=slug or None)
+        preview = _preview(kind, detected, clean)
+        preview.file = data
+        preview.published = published
+        return preview
+    # eventfile.validate refuses a file past the count limits before reading it
+    if name and isinstance(data, dict) and isinstance(data.get("event"), dict):
+        data["event"]["name"] = name
+    clean = eventfile.validate(data, slug=slug or None)
     preview = _preview(kind, detected, clean)
     preview.file = data
     return preview
 
 
-def _ftd_shape(data: Any) -> None:
-    """The shape the FlipTheDisc reader relies on, each fault named by its JSON path."""
-    problems: list[Problem] = []
-
-    def add(place: str, text: str) -> None:
-        problems.append(Problem("ftd.shape", place, f"{place}: {text}"))
-
-    if not isinstance(data, Mapping):
-        raise ServiceError([Problem("ftd.shape", "", "This is not a FlipTheDisc export.")])
-    for key in ("entrants", "rounds"):
-        if not isinstance(data.get(key), list):
-            add(key, "is missing or not a list.")
-    if problems:
-        raise ServiceError(problems)
-    for i, entrant in enumerate(data["entrants"]):
-        if not isinstance(entrant, Mapping) or not isinstance(entrant.get("id"), int):
-            add(f"entrants[{i}]", "needs a whole-number id.")
-    for r, rnd in enumerate(data["rounds"]):
-        games = rnd.get("games") if isinstance(rnd, Mapping) else None
-        if not isinstance(games, list):
-            add(f"rounds[{r}].games", "is missing or not a list.")
-            continue
-        for g, game in enumerate(games):
-            if not isinstance(game, list) or len(game) != 4:
-                add(f"rounds[{r}].games[{g}]", "is not [first id, second id, discs, result].")
-    for s, stage in enumerate(data.get("finals") or []):
-        for g, game in enumerate(stage.get("games", []) if isinstance(stage, Mapping) else []):
-            if not isinstance(game, Mapping) or not isinstance(game.get("first_discs"), int):
-                add(f"finals[{s}].games[{g}]", "needs first_id, second_id and first_discs.")
-    if problems:
-        raise ServiceError(problems)
+def _published(data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The export's published standings with entrant numbers (the importer numbers the
+    entrants in the export's order)."""
+    number = {e["id"]: i for i, e in enumerate(data["entrants"], start=1)}
+    rows = (data.get("published_standings") or {}).get("rows") or []
+    return [
+        {"number": number[r["player_id"]], "score": r.get("score"), "mbq": r.get("mbq")}
+        for r in rows
+        if isinstance(r, Mapping) and r.get("player_id") in number
+    ]
 
 
 def _preview(kind: str, detected: bool, clean: dict[str, Any]) -> Preview:
@@ -325,7 +332,8 @@ def _check_wof(
     auto: bool,
 ) -> Preview:
     limits.check_lines(text)
-    parsed = wof.read(text)
+    examined = wof.examine(text)
+    parsed = examined.parsed
     games = sum(len(r) for r in parsed.rounds) + len(parsed.added)
     limits.check_counts(
         entrants=len(parsed.players),
@@ -335,7 +343,9 @@ def _check_wof(
         players="players",
     )
     name = name or parsed.header.get("Tournament", "")
-    data, added = wof.from_wof(parsed, slug=slug or default_slug(name, filename), name=name)
+    data, added = wof.from_wof(
+        parsed, slug=slug or default_slug(name, filename), name=name, check=examined.check
+    )
     swiss = len(data["rounds"])
     state = wof.state_of(data)
     proposal = record.propose(state, added, ENGINE)
@@ -377,15 +387,29 @@ def _check_wof(
             wd,
             proposed[i],
             chosen[i],
+            parsed.added[i].result,
         )
-        for i, (b, w, bd, wd) in enumerate(added)
+        for i, (b, w, bd, wd, *_details) in enumerate(added)
     ]
     preview.swiss_rounds = swiss
     preview.label_choices = choices
     preview.note = proposal.note
     preview.problems = problems
     preview.file = data
+    _examined(preview, examined)
     return preview
+
+
+def _examined(preview: Preview, examined: wof.Examined) -> None:
+    """What the reader and the list-against-games check found, for the preview."""
+    preview.notes = [note.text for note in examined.notes]
+    preview.note_codes = [note.code for note in examined.notes]
+    rows = examined.difference_rows()
+    preview.difference_count = len(rows)
+    preview.differences = rows[: limits.PREVIEW_ROWS]
+    if examined.truncated is not None:
+        preview.truncated = examined.truncated.text
+        preview.truncation = wof.truncation_problem(examined)
 
 
 def _round_index(place: str) -> int:
@@ -423,6 +447,16 @@ def _explain(problem: Problem, data: dict[str, Any], values: Sequence[str]) -> P
 
 # -- saving ------------------------------------------------------------------------------------
 
+
+def refuse(preview: Preview, accept_truncated: bool) -> None:
+    """The problems that stop an import: the labels', and a cut-short file not confirmed."""
+    problems = list(preview.problems)
+    if preview.truncation is not None and not accept_truncated:
+        problems.append(preview.truncation)
+    if problems:
+        raise ServiceError(problems)
+
+
 Progress = Callable[[int], None]
 
 
@@ -436,12 +470,13 @@ def save(
     filename: str = "",
     labels: Sequence[str] | None = None,
     progress: Progress | None = None,
+    accept_truncated: bool = False,
 ) -> Event:
     """Check again, then import; all or nothing. A WOF import also records the labels the
-    director confirmed, and which differ from the proposal, in the audit log."""
+    director confirmed, and which differ from the proposal, in the audit log. A WOF file
+    whose games cover less than its list says is imported only with ``accept_truncated``."""
     preview = check(text, kind=kind, slug=slug, name=name, filename=filename, labels=labels)
-    if preview.problems:
-        raise ServiceError(preview.problems)
+    refuse(preview, accept_truncated)
     if progress:
         progress(30)  # the check is about a third of the work
     try:
@@ -491,13 +526,13 @@ def start(
     filename: str = "",
     labels: Sequence[str] | None = None,
     now: datetime | None = None,
+    accept_truncated: bool = False,
 ) -> ImportJob:
     """Check the confirmed file once more (a refusal is answered at once, beside the
     director's choices), then leave the save to the worker: a job with progress. The same
     director confirming the same import again gets the job already under way."""
     preview = check(text, kind=kind, slug=slug, name=name, filename=filename, labels=labels)
-    if preview.problems:
-        raise ServiceError(preview.problems)
+    refuse(preview, accept_truncated)
     with transaction.atomic():
         under_way = ImportJob.objects.filter(
             user=by,
@@ -572,6 +607,9 @@ def run_job(job_id: int, *, now: datetime | None = None) -> bool:
                 filename=job.filename,
                 labels=job.labels,
                 progress=report,
+                # a job is created only once ``start`` has had the director's confirmation
+                # of a cut-short file: the worker imports what was confirmed
+                accept_truncated=True,
             )
         except ServiceError as error:
             _finish(job, ImportJob.Status.FAILED, now, problems=limits.bounded(error.problems))

@@ -1,5 +1,8 @@
 """FlipTheDisc JSON exports into the database, through the event file import.
 
+Both layouts are read: the site's own export and the re-packaged one of ../shared/data/real
+(ftd_shape.py brings the first to the second and names every fault of shape).
+
 FlipTheDisc lists a game as [first id, second id, first's discs, first's result] (2 win,
 1 draw, 0 loss; second id -1 is a bye). The second player's discs are 64 minus the first's
 (woc IV.8: empties go to the winner). The export does not say who had Black: the first
@@ -16,9 +19,9 @@ from typing import Any
 from rules.contract import GameState, MatchState, Participant, Problem, RoundState, RoundStatus
 from rules.formats.woc.finals import match_details
 from tournaments.models import Event
-from tournaments.services import eventfile
+from tournaments.services import eventfile, ftd_shape
 from tournaments.services.errors import ServiceError
-from tournaments.services.wof import add_final_rounds, event_file
+from tournaments.services.record_file import add_final_rounds, event_file
 
 RESULTS = {2: "win", 1: "draw", 0: "loss"}
 
@@ -27,7 +30,22 @@ def c_of(data: Mapping[str, Any]) -> float | int:
     info = data.get("export_info") or {}
     coef = info.get("mbq_coef")
     if coef not in (None, ""):
-        value = float(coef)
+        try:
+            value = float(coef)
+        except (TypeError, ValueError):
+            raise ServiceError(
+                [
+                    Problem(
+                        "ftd.shape",
+                        "export_info.mbq_coef",
+                        f"export_info.mbq_coef: {coef!r} is not a number.",
+                    )
+                ]
+            ) from None
+        if value != value or value in (float("inf"), float("-inf")) or value < 0:
+            raise ServiceError(
+                [Problem("ftd.shape", "export_info.mbq_coef", f"export_info.mbq_coef: {coef!r}.")]
+            )
         return int(value) if value.is_integer() else value
     return 64 / len(data.get("rounds") or [1])
 
@@ -102,7 +120,7 @@ def _other_rounds(data: Mapping[str, Any], file: dict[str, Any]) -> list[RoundSt
             details = match_details("other", (0, 0))
             details.update(
                 {k: game.get(k) for k in ("category", "game_name")}
-                | {"ftd_round": stage.get("round_name")}
+                | {"ftd_round": stage.get("round_name"), "ftd_round_code": stage.get("round_code")}
             )
             matches.append(
                 MatchState(
@@ -128,15 +146,13 @@ def _keys(data: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [{"key": e["id"]} for e in data.get("entrants", [])]
 
 
-def ftd_event_file(data: Mapping[str, Any], *, slug: str, name: str = "") -> dict[str, Any]:
+def ftd_event_file(data: Any, *, slug: str, name: str = "") -> dict[str, Any]:
+    """The event file of an export in either layout; ServiceError names each fault."""
+    data = ftd_shape.normalise(data)
     file = from_ftd(data, slug=slug, name=name)
     add_final_rounds(file, _other_rounds(data, file))
     return file
 
 
 def import_ftd(data: Any, *, by: Any, slug: str, name: str = "") -> Event:
-    if not isinstance(data, Mapping) or "entrants" not in data or "rounds" not in data:
-        raise ServiceError(
-            [Problem("ftd.shape", "", "This is not a FlipTheDisc export (entrants, rounds).")]
-        )
     return eventfile.import_event(ftd_event_file(data, slug=slug, name=name), by=by)

@@ -1,226 +1,232 @@
-"""WOF rating files (.ELO) in and out of the database.
+"""WOF rating files (.ELO) into the database (export: wof_export.py).
 
-Import builds an Arbiter event file from the parsed file and hands it to
-``eventfile.import_event``: the same checks, all or nothing. The games after the Swiss carry
-no labels in a WOF file; ``propose`` says which are the playoffs, semi-finals, third place
-and final by following the woc rules, and ``import_wof`` takes the labels the director
-confirmed (or the proposal when none are given).
+``examine`` reads a file as the import does and checks its published list against its games
+(rules/formats/woc/wof_check.py); ``from_wof`` builds the Arbiter event file from it and hands
+it on to ``eventfile.import_event``: the same checks, all or nothing. The games after the Swiss
+carry no labels in a WOF file; ``record.propose`` says which are the playoffs, semi-finals,
+third place and final by following the woc rules, and ``import_wof`` takes the labels the
+director confirmed (or the proposal when none are given). A file whose games cover fewer
+rounds or players than its list says is refused unless the director confirms it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from rules.contract import EventState, Problem, RoundState
-from rules.formats.woc import ENGINE, history, record, wof
+from rules.contract import Problem
+from rules.formats.woc import ENGINE, record, wof, wof_check
 from rules.formats.woc.finals import KIND_STAGE
-from tournaments.endings import is_unplayed
 from tournaments.models import Event
 from tournaments.services import eventfile
 from tournaments.services.errors import ServiceError
-from tournaments.services.state import load_event_state
+from tournaments.services.record_file import (  # noqa: F401 (the FlipTheDisc importer's too)
+    STAGES,
+    add_final_rounds,
+    event_file,
+    state_of,
+)
+from tournaments.services.wof_export import CREATOR, export_wof  # noqa: F401
 
-STAGES = [
-    {"key": "swiss", "name": "Swiss", "order": 0},
-    {"key": "playoff", "name": "Playoffs", "order": 1},
-    {"key": "semi_final", "name": "Semi-finals", "order": 2},
-    {"key": "final", "name": "Finals", "order": 3},
-    {"key": "other", "name": "Other games", "order": 4},
-]
-
-
-def _game(scores: Sequence[int], first: int | None = None) -> dict[str, Any]:
-    return {"number": 1, "scores": list(scores), "first": first, "ending": "normal", "details": {}}
+RESULT_WORDS = {">": "black", "<": "white", "=": "draw"}
 
 
-def event_file(
-    *,
-    slug: str,
-    name: str,
-    settings: Mapping[str, Any],
-    players: Sequence[dict[str, Any]],
-    rounds: Sequence[Sequence[tuple]],
-    byes: Mapping[int, Sequence[str]] | None = None,
-    left_after: Mapping[str, int] | None = None,
-) -> dict[str, Any]:
-    """An event file (normalised shape) for a woc event from a record.
-
-    ``players``: {"key", "name", "country", "external_id", "rating"} in list order; ``rounds``:
-    per round (black key, white key, black discs, white discs); ``byes``: round -> keys;
-    ``left_after``: key -> last round, for players who withdrew."""
-    byes = byes or {}
-    number = {p["key"]: i for i, p in enumerate(players, start=1)}
-    last: dict[str, int] = {}
-    for n, games in enumerate(rounds, start=1):
-        for b, w, *_ in games:
-            last[b] = last[w] = n
-        for key in byes.get(n, ()):
-            last[key] = n
-    left = dict(left_after or {})
-    if left_after is None:  # a record without withdrawals: no game after some round
-        left = {k: v for k, v in last.items() if v < len(rounds)}
-    entrants = []
-    for p in players:
-        gone = left.get(p["key"])
-        entrants.append(
-            {
-                "number": number[p["key"]],
-                "name": p["name"],
-                "rating": p.get("rating"),
-                "seed": None,
-                "country": p.get("country", "")[:3],
-                "gender": "",
-                "team": "",
-                "external_id": str(p.get("external_id", "")),
-                "flags": {},
-                "status": "withdrawn" if gone is not None else "active",
-                "withdrawn_after_round": gone,
-            }
-        )
-    system = "swiss" if len(players) > 24 else "modified_swiss"
-    out_rounds = []
-    for n, games in enumerate(rounds, start=1):
-        matches = []
-        for t, (b, w, bd, wd, *extra) in enumerate(games, start=1):
-            matches.append(
-                _match(
-                    f"R{n}-T{t}",
-                    [(number[b], "black"), (number[w], "white")],
-                    [_game((bd, wd))],
-                    table=t,
-                    details=extra[0] if extra else {},
-                )
-            )
-        for key in byes.get(n, ()):
-            matches.append(_match(f"R{n}-BYE-{number[key]}", [(number[key], "")], []))
-        details = {}
-        if n == 1:
-            field = [str(number[p["key"]]) for p in players]
-            details = {"system": system, "rounds": len(rounds), "field": field}
-        out_rounds.append(_round(n, f"Round {n}", "swiss", matches, details))
-    return {
-        "arbiter_event_file": eventfile.FILE_VERSION,
-        "event": {
-            "slug": slug,
-            "name": name,
-            "format": "woc",
-            "settings": dict(settings),
-            "status": "finished",
-            "public": False,
-            "starts_on": None,
-            "ends_on": None,
-            "time_zone": "UTC",
-            "venue": "",
-            "random_seed": "",
-            "external_draws": False,
-        },
-        "teams": [],
-        "stages": [dict(s) for s in STAGES],
-        "entrants": entrants,
-        "rounds": out_rounds,
-        "draws": [],
-    }
+BINARY = "This file is not text (it holds binary data): a WOF rating file is a text file of lines."
 
 
-def _match(code, seats, games, *, table=None, details=None, bracket=""):
-    return {
-        "code": code,
-        "group": None,
-        "bracket": bracket,
-        "table": table,
-        "details": dict(details or {}),
-        "reasons": [],
-        "overridden": False,
-        "participants": [{"entrant": n, "role": role, "details": {}} for n, role in seats],
-        "games": games,
-    }
-
-
-def _round(number, label, stage, matches, details=None):
-    return {
-        "number": number,
-        "label": label,
-        "status": "completed",
-        "stage": stage,
-        "starts_at": None,
-        "deadline": None,
-        "published_at": None,
-        "completed_at": None,
-        "reasons": [],
-        "details": dict(details or {}),
-        "groups": [],
-        "matches": matches,
-    }
-
-
-def state_of(data: dict[str, Any]) -> EventState:
-    return eventfile._state_from(data)
-
-
-def add_final_rounds(data: dict[str, Any], rounds: Sequence[RoundState]) -> None:
-    """Append engine rounds (the labelled games after the Swiss) to an event file."""
-    for rnd in rounds:
-        matches = [
-            _match(
-                m.code,
-                [(int(p.entrant or 0), p.role) for p in m.participants],
-                [
-                    {
-                        "number": g.number,
-                        "scores": list(g.scores),
-                        "first": g.first,
-                        "ending": g.ending.value,
-                        "details": dict(g.details),
-                    }
-                    for g in m.games
-                ],
-                table=m.table,
-                details=m.details,
-                bracket=m.bracket,
-            )
-            for m in rnd.matches
-        ]
-        data["rounds"].append(_round(rnd.number, rnd.label, rnd.stage, matches, rnd.details))
-
-
-# -- WOF files -----------------------------------------------------------------------------
-
-
-def from_wof(parsed: wof.WofFile, *, slug: str, name: str = "") -> tuple[dict, list[tuple]]:
-    """The Swiss part as an event file, and the added games with entrant numbers as ids."""
-    players = [
-        {
-            "key": p.id,
-            "name": f"{p.surname} {p.first_name}".strip(),
-            "country": p.country,
-            "external_id": p.id,
-            "rating": p.rating,
-        }
-        for p in parsed.players
+def problems_of(error: wof.WofError) -> list[Problem]:
+    if error.binary:
+        return [Problem("wof.binary", "file", BINARY)]
+    problems = [
+        Problem("wof.invalid", f"line {n}", f"Line {n}: {what}") for n, what in error.problems
     ]
-    rounds = [[(g.black, g.white, g.black_discs, g.white_discs) for g in r] for r in parsed.rounds]
-    data = event_file(
-        slug=slug,
-        name=name or parsed.header.get("Tournament", "") or slug,
-        settings={"c": 6},
-        players=players,
-        rounds=rounds,
-        byes={n: list(ids) for n, ids in parsed.byes.items()},
-    )
-    number = {p.id: str(i) for i, p in enumerate(parsed.players, start=1)}
-    added = [(number[g.black], number[g.white], g.black_discs, g.white_discs) for g in parsed.added]
-    return data, added
+    if error.more:
+        problems.append(
+            Problem("wof.more", "file", f"... and {error.more} more problems in the file.")
+        )
+    return problems
 
 
 def read(text: str) -> wof.WofFile:
     try:
         return wof.parse(text)
     except wof.WofError as error:
-        raise ServiceError(
-            [Problem("wof.invalid", f"line {n}", f"Line {n}: {what}") for n, what in error.problems]
-        ) from None
+        raise ServiceError(problems_of(error)) from None
+
+
+def decode(data: bytes) -> str:
+    """A file's bytes as text: UTF-8, else the Windows code page of older files."""
+    return wof.decode(data)[0]
+
+
+@dataclass
+class Examined:
+    """A WOF file read as the import reads it, and its list beside its games."""
+
+    parsed: wof.WofFile
+    check: wof_check.CrossCheck
+
+    @property
+    def notes(self) -> list[wof.Note]:
+        implied = self.check.note
+        return [*self.parsed.notes, *([implied] if implied else [])]
+
+    @property
+    def truncated(self) -> wof.Note | None:
+        return self.check.truncated
+
+    def name_of(self, ident: int) -> str:
+        player = next((p for p in self.parsed.players if p.id == ident), None)
+        if player is None or not player.listed:
+            return f"Player {ident}"
+        return f"{player.surname} {player.first_name}".strip()
+
+    def difference_rows(self) -> list[dict[str, Any]]:
+        """One row per player whose list differs from the games: who, what, both values."""
+        return [
+            {
+                "id": "??????" if d.player < 0 else str(d.player),
+                "name": self.name_of(d.player),
+                "what": d.what,
+                "listed": _show(d.listed),
+                "games": _show(d.games),
+            }
+            for d in self.check.differences
+        ]
+
+
+def _show(value: Fraction | int) -> str:
+    value = Fraction(value)
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+
+
+def examine(text: str) -> Examined:
+    parsed = read(text)
+    return Examined(parsed, wof_check.cross_check(parsed))
+
+
+def truncation_problem(examined: Examined) -> Problem:
+    note = examined.truncated
+    assert note is not None
+    return Problem(
+        "wof.truncated",
+        "file",
+        f"{note.text} Nothing was saved: confirm that the file holds all that was played to "
+        "import it as it is.",
+        dict(note.params),
+    )
+
+
+def refuse_truncated(examined: Examined, accept: bool) -> None:
+    if examined.truncated is not None and not accept:
+        raise ServiceError([truncation_problem(examined)])
+
+
+# -- the event file ------------------------------------------------------------------------------
+
+
+def _key(ident: int) -> str:
+    return str(ident)
+
+
+def _player(p: wof.WofPlayer) -> dict[str, Any]:
+    flags: dict[str, Any] = {"name": p.surname, "first": p.first_name}
+    if p.new:
+        flags["new"] = True
+    if p.bonus:
+        flags["bonus"] = str(p.bonus)
+    if not p.listed:
+        flags = {"listed": False}
+    if p.id < 0:
+        flags["no_id"] = True
+    name = f"{p.surname} {p.first_name}".strip() if p.listed else f"Player {p.id}"
+    return {
+        "key": _key(p.id),
+        "name": name[:150] or f"Player {p.id}",
+        "country": p.country,
+        "external_id": "" if p.id < 0 else p.id,
+        "rating": p.rating,
+        "flags": {"wof": flags},
+    }
+
+
+def _game(game: wof.WofGame) -> tuple:
+    """(black, white, black discs, white discs, match details, game details)."""
+    details = {"decided": RESULT_WORDS[game.result]} if game.decided else {}
+    return (
+        _key(game.black),
+        _key(game.white),
+        game.black_discs,
+        game.white_discs,
+        {},
+        details,
+    )
+
+
+def _left(parsed: wof.WofFile, rounds: int, byes: Mapping[int, Sequence[int]]) -> dict[str, int]:
+    """Who withdrew after which round: the file's '%id left' lines; else, when the rounds are
+    known, a listed player with no game or bye after some round."""
+    left: dict[str, int] = {}
+    if parsed.rounds_known and not parsed.rounds_formed:
+        last: dict[str, int] = {}
+        for n, games in enumerate(parsed.rounds, start=1):
+            for g in games:
+                last[_key(g.black)] = last[_key(g.white)] = n
+            for ident in byes.get(n, ()):
+                last[_key(ident)] = n
+        left = {k: v for k, v in last.items() if v < rounds}
+    for ident, after in parsed.left.items():
+        if after < rounds:
+            left[_key(ident)] = after
+    return left
+
+
+def source_of(parsed: wof.WofFile) -> dict[str, Any]:
+    """What the file said about itself, kept for the export: its header as read and the
+    program that first made it."""
+    original = dict(parsed.original)  # a file this program wrote says it in comments
+    if not original and parsed.header.get("Creator") != CREATOR:
+        original = {k: parsed.header[k] for k in ("Creator", "CreationDate") if k in parsed.header}
+    header = {k: v for k, v in parsed.header.items() if k not in ("Creator", "CreationDate")}
+    source: dict[str, Any] = {"format": "wof", "header": header, "original": original}
+    if parsed.rounds_formed or not parsed.rounds_known:
+        source["rounds_formed"] = True
+    return source
+
+
+def from_wof(
+    parsed: wof.WofFile,
+    *,
+    slug: str,
+    name: str = "",
+    check: wof_check.CrossCheck | None = None,
+) -> tuple[dict, list[tuple]]:
+    """The Swiss part as an event file, and the added games with entrant numbers as ids."""
+    check = check or wof_check.cross_check(parsed)
+    byes: dict[int, list[int]] = {n: list(ids) for n, ids in parsed.byes.items()}
+    for n, ids in check.implied_byes.items():
+        byes.setdefault(n, []).extend(ids)
+    settings: dict[str, Any] = {"c": 6}
+    if byes and check.reading.bye_discs != 32:
+        settings["bye_discs"] = check.reading.bye_discs
+    data = event_file(
+        slug=slug,
+        name=name or parsed.header.get("Tournament", "") or slug,
+        settings=settings,
+        players=[_player(p) for p in parsed.players],
+        rounds=[[_game(g) for g in r] for r in parsed.rounds],
+        byes={n: [_key(i) for i in ids] for n, ids in byes.items()},
+        left_after=_left(parsed, len(parsed.rounds), byes),
+        source=source_of(parsed),
+    )
+    number = {_key(p.id): str(i) for i, p in enumerate(parsed.players, start=1)}
+    added = []
+    for g in parsed.added:
+        b, w, bd, wd, _match, details = _game(g)
+        added.append((number[b], number[w], bd, wd, details))
+    return data, added
 
 
 def propose(text: str, *, slug: str = "proposal") -> tuple[dict, list[tuple], record.Proposal]:
@@ -261,75 +267,20 @@ def import_wof(
     slug: str,
     name: str = "",
     labels: Sequence[Mapping[str, Any]] | None = None,
+    accept_truncated: bool = False,
 ) -> Event:
     """Create an event from a WOF file; the added games take the confirmed ``labels`` (the
     proposal when None). All or nothing, through the event file import."""
-    data, added, proposal = propose(text, slug=slug)
+    examined = examine(text)
+    refuse_truncated(examined, accept_truncated)
+    data, added = from_wof(examined.parsed, slug=slug, check=examined.check)
     if name:
         data["event"]["name"] = name
-    chosen = proposal.labels if labels is None else labels_from(labels, len(added))
     state = state_of(data)
+    chosen = (
+        record.propose(state, added, ENGINE).labels
+        if labels is None
+        else labels_from(labels, len(added))
+    )
     add_final_rounds(data, record.final_rounds(state, added, chosen))
     return eventfile.import_event(data, by=by)
-
-
-def export_wof(event: Event) -> str:
-    """The event as a WOF file: the published list in provisional order (points, BQ, discs)
-    with the qualifying points and discs, every qualifying round, then the games after the
-    Swiss as added results, in round and match order."""
-    state = load_event_state(event)
-    standings = ENGINE.standings(state)
-    rows = standings.table("overall").rows
-    ext = {str(e.number): e.external_id for e in event.entrants.all()}
-    by_id = state.entrants_by_id
-
-    def wof_id(entrant: str) -> int:
-        value = ext.get(entrant, "")
-        return int(value) if value.isdigit() else int(entrant)
-
-    players = []
-    for row in rows:
-        entrant = by_id[row.entrant]
-        surname, _, first = entrant.name.partition(" ")
-        players.append(
-            wof.WofPlayer(
-                wof_id(row.entrant),
-                surname,
-                first,
-                entrant.country,
-                Fraction(str(row.values["points"])),
-                int(row.values["discs"] or 0),
-                entrant.rating,
-            )
-        )
-    rounds: list[list[wof.WofGame]] = []
-    byes: dict[int, list[int]] = {}
-    added: list[wof.WofGame] = []
-    for rnd in state.rounds:
-        qualifying = history.qualifying(rnd.stage)
-        if qualifying:
-            rounds.append([])
-        for match in rnd.matches:
-            if match.is_bye:
-                if qualifying and match.participants[0].entrant:
-                    byes.setdefault(len(rounds), []).append(wof_id(match.participants[0].entrant))
-                continue
-            ids = [wof_id(str(e)) for e in match.entrant_ids]
-            official = ENGINE.score_match(state, match).game_scores
-            for index, game in enumerate(match.games):
-                if is_unplayed(str(game.ending)):
-                    continue  # a forfeit is not a game a rating officer rates
-                black = game.first if game.first is not None else 0
-                scores = list(official[index] if index < len(official) else game.scores)
-                line = wof.WofGame(
-                    ids[black], ids[1 - black], int(scores[black] or 0), int(scores[1 - black] or 0)
-                )
-                (rounds[-1] if qualifying else added).append(line)
-    header = {
-        "Tournament": event.name,
-        "Country": "",
-        "Date": event.starts_on.strftime("%d/%m/%Y") if event.starts_on else "",
-        "Sender": "",
-        "Creator": "Arbiter",
-    }
-    return wof.write(wof.WofFile(header, players, rounds, byes, added))

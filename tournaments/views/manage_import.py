@@ -85,8 +85,11 @@ def _confirm(request: HttpRequest) -> HttpResponse:
     }
     problems = []
     if confirm.is_valid():
+        accept = bool(confirm.cleaned_data.get("accept_truncated"))
         try:
-            job = event_import.start(sealed["text"], by=request.user, **options)
+            job = event_import.start(
+                sealed["text"], by=request.user, accept_truncated=accept, **options
+            )
         except ServiceError as error:
             problems = list(error.problems)
         else:

@@ -288,10 +288,13 @@ class WocEngine(SettingsMixin):
         result, problems = score_game(match.games[0], "games[0]")
         if result is None:
             return MatchScore(points=(0, 0), complete=False, problems=tuple(problems))
+        summary = f"{result.scores[0]}-{result.scores[1]}"
+        if all(value is None for value in match.games[0].scores):  # a record's bare result
+            summary = "1-0" if result.winner == 0 else "0-1" if result.winner == 1 else "½-½"
         return MatchScore(
             points=result.points,
             winner=result.winner,
-            summary=f"{result.scores[0]}-{result.scores[1]}",
+            summary=summary,
             reasons=result.reasons,
             game_scores=(result.scores,),
         )

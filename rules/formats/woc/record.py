@@ -9,7 +9,7 @@ placed higher in the provisional list, which is also the higher in the IFRL and 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,8 +28,9 @@ from rules.draws import DrawSource
 from rules.formats.woc.finals import BEST_OF, KIND_STAGE, match_details, score_final_match
 from rules.formats.woc.stages import STAGE_LABELS
 
-# black id, white id, black discs, white discs (as a WOF file lists a game)
-Added = tuple[str, str, int, int]
+# black id, white id, black discs, white discs (as a WOF file lists a game), and optionally
+# the game's details (a result the record decides: ``decided``)
+Added = tuple[Any, ...]
 STAGE_ORDER = ("playoff", "semi_final", "final", "other")
 
 
@@ -54,6 +55,9 @@ def _with_rounds(state: EventState, rounds: Sequence[RoundState]) -> EventState:
 def propose(state: EventState, added: Sequence[Added], engine: Any) -> Proposal:
     """Follow the engine's final stages: each planned match takes, in file order, the games
     between its two players (one game, or up to three until a best of three is decided)."""
+    if not added:
+        return Proposal((), state, "")
+    place = _order(state)  # the provisional list: who takes seat 0 of a final match
     labels: list[Label | None] = [None] * len(added)
     current = state
     note = ""
@@ -73,15 +77,42 @@ def propose(state: EventState, added: Sequence[Added], engine: Any) -> Proposal:
                     continue
                 taken += 1
                 labels[index] = Label(str(planned.details["kind"]), planned.code, taken)
-                built = _match(state, added, labels, planned.code)
+                built = _match(state, added, labels, planned.code, place)
                 if taken >= wanted or (built is not None and score_final_match(built).complete):
                     break
-        current = _with_rounds(state, final_rounds(state, added, labels))
+        current = _with_rounds(state, final_rounds(state, added, labels, place))
         if not any(lb and lb.match in {m.code for m in outcome.matches} for lb in labels):
             note = f"No recorded game matches the planned {outcome.label.lower()}."
             break
     done = tuple(lb or Label("other", f"X{i + 1}") for i, lb in enumerate(labels))
-    return Proposal(done, _with_rounds(state, final_rounds(state, added, done)), note)
+    done, refused = _valid(state, added, done, place)
+    if refused and not note:
+        note = refused
+    return Proposal(done, _with_rounds(state, final_rounds(state, added, done, place)), note)
+
+
+def _valid(
+    state: EventState,
+    added: Sequence[Added],
+    labels: tuple[Label, ...],
+    place: Mapping[str, int],
+) -> tuple[tuple[Label, ...], str]:
+    """Games whose proposed match the rules would refuse (a best of three whose colours are
+    not reversed, in an old record) are proposed as other games instead, and said."""
+    bad: set[str] = set()
+    for rnd in final_rounds(state, added, labels, place):
+        for match in rnd.matches:
+            if not score_final_match(match).valid:
+                bad.add(match.code)
+    if not bad:
+        return labels, ""
+    kept = tuple(
+        Label("other", f"X{i + 1}") if lb.match in bad else lb for i, lb in enumerate(labels)
+    )
+    return kept, (
+        f"The games of {', '.join(sorted(bad))} do not make a valid match under the rules "
+        "(e.g. colours not reversed): they are proposed as other games."
+    )
 
 
 def _order(state: EventState) -> dict[str, int]:
@@ -92,9 +123,13 @@ def _order(state: EventState) -> dict[str, int]:
 
 
 def _match(
-    state: EventState, added: Sequence[Added], labels: Sequence[Label | None], code: str
+    state: EventState,
+    added: Sequence[Added],
+    labels: Sequence[Label | None],
+    code: str,
+    place: Mapping[str, int],
 ) -> MatchState | None:
-    for rnd in final_rounds(state, added, labels):
+    for rnd in final_rounds(state, added, labels, place):
         for match in rnd.matches:
             if match.code == code:
                 return match
@@ -102,20 +137,27 @@ def _match(
 
 
 def final_rounds(
-    state: EventState, added: Sequence[Added], labels: Sequence[Label | None]
+    state: EventState,
+    added: Sequence[Added],
+    labels: Sequence[Label | None],
+    place: Mapping[str, int] | None = None,
 ) -> list[RoundState]:
-    """Rounds (playoff, semi_final, final, other) holding the labelled games."""
-    place = _order(state)
+    """Rounds (playoff, semi_final, final, other) holding the labelled games; ``place``: the
+    provisional list's order (computed from ``state`` when not given)."""
+    if place is None:
+        place = _order(state) if added else {}
     matches: dict[str, dict[str, Any]] = {}
-    for game, label in zip(added, labels, strict=True):
+    for index, (game, label) in enumerate(zip(added, labels, strict=True)):
         if label is None:
             continue
         code = label.match or f"X-{game[0]}-{game[1]}"
         entry = matches.setdefault(code, {"kind": label.kind, "pair": None, "games": []})
-        black, white, bd, wd = game
+        black, white, bd, wd, *more = game
         if entry["pair"] is None:
             entry["pair"] = tuple(sorted((black, white), key=lambda e: place.get(e, 10**9)))
-        entry["games"].append((label.game, black, white, bd, wd))
+        # the game's place in the record: an export writes the added games in that order
+        details = {**(more[0] if more else {}), "record_index": index}
+        entry["games"].append((label.game, black, white, bd, wd, details))
     rounds: list[RoundState] = []
     number = len(state.rounds)
     for stage in STAGE_ORDER:
@@ -131,8 +173,9 @@ def final_rounds(
                     n,
                     (bd, wd) if black == a else (wd, bd),
                     first=0 if black == a else 1,
+                    details=details,
                 )
-                for n, black, _, bd, wd in sorted(m["games"])
+                for n, black, _, bd, wd, details in sorted(m["games"], key=lambda g: g[0])
             )
             ranks = (place.get(a, 0) + 1, place.get(b, 0) + 1)
             built.append(

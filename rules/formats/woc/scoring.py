@@ -64,7 +64,9 @@ def score_game(game: GameState, place: str) -> tuple[GameResult | None, list[Pro
                 f"{label}: a game between two players cannot end as a bye.",
             )
         ]
-    if ending is GameEnding.NORMAL:
+    if ending is GameEnding.NORMAL and game.details.get("decided") is not None:
+        result, problems = _decided(game, place, label)
+    elif ending is GameEnding.NORMAL:
         result, problems = _normal(game, place, label)
     elif ending is GameEnding.TIME_DEFAULT:
         result, problems = _time_default(game, place, label)
@@ -167,6 +169,39 @@ def _normal(game: GameState, place: str, label: str) -> tuple[GameResult | None,
                 )
             ]
     return result, []
+
+
+def _decided(game: GameState, place: str, label: str) -> tuple[GameResult | None, list[Problem]]:
+    """A result the record gives where the discs do not decide it (a WOF file's '11770 >
+    11755', or '(32)>(32)' in a file written winner first): the winner as recorded, the discs
+    as written (none: 0-0); nothing is added for empty squares."""
+    decided = str(game.details.get("decided")).lower()
+    if decided not in ("black", "white", "draw"):
+        return None, [
+            Problem(
+                "woc.score.decided",
+                f"{place}.details.decided",
+                f"{label}: the recorded result must be 'black', 'white' or 'draw'; "
+                f"got {game.details.get('decided')!r}.",
+            )
+        ]
+    if all(value is None for value in game.scores) and len(game.scores) == 2:
+        discs: tuple[int, int] = (0, 0)
+        how = "without the discs"
+    else:
+        found, problems = _discs(game, place, label)
+        if found is None:
+            return None, problems
+        discs, how = found, f"on the discs as written, {found[0]}-{found[1]}"
+    winner = {"black": 0, "white": 1, "draw": None}[decided]
+    who = "a draw" if winner is None else f"{SEAT_NAMES[winner]} won"
+    reason = Reason(
+        "woc.score.decided",
+        f"The record gives the result ({who}) {how}.",
+        "WOF rating file (docs/formats/wof-file.md)",
+        {"decided": decided},
+    )
+    return GameResult(discs, winner, (reason,)), []
 
 
 def _defaulter(game: GameState, place: str, label: str, what: str) -> tuple[int | None, Problem]:

@@ -1,4 +1,4 @@
-"""WOF rating files (.ELO), as PAPP writes them: parse and write, pure text <-> data.
+"""WOF rating files (.ELO): read every dialect of the WOF archive, write PAPP's layout.
 
     %%Tournament: WOC 2015
     %%Country: World
@@ -10,54 +10,96 @@
     %%Added results
       3024 (34)>(30)    839 B
 
-A game line is Black's id, Black's discs, <, = or >, White's discs, White's id and a flag.
-Other lines starting with % are comments, except ``% bye: <id>`` inside a round, which this
-project writes for a bye (PAPP leaves byes out; a reader that does not know it skips it).
-A file that cannot be read whole is refused with the line number and the problem.
+Federations have written these files by hand and with several programs since 1977: round
+headers in several spellings, games without disc counts (``11770 > 11755``: a result), byes
+and withdrawals as comments, files without a player list or without round headers, Latin-1
+as well as UTF-8. docs/formats/wof-file.md lists each dialect with a line from the archive and
+what this reader does with it. What the file does not say (the rounds of a file without round
+headers, the names of players known only from the games) is said in ``WofFile.notes``; a file
+that cannot be read is refused with the first few lines at fault and why (``WofError``).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
-GAME = re.compile(
-    r"^\s*(\d+)\s*\(\s*(\d+)\s*\)\s*([<>=])\s*\(\s*(\d+)\s*\)\s*(\d+)\s*([A-Za-z]?)\s*$"
-)
-PLAYER = re.compile(r"^%_%\s*(\+?)\s*(\d+)\s*,(.*)$")
-ROUND = re.compile(r"^%Round:\s*(\S*)\s*$", re.IGNORECASE)
-HEADER = re.compile(r"^%%([A-Za-z]+):\s?(.*)$")
-BYE = re.compile(r"^%\s*bye:\s*(\d+)\s*$", re.IGNORECASE)
-ADDED = "%%added results"
+from rules.formats.woc import wof_lines as lines
+from rules.formats.woc.wof_lines import UNKNOWN_ID, quote
+
 HEADER_KEYS = ("Tournament", "Country", "Date", "Sender", "Creator", "CreationDate")
+SHOWN_PROBLEMS = 3  # a refused file is told in a few lines, whatever its size
 
 
 class WofError(ValueError):
-    def __init__(self, problems: list[tuple[int, str]]):
-        self.problems = problems
-        super().__init__("; ".join(f"line {n}: {text}" for n, text in problems))
+    """The file cannot be read: ``problems`` are the first few (line, what); ``more`` counts
+    the rest."""
+
+    def __init__(self, problems: list[tuple[int, str]], more: int = 0, *, binary: bool = False):
+        self.binary = binary  # not a text file at all: told in one sentence
+        self.problems = problems[:SHOWN_PROBLEMS]
+        self.more = more + max(len(problems) - SHOWN_PROBLEMS, 0)
+        text = "; ".join(f"line {n}: {what}" for n, what in self.problems)
+        if self.more:
+            text += f" (and {self.more} more problems)"
+        super().__init__(text)
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something the file does not say, or says in its own way: a code, its data and the
+    sentence (the Django side may word it again from the code)."""
+
+    code: str
+    text: str
+    params: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class WofPlayer:
-    id: int
-    surname: str
-    first_name: str
+    id: int  # a negative id stands for '??????' (no WOF id yet)
+    surname: str  # the NAME field as read ("VAN DEN BIGGELAAR")
+    first_name: str  # the Firstname field as read
     country: str
     score: Fraction | None = None
     discs: int | None = None
     rating: int | None = None
-    new: bool = False
+    new: bool = False  # '+': a player new to the rating list
+    bonus: Fraction | None = None  # '5+2': points the list adds to those of the games
+    listed: bool = True  # False: known only from the games; the file gives no name
 
 
 @dataclass(frozen=True)
 class WofGame:
     black: int
     white: int
-    black_discs: int
-    white_discs: int
+    black_discs: int | None  # None: the file gives the result, not the discs
+    white_discs: int | None
     line: int = 0
+    sign: str = ""  # '<', '>' or '=' as written
+
+    @property
+    def by_discs(self) -> str:
+        """'<', '>' or '=' as the discs say; '' without discs."""
+        if self.black_discs is None or self.white_discs is None:
+            return ""
+        if self.black_discs == self.white_discs:
+            return "="
+        return ">" if self.black_discs > self.white_discs else "<"
+
+    @property
+    def result(self) -> str:
+        """'<', '>' or '=' for Black against White: the sign as written, else the discs'."""
+        return self.sign or self.by_discs
+
+    @property
+    def decided(self) -> bool:
+        """The result is not the one the discs give: no discs, or a winner-first file's
+        '(32)>(32)'."""
+        return self.result != self.by_discs
 
 
 @dataclass
@@ -67,222 +109,221 @@ class WofFile:
     rounds: list[list[WofGame]] = field(default_factory=list)
     byes: dict[int, list[int]] = field(default_factory=dict)  # round number -> ids
     added: list[WofGame] = field(default_factory=list)
+    left: dict[int, int] = field(default_factory=dict)  # id -> last round ('%id left')
+    original: dict[str, str] = field(default_factory=dict)  # Creator, CreationDate as first made
+    notes: list[Note] = field(default_factory=list)
+    columns: list[str] = field(default_factory=list)  # the names over the list, as written
+    rounds_known: bool = True  # False: no numbered round headers; the rounds were formed
+    rounds_formed: bool = False  # the rounds were formed when the file was first read
+    listed: bool = True  # the file has a player list
+    encoding: str = "utf-8"
 
     def player(self, ident: int) -> WofPlayer:
         return next(p for p in self.players if p.id == ident)
 
 
-def parse(text: str) -> WofFile:
-    """Read a whole file; raise WofError listing every problem (line number, what)."""
-    out = WofFile()
-    problems: list[tuple[int, str]] = []
-    where: list[int] = []  # line of each player
-    bye_lines: dict[tuple[int, int], int] = {}  # (round, id) -> line of its '% bye:'
-    current: list[WofGame] | None = None
-    in_added = False
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.rstrip()
-        if not line.strip():
-            continue
-        if line.strip().lower() == ADDED:
-            in_added, current = True, out.added
-            continue
-        header = HEADER.match(line)
-        if header:
-            out.header[header.group(1)] = header.group(2).strip()
-            continue
-        player = PLAYER.match(line)
+# -- bytes to text ---------------------------------------------------------------------------
+
+
+_ODD = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f]")
+
+
+def binary(text: str) -> bool:
+    """Whether the text is binary data (an image, a zip, a .doc) rather than a file of lines."""
+    head = text[:8192]
+    return "\x00" in head or len(_ODD.findall(head)) > max(8, len(head) // 50)
+
+
+def decode(data: bytes) -> tuple[str, str]:
+    """The text of a file and its encoding: UTF-8 (with or without a BOM), else the Windows
+    code page of the 1990s files (Latin-1 where that code page has a hole)."""
+    try:
+        return data.decode("utf-8-sig"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("cp1252"), "latin-1"
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), "latin-1"
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Block:
+    """Games under one heading: a numbered round, a named section ('%Round SF1', '%%Finale',
+    '%groupA'), the added results, or no heading at all."""
+
+    kind: str  # "round", "named", "added", "none"
+    label: str
+    line: int
+    games: list[WofGame] = field(default_factory=list)
+    byes: list[tuple[int, int]] = field(default_factory=list)  # (id, line)
+    left: list[tuple[int, int]] = field(default_factory=list)
+
+
+class _Reader:
+    def __init__(self) -> None:
+        self.out = WofFile()
+        self.problems: list[tuple[int, str]] = []
+        self.listed: list[tuple[lines.PlayerFields, int]] = []
+        self.blocks: list[Block] = []
+        self.pending: tuple[str, int] | None = None  # a comment that may head the next games
+        self.after_game = False
+        self.disagree: list[WofGame] = []  # games whose sign is not what their discs say
+
+    def problem(self, number: int, text: str) -> None:
+        self.problems.append((number, text))
+
+    def block(self, kind: str, label: str, number: int) -> Block:
+        self.blocks.append(Block(kind, label, number))
+        self.pending = None
+        return self.blocks[-1]
+
+    def current(self, number: int) -> Block:
+        return self.blocks[-1] if self.blocks else self.block("none", "", number)
+
+    def line(self, number: int, raw: str) -> None:
+        text = raw.strip()
+        if not text:
+            self.after_game = False
+            return
+        if text[0] != "%":
+            self.game(number, text)
+            self.after_game = True
+            return
+        was_game, self.after_game = self.after_game, False
+        self.comment_line(number, text, was_game)
+
+    def game(self, number: int, text: str) -> None:
+        found = lines.GAME.match(text)
+        plain = None if found else lines.RESULT.match(text)
+        if not found and not plain:
+            self.problem(number, f"cannot read '{quote(text)}' as a game.")
+            return
+        if self.pending is not None:
+            self.block("named", *self.pending)
+        block = self.current(number)
+        if found:
+            black, bd, sign, wd, white = (found.group(i) for i in range(1, 6))
+            game = WofGame(lines.ident(black), lines.ident(white), int(bd), int(wd), number, sign)
+            self.check_discs(game)
+        else:
+            assert plain is not None
+            black, sign, white = plain.groups()
+            game = WofGame(lines.ident(black), lines.ident(white), None, None, number, sign)
+        if game.black == game.white and game.black != UNKNOWN_ID:
+            self.problem(number, f"player {game.black} plays against himself.")
+        block.games.append(game)
+
+    def check_discs(self, game: WofGame) -> None:
+        bd, wd = game.black_discs or 0, game.white_discs or 0
+        if bd + wd > 64:
+            self.problem(
+                game.line, f"a game with {bd + wd} discs ({bd} + {wd}); the board has 64 squares."
+            )
+        elif game.sign != game.by_discs:
+            self.disagree.append(game)
+
+    def comment_line(self, number: int, text: str, was_game: bool) -> None:
+        if lines.ADDED.match(text):
+            self.block("added", "Added results", number)
+            return
+        if lines.FORMED.match(text):
+            self.out.rounds_formed = True
+            return
+        label = lines.round_label(text)
+        if label is not None:
+            kind = "round" if label.isdecimal() else ("named" if label else "none")
+            self.block(kind, label, number)
+            return
+        header = lines.HEADER.match(text)
+        if header and not header.group(2).startswith("//"):
+            self.out.header[header.group(1).strip()] = header.group(2).strip()
+            self.pending = None
+            return
+        original = lines.ORIGINAL.match(text)
+        if original:
+            key = "Creator" if original.group(1).lower() == "creator" else "CreationDate"
+            self.out.original[key] = original.group(2).strip()
+            return
+        if lines.COLUMNS.match(text):
+            self.out.columns = [c.strip(" %_\t") for c in text.split(",")]
+            self.pending = None
+            return
+        player = lines.PLAYER.match(text)
         if player:
-            parsed = _player(player, number, problems)
-            if parsed:
-                out.players.append(parsed)
-                where.append(number)
-            continue
-        rnd = ROUND.match(line)
-        if rnd:
-            expected = len(out.rounds) + 1
-            if in_added:
-                problems.append((number, "a '%Round:' header after '%%Added results'."))
-            elif not rnd.group(1).isdecimal():  # isdigit() takes '¹', which int() refuses
-                problems.append((number, f"'{line}' is not a round header like '%Round: 1'."))
-            elif int(rnd.group(1)) != expected:
-                problems.append(
-                    (
-                        number,
-                        f"round {rnd.group(1)} where round {expected} was expected: a "
-                        "'%Round:' header is missing or out of order.",
-                    )
-                )
-            out.rounds.append([])
-            current = out.rounds[-1]
-            continue
-        bye = BYE.match(line)
-        if bye and current is not None and not in_added:
-            out.byes.setdefault(len(out.rounds), []).append(int(bye.group(1)))
-            bye_lines.setdefault((len(out.rounds), int(bye.group(1))), number)
-            continue
-        if line.startswith("%"):
-            continue
-        game = GAME.match(line)
-        if not game:
-            problems.append((number, f"cannot read '{line.strip()}' as a game."))
-            continue
-        if current is None:
-            problems.append((number, "a game before the first '%Round: 1' header."))
-            continue
-        current.append(_game(game, number, problems))
-    _check(out, problems, where, bye_lines)
-    if problems:
-        raise WofError(sorted(problems))
+            self.pending = None
+            fields = lines.player(player)
+            if isinstance(fields, str):
+                self.problem(number, f"'{quote(text)}': {fields}")
+            else:
+                self.listed.append((fields, number))
+            return
+        bye = lines.BYE.match(text)
+        if bye:
+            self.current(number).byes.extend((i, number) for i in lines.bye_ids(bye))
+            return
+        left = lines.LEFT.match(text)
+        if left:
+            self.current(number).left.append((int(left.group(1)), number))
+            return
+        fresh = bool(self.blocks) and not self.blocks[-1].games  # just under a heading
+        if not was_game and not fresh and not text.startswith("%_%"):
+            self.pending = (text.strip("% \t:").strip(), number)
+
+
+def parse(text: str) -> WofFile:
+    """Read a whole file; raise WofError naming the first lines at fault."""
+    if binary(text):
+        raise WofError([(1, "this is not a text file (it holds binary data).")], binary=True)
+    reader = _Reader()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        reader.line(number, raw)
+    from rules.formats.woc.wof_structure import assemble
+
+    _signs(reader)
+    out = assemble(reader.out, reader.listed, reader.blocks, reader.problems)
+    if reader.problems:
+        raise WofError(sorted(reader.problems))
     return out
 
 
-def _player(match: re.Match[str], number: int, problems: list[tuple[int, str]]) -> WofPlayer | None:
-    parts = [p.strip() for p in match.group(3).split(",")]
-    if len(parts) < 3:
-        problems.append((number, "a player line needs id, NAME, Firstname, COUNTRY."))
-        return None
-    score = discs = rating = None
-    try:
-        if len(parts) > 3 and parts[3]:
-            score = Fraction(parts[3])
-        if len(parts) > 4 and parts[4]:
-            discs = int(Fraction(parts[4]))
-        if len(parts) > 5 and parts[5]:
-            rating = int(parts[5])
-    except (ValueError, ZeroDivisionError):
-        problems.append(
-            (number, f"cannot read the score, disc count or rating in '{match.group(0)}'.")
-        )
-    return WofPlayer(
-        int(match.group(2)),
-        parts[0],
-        parts[1],
-        parts[2],
-        score,
-        discs,
-        rating,
-        bool(match.group(1)),
-    )
-
-
-def _game(match: re.Match[str], number: int, problems: list[tuple[int, str]]) -> WofGame:
-    black, bd, sign, wd, white = (match.group(i) for i in range(1, 6))
-    game = WofGame(int(black), int(white), int(bd), int(wd), number)
-    total = game.black_discs + game.white_discs
-    if total > 64:
-        problems.append(
-            (
-                number,
-                f"a game with {total} discs ({bd} + {wd}); the board has 64 squares.",
+def _signs(reader: _Reader) -> None:
+    """A file that writes every game winner first ('>' only, some Japanese files) gives the
+    result by the sign and the discs as they were counted, which may disagree ('(32)>(32)',
+    '(18)>(46)'); elsewhere a sign that disagrees with its discs is a mistake."""
+    if not reader.disagree:
+        return
+    signs = {g.sign for b in reader.blocks for g in b.games}
+    if signs == {">"}:
+        reader.out.notes.append(
+            Note(
+                "wof.winner_first",
+                f"The file writes every game winner first ('>'); {len(reader.disagree)} games "
+                "have discs that do not say so (e.g. line "
+                f"{reader.disagree[0].line}): the sign gives the result, the discs are kept "
+                "as written.",
+                {"games": len(reader.disagree), "line": reader.disagree[0].line},
             )
         )
-    expected = "=" if bd == wd else (">" if int(bd) > int(wd) else "<")
-    if sign != expected:
-        problems.append((number, f"'{sign}' does not agree with the discs {bd}-{wd}."))
-    if game.black == game.white:
-        problems.append((number, f"player {black} plays against himself."))
-    return game
+        return
+    for game in reader.disagree:
+        reader.problem(
+            game.line,
+            f"'{game.sign}' does not agree with the discs {game.black_discs}-{game.white_discs}.",
+        )
 
 
-def _check(
-    out: WofFile,
-    problems: list[tuple[int, str]],
-    where: list[int],
-    bye_lines: dict[tuple[int, int], int],
-) -> None:
-    ids: dict[int, int] = {}
-    for player, line in zip(out.players, where, strict=True):
-        if player.id in ids:
-            problems.append(
-                (line, f"player {player.id} is listed twice (also line {ids[player.id]}).")
-            )
-        ids[player.id] = line
-    if not out.players:
-        problems.append((1, "no player list ('%_% id, NAME, Firstname, COUNTRY, ...' lines)."))
-    if not out.rounds:
-        problems.append((1, "no '%Round: 1' header: the file has no rounds."))
-    for number, games in enumerate(out.rounds, start=1):
-        seen: dict[int, int] = {}
-        for game in games:
-            for ident in (game.black, game.white):
-                if ident not in ids:
-                    problems.append((game.line, f"player {ident} is not in the player list."))
-                elif ident in seen:
-                    problems.append(
-                        (
-                            game.line,
-                            f"player {ident} plays twice in round {number} (also line "
-                            f"{seen[ident]}): is a '%Round:' header missing?",
-                        )
-                    )
-                seen[ident] = game.line
-        for ident in out.byes.get(number, []):
-            if ident not in ids:
-                problems.append(
-                    (
-                        bye_lines.get((number, ident), 1),
-                        f"round {number}: the bye goes to {ident}, not in the player list.",
-                    )
-                )
-    for game in out.added:
-        for ident in (game.black, game.white):
-            if ident not in ids:
-                problems.append((game.line, f"player {ident} is not in the player list."))
+def write(
+    data: WofFile,
+    *,
+    creator: str = "",
+    created: str = "",
+    comments: Mapping[int, Sequence[str]] | None = None,
+) -> str:
+    """The file as PAPP lays it out (elo.c, v1.36); see wof_write.py."""
+    from rules.formats.woc.wof_write import write_file
 
-
-# -- writing -------------------------------------------------------------------------------
-
-
-def _score(value: Fraction | None) -> str:
-    if value is None:
-        return ""
-    whole = int(value)
-    return f"{whole:2d}.5" if value.denominator == 2 else f"{whole:2d}"
-
-
-def _game_line(game: WofGame) -> str:
-    sign = (
-        "="
-        if game.black_discs == game.white_discs
-        else (">" if game.black_discs > game.white_discs else "<")
-    )
-    return (
-        f"{game.black:6d} ({game.black_discs:02d}){sign}({game.white_discs:02d}) {game.white:6d} B"
-    )
-
-
-def write(data: WofFile) -> str:
-    """The file as PAPP lays it out (elo.c, v1.36)."""
-    lines = []
-    header = dict(data.header)
-    for key in HEADER_KEYS[:4]:
-        lines.append(f"%%{key}: {header.pop(key, '')}")
-    lines.append("")
-    for key in HEADER_KEYS[4:]:
-        if key in header:
-            lines.append(f"%%{key}: {header.pop(key)}")
-    for key, value in header.items():
-        lines.append(f"%%{key}: {value}")
-    lines.append("")
-    lines.append("%        ID, NAME, Firstname, COUNTRY, score, disc-count, rating")
-    for p in data.players:
-        rest = [_score(p.score), "" if p.discs is None else str(p.discs)]
-        rest.append("" if p.rating is None else str(p.rating))
-        while rest and rest[-1] == "":
-            rest.pop()
-        tail = "".join(f", {v}" for v in rest)
-        mark = "+" if p.new else " "
-        lines.append(f"%_% {mark}{p.id:6d}, {p.surname}, {p.first_name}, {p.country}{tail}")
-    lines.append("")
-    for number, games in enumerate(data.rounds, start=1):
-        lines.append("")
-        lines.append(f"%Round: {number}")
-        lines.append("")
-        lines.extend(_game_line(g) for g in games)
-        lines.extend(f"% bye: {ident}" for ident in data.byes.get(number, []))
-    lines.append("")
-    lines.append("")
-    lines.append("%%Added results")
-    lines.extend(_game_line(g) for g in data.added)
-    return "\n".join(lines) + "\n"
+    return write_file(data, creator=creator, created=created, comments=comments or {})

@@ -3,19 +3,20 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.management.commands._common import service_error
-from tournaments.services import ftd, limits, wof
+from tournaments.services import file_check, ftd, limits, wof
 from tournaments.services.errors import ServiceError
 from tournaments.services.eventfile import import_event
 
 
 class Command(BaseCommand):
     help = (
-        "Create an event from a JSON event file; the whole file is checked before anything "
-        "is saved."
+        "Create an event from a JSON event file, a WOF rating file or a FlipTheDisc export; "
+        "the whole file is checked before anything is saved. With --check, read and check "
+        "files (or folders, walked) as the import would, and save nothing."
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("file")
+        parser.add_argument("file", nargs="+", help="The file (with --check: files or folders).")
         parser.add_argument("--slug", help="Import under this slug instead of the file's.")
         parser.add_argument(
             "--from",
@@ -23,19 +24,36 @@ class Command(BaseCommand):
             choices=("event", "wof", "ftd"),
             default="event",
             help="event: an Arbiter event file; wof: a WOF rating file (.ELO); ftd: a "
-            "FlipTheDisc JSON export.",
+            "FlipTheDisc JSON export (the site's own or re-packaged).",
+        )
+        parser.add_argument(
+            "--check",
+            action="store_true",
+            help="Read and check each file as the import would, save nothing: one line per "
+            "file, then 'N files: R read, F refused, D with differences'.",
+        )
+        parser.add_argument(
+            "--accept-truncated",
+            action="store_true",
+            help="Import (or count as read) a WOF file whose games cover fewer rounds or "
+            "players than its list says: you confirm it holds all that was played.",
         )
 
-    def handle(self, file, slug=None, source="event", **options):
+    def handle(self, file, slug=None, source="event", check=False, **options):
+        accept = bool(options.get("accept_truncated"))
+        if check:
+            return self.check_files(file, source, accept)
+        if len(file) != 1:
+            raise CommandError("Give one file to import (several only with --check).")
         if source != "event":
-            return import_other(self, file, source, slug)
+            return import_other(self, file[0], source, slug, accept)
         try:
-            with open(file, encoding="utf-8") as handle:
+            with open(file[0], encoding="utf-8") as handle:
                 text = handle.read()
         except OSError as error:
-            raise CommandError(f"Cannot read {file}: {error.strerror}.") from None
+            raise CommandError(f"Cannot read {file[0]}: {error.strerror}.") from None
         except UnicodeDecodeError:
-            raise CommandError(f"{file} is not UTF-8 text: an event file is JSON.") from None
+            raise CommandError(f"{file[0]} is not UTF-8 text: an event file is JSON.") from None
         try:
             limits.check_bytes(text)
             data = limits.load_json(text)
@@ -47,30 +65,56 @@ class Command(BaseCommand):
             f"{event.rounds.count()} rounds."
         )
 
+    def check_files(self, paths: list[str], source: str, accept: bool) -> None:
+        if source == "event":
+            raise CommandError("--check reads WOF files (--from wof) or FlipTheDisc exports.")
+        files = file_check.walk(paths, source)
+        if not files:
+            raise CommandError("No file to check (a WOF file ends in .elo, an export in .json).")
+        tally = file_check.Tally()
+        for path in files:
+            outcome = file_check.check_path(path, source, accept_truncated=accept)
+            tally.add(outcome)
+            self.stdout.write(f"{path}: {outcome.line}")
+        self.stdout.write(tally.summary())
 
-def import_other(command, file: str, source: str, slug: str | None) -> None:
-    path = Path(file)
+
+def read_text(path: Path) -> str:
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        data = path.read_bytes()
     except OSError as error:
-        raise CommandError(f"Cannot read {file}: {error.strerror}.") from None
+        raise CommandError(f"Cannot read {path}: {error.strerror}.") from None
+    return wof.decode(data)
+
+
+def import_other(command, file: str, source: str, slug: str | None, accept: bool) -> None:
+    path = Path(file)
+    text = read_text(path)
     slug = slug or path.stem.lower().replace("_", "-").replace(" ", "-")[:80]
     try:
+        limits.check_bytes(text)
         if source == "wof":
+            examined = wof.examine(text)
+            for note in examined.notes:
+                command.stdout.write(f"Note: {note.text}")
+            for row in examined.difference_rows()[:20]:
+                command.stdout.write(
+                    f"List and games differ: {row['id']} {row['name']}: {row['what']} "
+                    f"{row['listed']} in the list, {row['games']} from the games"
+                )
             data, added, proposal = wof.propose(text, slug=slug)
             if added:
                 command.stdout.write("Proposed labels of the games after the Swiss:")
                 names = {str(e["number"]): e["name"] for e in data["entrants"]}
                 for game, label in zip(added, proposal.labels, strict=True):
                     command.stdout.write(
-                        f"  {names[game[0]]} ({game[2]:02d})-({game[3]:02d}) {names[game[1]]}: "
-                        f"{label.kind} {label.match} game {label.game}"
+                        f"  {names[game[0]]} {file_check.discs(game[2], game[3])} "
+                        f"{names[game[1]]}: {label.kind} {label.match} game {label.game}"
                     )
                 if proposal.note:
                     command.stdout.write(f"  {proposal.note}")
-            event = wof.import_wof(text, by=None, slug=slug)
+            event = wof.import_wof(text, by=None, slug=slug, accept_truncated=accept)
         else:
-            limits.check_bytes(text)
             event = ftd.import_ftd(limits.load_json(text), by=None, slug=slug)
     except ServiceError as error:
         raise service_error(error) from None

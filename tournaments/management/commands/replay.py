@@ -1,7 +1,9 @@
 """Replay a published Othello event and compare our result with the published one.
 
-Reads a WOF rating file (.ELO), a WOC record of ../shared/data/real/ (woc_*.json) or a
-FlipTheDisc export (JSON with ``published_standings`` rows carrying ``mbq``). Computes
+Reads a WOF rating file (.ELO) in any dialect of the WOF archive, a WOC record of
+../shared/data/real/ (woc_*.json) or a FlipTheDisc export (the site's own or re-packaged, with
+published standings carrying ``mbq``). A WOF file's notes (what it does not say) and the
+differences between its list and its games are printed first. Computes
 purely, without saving anything: the same event file the import would save is turned into
 engine state, the games after the Swiss get the labels the woc rules propose, and the
 standings and final stages are computed. Players equal on points, BQ and discs are ordered
@@ -23,13 +25,16 @@ from rules.formats.woc import ENGINE, record, wof
 from rules.formats.woc.brightwell import lot_key
 from rules.tiebreaks import show_number
 from tournaments.services import ftd as ftd_service
-from tournaments.services import limits
+from tournaments.services import ftd_shape, limits
 from tournaments.services import wof as wof_service
 from tournaments.services.errors import ServiceError
+from tournaments.services.file_check import discs as discs_text
+from tournaments.services.file_check import times
 
-# (file stem, published player id, what) -> why the record differs from woc.txt
+# (the event: "ftd:<FlipTheDisc id>" or the file's stem, published player id, what) -> why
+# the record differs from woc.txt; an export and its re-packaged twin name the same event
 KNOWN_DEVIATIONS = {
-    ("ftd_israeli_championship_2026", "20766", "mbq"): (
+    ("ftd:591", "20766", "mbq"): (
         "the player withdrew after round 4; FlipTheDisc's value for a withdrawn player's own "
         "Brightwell follows a rule woc.txt does not give (Appendix A 3 defines only what "
         "his opponents count)"
@@ -96,7 +101,7 @@ class Command(BaseCommand):
     def handle(self, file, **options):
         path = Path(file)
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
+            text = wof_service.decode(path.read_bytes())
         except OSError as error:
             raise CommandError(f"Cannot read {file}: {error.strerror}.") from None
         self.unexplained = 0
@@ -104,12 +109,14 @@ class Command(BaseCommand):
         try:
             if path.suffix.lower() == ".json":
                 data = limits.load_json(text)
-                if "added_results" in data:
+                if isinstance(data, dict) and "added_results" in data:
                     self.replay_wof(path.stem, wof_from_record(data), data)
                 else:
-                    self.replay_ftd(path.stem, data)
+                    self.replay_ftd(path.stem, ftd_shape.normalise(data))
             else:
-                self.replay_wof(path.stem, wof_service.read(text), None)
+                examined = wof_service.examine(text)
+                self.tell(examined)
+                self.replay_wof(path.stem, examined.parsed, None, examined)
         except ServiceError as error:
             raise CommandError("\n".join(p.text for p in error.problems)) from None
         if self.known:
@@ -166,8 +173,23 @@ class Command(BaseCommand):
             self.stdout.write(line + "".join(marks))
         return state
 
+    def tell(self, examined: wof_service.Examined) -> None:
+        """What the file does not say, and where its list and its games differ."""
+        for note in examined.notes:
+            self.stdout.write(f"Note: {note.text}")
+        rows = examined.difference_rows()
+        if rows:
+            self.stdout.write(f"The list and the games differ {times(len(rows))}:")
+        for row in rows:
+            self.stdout.write(
+                f"  {row['id']:>7} {row['name'][:26]:<26} {row['what']}: {row['listed']} in "
+                f"the list, {row['games']} from the games"
+            )
+
     def replay_ftd(self, stem: str, data: dict[str, Any]) -> None:
-        file = ftd_service.ftd_event_file(data, slug=stem)
+        ident = (data.get("source") or {}).get("flipthedisc_id")
+        stem = f"ftd:{ident}" if ident is not None else stem
+        file = ftd_service.ftd_event_file(data, slug="replay")
         state = wof_service.state_of(file)
         keys = {str(e["id"]): str(i) for i, e in enumerate(data["entrants"], start=1)}
         names = {
@@ -175,19 +197,35 @@ class Command(BaseCommand):
         }
         c = file["event"]["settings"]["c"]
         self.stdout.write(f"{stem}: FlipTheDisc, {len(keys)} players, C = {c}")
+        rows = (data.get("published_standings") or {}).get("rows") or []
         published = [
-            (str(r["player_id"]), r["score"], None, r["mbq"])
-            for r in data["published_standings"]["rows"]
+            (str(r.get("player_id")), r.get("score") or 0, None, r.get("mbq"))
+            for r in rows
+            if isinstance(r, dict)
         ]
         self.compare(stem, state, published, keys, names)
 
-    def replay_wof(self, stem: str, parsed: wof.WofFile, data: dict[str, Any] | None) -> None:
-        file, added = wof_service.from_wof(parsed, slug=stem)
+    def replay_wof(
+        self,
+        stem: str,
+        parsed: wof.WofFile,
+        data: dict[str, Any] | None,
+        examined: wof_service.Examined | None = None,
+    ) -> None:
+        check = examined.check if examined else None
+        file, added = wof_service.from_wof(parsed, slug="replay", check=check)
         state = wof_service.state_of(file)
         keys = {str(p.id): str(i) for i, p in enumerate(parsed.players, start=1)}
-        names = {str(p.id): f"{p.surname} {p.first_name}" for p in parsed.players}
+        names = {
+            str(p.id): f"{p.surname} {p.first_name}" if p.listed else f"Player {p.id}"
+            for p in parsed.players
+        }
         self.stdout.write(f"{stem}: WOF file, {len(keys)} players, {len(parsed.rounds)} rounds")
-        published = [(str(p.id), p.score, p.discs, None) for p in parsed.players]
+        published = [
+            (str(p.id), p.score, p.discs, None)
+            for p in parsed.players
+            if p.listed and p.score is not None
+        ]
         state = self.compare(stem, state, published, keys, names)
         proposal = record.propose(state, added, ENGINE)
         back = {v: k for k, v in keys.items()}
@@ -195,7 +233,7 @@ class Command(BaseCommand):
         for game, label in zip(added, proposal.labels, strict=True):
             b, w = back[game[0]], back[game[1]]
             self.stdout.write(
-                f"  {names[b][:20]:<20} ({game[2]:02d})-({game[3]:02d}) {names[w][:20]:<20} "
+                f"  {names[b][:20]:<20} {discs_text(game[2], game[3])} {names[w][:20]:<20} "
                 f"{label.kind} {label.match} game {label.game}"
             )
         if proposal.note:

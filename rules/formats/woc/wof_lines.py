@@ -1,0 +1,145 @@
+"""The lines of a WOF rating file (.ELO) in every dialect of the WOF archive, one at a time.
+
+What each kind of line looks like is in docs/formats/wof-file.md, with a line from the archive
+for each dialect. This module only recognises lines; rules/formats/woc/wof.py puts them
+together into a file.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+UNKNOWN_ID = -1  # '??????': the player had no WOF id when the file was written
+_ID = r"(\d+|\?{2,})"
+GAME = re.compile(
+    rf"^{_ID}\s*\(\s*(\d+)\s*\)\s*([<>=])\s*\(\s*(\d+)\s*\)\s*{_ID}(?:\s+([A-Za-z]{{1,2}}))?$"
+)
+RESULT = re.compile(rf"^{_ID}\s*([<>=])\s*{_ID}$")  # a result without discs
+PLAYER = re.compile(r"^%_%\s*(\+?)\s*(\d+|\?{2,})\s*,(.*)$")
+# '%Round: 1', '%Round 1', '%Round1', '% Round 1', '%round1:', '%%Round: 1', '%Round SF1',
+# '%rounds'; and the Portuguese '%1 rodada'.
+ROUND = re.compile(r"^%+\s*(?:round|ronde|runde|rodada|turno)s?(?![a-z])\s*:?\s*(.*?)\s*:?$", re.I)
+ROUND_AFTER = re.compile(r"^%+\s*(\d+)\s*(?:st|nd|rd|th|a|e)?\.?\s*(?:rodada|ronde|runde)$", re.I)
+ADDED = re.compile(r"^%%\s*added\s+results?\s*:?$", re.I)
+HEADER = re.compile(r"^%%\s*([A-Za-z][A-Za-z ]{0,30}?)\s*:\s?(.*)$")
+# '% bye: 12' (this program), '%12349 had a bye', '% 299 bye', '% 884 and 882 bye'
+BYE = re.compile(
+    r"^%\s*(?:bye\s*:\s*(?P<ours>\d+)|(?P<ids>\d+(?:\s*(?:,|&|and)\s*\d+)*)\s+"
+    r"(?:(?:had|has|got|gets)\s+an?\s+)?byes?\b.*)$",
+    re.I,
+)
+# '%12354 left the tournament', '% 6824 left'
+LEFT = re.compile(r"^%\s*(\d+)\s+(?:has\s+)?(?:left|withdrew|withdrawn|retired)\b.*$", re.I)
+# the column names PAPP writes over the list: '%        ID, NAME, Firstname, COUNTRY, score,
+# disc-count, rating' (a few files name their last column MBQ: a Brightwell value, not discs)
+COLUMNS = re.compile(r"^%[_%\s]*id\s*,.*\bname\b", re.I)
+FORMED = re.compile(r"^%\s*Rounds formed\b", re.I)  # written over rounds this program formed
+ORIGINAL = re.compile(r"^%\s*Original\s+(Creator|CreationDate)\s*:\s?(.*)$", re.I)
+_NUMBER = re.compile(r"^-?\d+(?:\.\d+)?(?:\+\d+(?:\.\d+)?)?$")
+
+
+@dataclass(frozen=True)
+class PlayerFields:
+    new: bool
+    id: int  # UNKNOWN_ID for '??????'
+    surname: str
+    first_name: str
+    country: str
+    score: Fraction | None
+    bonus: Fraction | None  # the '2' of '5+2': points the list adds to the games'
+    discs: int | None
+    rating: int | None
+
+
+def ident(text: str) -> int:
+    return UNKNOWN_ID if text.startswith("?") else int(text)
+
+
+def quote(line: str, width: int = 40) -> str:
+    """A short, printable excerpt of a line for a message (never raw bytes)."""
+    shown = "".join(c if c.isprintable() else "?" for c in line.strip())
+    return shown if len(shown) <= width else shown[: width - 1] + "…"
+
+
+def _numeric(token: str) -> bool:
+    return bool(_NUMBER.match(token))
+
+
+def _tokens(rest: str) -> list[str]:
+    """The fields after the id: split at commas, then at tabs; a run of numbers written
+    with spaces ('SGP   4     360') is split too. A decimal comma ('2,5') is a point."""
+    rest = re.sub(r"(?<=\d),(?=\d)", ".", rest)
+    fields: list[str] = []
+    for part in rest.split(","):
+        pieces = [p.strip() for p in part.split("\t")]
+        pieces = [p for p in pieces if p] or [""]
+        for piece in pieces:
+            words = piece.split()
+            tail: list[str] = []
+            while words and (_numeric(words[-1]) or (words[-1] == "-" and not tail)):
+                tail.insert(0, words.pop())
+            if tail and (words or len(tail) > 1):
+                if words:
+                    fields.append(" ".join(words))
+                fields.extend(tail)
+            else:
+                fields.append(piece)
+    return fields
+
+
+def _fraction(text: str) -> tuple[Fraction, Fraction | None]:
+    score, _, bonus = text.partition("+")
+    return Fraction(score), (Fraction(bonus) if bonus else None)
+
+
+def player(match: re.Match[str]) -> PlayerFields | str:
+    """The fields of a '%_%' line, or what is wrong with it."""
+    fields = _tokens(match.group(3))
+    numbers: list[str] = []
+    while fields and len(numbers) < 3 and (_numeric(fields[-1]) or fields[-1] == "-"):
+        numbers.insert(0, fields.pop())
+    if not fields or not fields[0]:
+        return "a player line needs id, NAME, Firstname[, COUNTRY, score, discs, rating]."
+    surname, first, country = fields[0], "", ""
+    if len(fields) == 2:
+        first = fields[1]
+    elif len(fields) > 2:
+        first, country = ", ".join(fields[1:-1]), fields[-1]
+    score = bonus = None
+    discs = rating = None
+    try:
+        if numbers and numbers[0] != "-":
+            score, bonus = _fraction(numbers[0])
+        if len(numbers) > 1 and numbers[1] != "-":
+            discs = int(Fraction(numbers[1]))
+        if len(numbers) > 2 and numbers[2] != "-":
+            rating = int(Fraction(numbers[2]))
+    except (ValueError, ZeroDivisionError):
+        return "cannot read its score, disc count or rating."
+    return PlayerFields(
+        bool(match.group(1)),
+        ident(match.group(2)),
+        surname,
+        first,
+        country,
+        score,
+        bonus,
+        discs,
+        rating,
+    )
+
+
+def bye_ids(match: re.Match[str]) -> list[int]:
+    text = match.group("ours") or match.group("ids") or ""
+    return [int(n) for n in re.findall(r"\d+", text)]
+
+
+def round_label(line: str) -> str | None:
+    """The label of a round header ('1', 'SF1', '' for a bare '%rounds'), or None."""
+    found = ROUND.match(line)
+    if found:
+        return found.group(1).strip()
+    found = ROUND_AFTER.match(line)
+    return found.group(1) if found else None

@@ -1,0 +1,198 @@
+"""A woc event as a WOF rating file (.ELO), without loss of what an imported file said.
+
+The list is the provisional order (points, BQ, discs) with the qualifying points and discs;
+NAME and Firstname are written as the file gave them (kept in the entrant's ``flags.wof``), so
+"VAN DEN BIGGELAAR, Nicky" stays so. The header is the file's (kept on round 1's
+``details.source``); Creator and CreationDate say this program and the time of export, and the
+program that first made the file is kept in a comment. Added results keep the order they were
+read in. A forfeit, a bye and a game decided without play are not written as rated games: a
+bye is a '% bye:' line, the others a comment.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import date, datetime
+from fractions import Fraction
+from typing import Any
+
+from django.utils import timezone
+
+from rules.contract import EntrantState, EventState, GameState
+from rules.formats.woc import ENGINE, history, wof
+from tournaments.endings import is_unplayed
+from tournaments.models import Event
+from tournaments.services.state import load_event_state
+
+CREATOR = "Arbiter"
+WORDS = {"black": ">", "white": "<", "draw": "="}
+
+
+def split_name(name: str) -> tuple[str, str]:
+    """NAME and Firstname of an entrant typed in Arbiter: at a comma if there is one, else
+    the leading words in capitals ("VAN DEN BIGGELAAR Nicky"), else the first word."""
+    if "," in name:
+        surname, _, first = name.partition(",")
+        return surname.strip(), first.strip()
+    words = name.split()
+    capitals = 0
+    while capitals < len(words) - 1 and words[capitals].isupper():
+        capitals += 1
+    if capitals:
+        return " ".join(words[:capitals]), " ".join(words[capitals:])
+    surname, _, first = name.partition(" ")
+    return surname, first
+
+
+def _source(event_rounds: Any) -> dict[str, Any]:
+    for rnd in event_rounds:
+        source = (rnd.details or {}).get("source")
+        if isinstance(source, dict):
+            return source
+    return {}
+
+
+def _header(name: str, dates: tuple[date | None, date | None], source: dict[str, Any]) -> dict:
+    header = {str(k): str(v) for k, v in (source.get("header") or {}).items()}
+    if not header:
+        starts, ends = dates
+        when = starts.strftime("%d/%m/%Y") if starts else ""
+        if starts and ends and ends != starts:
+            when += " - " + ends.strftime("%d/%m/%Y")
+        header = {"Tournament": name, "Country": "", "Date": when, "Sender": ""}
+    header.setdefault("Tournament", name)
+    return header
+
+
+def _player(entrant: EntrantState, row_values: Any, ident: int) -> wof.WofPlayer:
+    flags = (entrant.flags or {}).get("wof") or {}
+    surname, first = flags.get("name"), flags.get("first")
+    if surname is None or f"{surname} {first or ''}".strip() != entrant.name:
+        surname, first = split_name(entrant.name)  # typed (or renamed) in Arbiter
+    bonus = flags.get("bonus")
+    return wof.WofPlayer(
+        ident,
+        str(surname),
+        str(first or ""),
+        entrant.country,
+        Fraction(str(row_values["points"])),
+        int(row_values["discs"] or 0),
+        entrant.rating,
+        bool(flags.get("new")),
+        Fraction(bonus) if bonus else None,
+        listed=flags.get("listed", True) is not False,
+    )
+
+
+def _line(index: int, game: GameState, official: Any, ids: list[int]) -> Any:
+    """The game as a WOF line, or the words of a comment when it is not a rated game."""
+    black = game.first if game.first is not None else 0
+    decided = (game.details or {}).get("decided")
+    if is_unplayed(str(game.ending)) or (game.details or {}).get("unplayed"):
+        return f"% not played: {ids[0]} v {ids[1]} ({game.ending})"
+    if decided in WORDS:
+        scores = list(game.scores)
+        sign = WORDS[str(decided)]
+    elif (
+        str(game.ending) == "normal"
+        and not (game.details or {}).get("penalty")
+        and all(isinstance(s, int) for s in game.scores)
+    ):
+        scores = list(game.scores)  # as counted on the board: the file read gave these
+        sign = ""
+    else:
+        if index >= len(official) or any(s is None for s in official[index]):
+            return f"% not played: {ids[0]} v {ids[1]} (no result)"
+        scores = list(official[index])
+        sign = ""
+    bd, wd = scores[black], scores[1 - black]
+    return wof.WofGame(
+        ids[black],
+        ids[1 - black],
+        None if bd is None else int(bd),
+        None if wd is None else int(wd),
+        sign=sign,
+    )
+
+
+def export_wof(event: Event, *, now: datetime | None = None) -> str:
+    """The event as a WOF file (see the module's docstring)."""
+    external = {str(e.number): e.external_id for e in event.entrants.all()}
+    return export_state(
+        load_event_state(event),
+        external,
+        name=event.name,
+        dates=(event.starts_on, event.ends_on),
+        now=now or timezone.now(),
+    )
+
+
+def export_state(
+    state: EventState,
+    external: Mapping[str, str],
+    *,
+    name: str,
+    dates: tuple[date | None, date | None] = (None, None),
+    now: datetime,
+) -> str:
+    """The file of an event given as engine state and its entrants' external ids (the WOF
+    ids): what ``export_wof`` writes, without the database."""
+    rows = ENGINE.standings(state).table("overall").rows
+    by_id = state.entrants_by_id
+
+    def wof_id(entrant: str) -> int:
+        if ((by_id[entrant].flags or {}).get("wof") or {}).get("no_id"):
+            return -int(entrant)
+        value = external.get(entrant, "")
+        return int(value) if value.isdigit() else int(entrant)
+
+    players = [_player(by_id[row.entrant], row.values, wof_id(row.entrant)) for row in rows]
+    rounds: list[list[wof.WofGame]] = []
+    byes: dict[int, list[int]] = {}
+    comments: dict[int, list[str]] = {}
+    added: list[tuple[tuple[int, int], Any]] = []
+    for rnd in state.rounds:
+        qualifying = history.qualifying(rnd.stage)
+        if qualifying:
+            rounds.append([])
+        for match in rnd.matches:
+            if match.is_bye:
+                if qualifying and match.participants[0].entrant:
+                    byes.setdefault(len(rounds), []).append(wof_id(match.participants[0].entrant))
+                continue
+            ids = [wof_id(str(e)) for e in match.entrant_ids]
+            official = ENGINE.score_match(state, match).game_scores
+            for index, game in enumerate(match.games):
+                line = _line(index, game, official, ids)
+                if isinstance(line, str):
+                    comments.setdefault(len(rounds) if qualifying else 0, []).append(line)
+                elif qualifying:
+                    rounds[-1].append(line)
+                else:
+                    order = (game.details or {}).get("record_index")
+                    key = (0, int(order)) if isinstance(order, int) else (1, len(added))
+                    added.append((key, line))
+    source = _source(state.rounds)
+    left = {
+        wof_id(e.id): int(e.withdrawn_after_round)
+        for e in state.entrants
+        if e.withdrawn_after_round and e.withdrawn_after_round < len(rounds)
+    }
+    data = wof.WofFile(
+        _header(name, dates, source),
+        players,
+        rounds,
+        byes,
+        [line for _key, line in sorted(added, key=lambda item: item[0])],
+        left=left,
+        original={str(k): str(v) for k, v in (source.get("original") or {}).items()},
+        rounds_formed=bool(source.get("rounds_formed")),
+    )
+    text = wof.write(
+        data,
+        creator=CREATOR,
+        created=timezone.localtime(now).strftime("%Y/%m/%d %H:%M"),
+        comments=comments,
+    )
+    return re.sub(r"[ \t]+\n", "\n", text)
