@@ -30,6 +30,8 @@ from rules.formats.woc.swiss_bound import (
     Edges,
     Layout,
     State,
+    block_size,
+    join,
     layout,
     lower_bound,
     min_cost_perfect,
@@ -44,8 +46,9 @@ WINDOWS_UP_TO = 120  # vertices; up to this the window solves are the fastest ex
 LARGE = 40  # a score group of this many vertices is solved on a sparse graph
 RUN = 80  # small neighbouring groups are solved together up to this many vertices
 # the tries on the sparse graph: (pair off the obvious pairs first, partners sought per kind)
-TRIES = ((True, 3), (False, 3), (False, 8))
+TRIES = ((True, 5), (False, 8), (True, 16))
 PREPAIR = 150  # groups of this many vertices get their obvious pairs paired off first
+JOINED = 1_500  # the largest exact block made by joining blocks across extra crossings
 SPARE = 6  # of each type, and best partners of each crossing, kept for the exact solve
 
 
@@ -57,6 +60,7 @@ class Tuning:
     large: int = LARGE
     run: int = RUN
     prepair: int = PREPAIR
+    joined: int = JOINED
 
 
 @dataclass(frozen=True)
@@ -93,9 +97,9 @@ def pair(
     if route == "auto" and len(entrants) <= tuning.windows_up_to:
         return _widen(table, lay, None, [])
     blocks = plan_blocks(lay, tuning.large, tuning.run)
-    bound = lower_bound(table, lay, blocks)
     tries: list[str] = []
-    if bound is not None:
+    bound, blocks = _bound(table, lay, blocks, tuning, tries)
+    if bound is not None and not any(bound.extras):
         for greedy, width in TRIES:
             name = f"blocks {width}" + (" greedy" if greedy else "")
             pairs = solve_blocks(
@@ -104,18 +108,77 @@ def pair(
             if pairs is None:
                 tries.append(f"{name}: no complete pairing")
                 continue
-            outcome = _outcome(table, pairs, "bound", bound.total, tries)
+            outcome = _outcome(table, pairs, "bound", bound.floor, tries)
             cost = outcome.cost
-            # the bound holds for pairings of the score bound's shape: proven when the
-            # pairing has that shape (then every better one has it too) and meets it
-            if cost == bound.total and _score(table, pairs) == score_bound(lay):
+            # the floor holds for every pairing of the round: meeting it proves the optimum
+            if cost == bound.floor and bound.floor == bound.total:
                 return outcome
-            tries.append(f"{name}: {cost - bound.total} above the bound")
+            tries.append(f"{name}: {cost - bound.floor} above the bound")
             if not any(b.exact is False for b in blocks):
                 break  # every block was solved on all its pairs: a wider graph cannot help
+    elif bound is not None:
+        tries.append("the bound needs extra crossings the blocks cannot take")
     else:
-        tries.append("no pairing of the score bound's shape")
+        tries.append("no pairing of the bound's class")
     return _widen(table, lay, bound, tries)
+
+
+def _bound(
+    table: Table, lay: Layout, blocks: list[Block], tuning: Tuning, tries: list[str]
+) -> tuple[Bound | None, list[Block]]:
+    """The lower bound, first without extra crossings (the usual case: the bound's
+    rule-(b) cost is the score bound's, and no pairing outside its class comes near). When
+    the blocks need more (two of a small group have met, say, and the round costs more on
+    rule b), with extra crossings next to exact blocks; and where the cheapest path takes
+    extra crossings, or a pair across two boundaries could cost no more on rule (b) than
+    the bound, the blocks around it are solved as one exact block, where any pairing is
+    seen."""
+    bound = lower_bound(table, lay, blocks)
+    if bound is not None and (bound.outside is None or bound.outside > bound.score):
+        return bound, blocks
+    plan = [b for b in blocks if b.exact]  # their own excesses stay valid after joining
+    bound = lower_bound(table, lay, blocks, extras=True, regions=plan)
+    while bound is not None:
+        if any(bound.extras):
+            n = next(n for n, extra in enumerate(bound.extras) if extra)
+            joined = join(blocks, blocks[n].last, blocks[n].last + 1)
+            why = "extra crossings"
+        elif bound.ties:
+            joined = list(blocks)
+            for first, last in bound.ties:
+                joined = join(joined, first, last)
+            why = "a pair across two boundaries"
+        else:
+            break
+        joined = _absorb(lay, joined, blocks, tuning.joined)
+        if max(block_size(lay, b) for b in joined if b.exact) > tuning.joined:
+            break
+        tries.extend(
+            f"groups {b.first + 1}-{b.last + 1} solved as one ({why})"
+            for b in joined
+            if b not in blocks
+        )
+        blocks = joined
+        bound = lower_bound(table, lay, blocks, extras=True, regions=plan)
+    return bound, blocks
+
+
+def _absorb(lay: Layout, blocks: list[Block], before: Sequence[Block], most: int) -> list[Block]:
+    """Each newly joined block also takes in the exact blocks next to it, up to ``most``
+    players: across two exact blocks the bound picks each side's crossing player apart,
+    which one exact solve of both does not."""
+    new = [b for b in blocks if b not in before]
+    for block in new:
+        n = blocks.index(block)
+        for m in (n + 1, n - 1):
+            if 0 <= m < len(blocks) and blocks[m].exact:
+                first, last = min(blocks[m].first, block.first), max(blocks[m].last, block.last)
+                joined = join(blocks, first, last)
+                merged = next(b for b in joined if b.first == first)
+                if block_size(lay, merged) <= most:
+                    blocks, block = joined, merged
+                    n = blocks.index(block)
+    return blocks
 
 
 def solve_blocks(
@@ -127,17 +190,24 @@ def solve_blocks(
     *,
     greedy: bool = False,
     prepair_from: int = PREPAIR,
+    steer: bool = True,
 ) -> list[tuple[int, int]] | None:
-    """Pair block by block, top down, steering each crossing to the bound's state."""
+    """Pair block by block, top down, steering each crossing to the bound's state (its
+    colour and, with ``steer``, whether its members are of the country the bound counted
+    them as)."""
     pairs: list[tuple[int, int]] = []
     carry: int | None = None  # the vertex floating down into the next block
-    for block, below in zip(blocks, bound.states, strict=True):
+    for n, (block, below) in enumerate(zip(blocks, bound.states, strict=True)):
         members = [i for k in range(block.first, block.last + 1) for i in lay.groups[k]]
+        enter = exit = None  # which members may take the crossings
+        if steer and bound.refs:
+            enter = _side_filter(table, bound.refs[n][0], bound.entries[n])
+            exit = _side_filter(table, bound.refs[n][1], bound.exits[n])
         if block.exact:
             edges = _all_pairs(table, members)
         else:
             if greedy and len(members) >= prepair_from:
-                keep = _keep(table, members, below, carry)
+                keep = _keep(table, members, below, carry, enter, exit)
                 done, members = prepair(table, members, keep, SPARE)
                 pairs.extend(done)
             edges = sparse_edges(table, members, width)
@@ -145,14 +215,14 @@ def solve_blocks(
         if carry is not None:
             vertices += 1
             for j in members:
-                if table.allowed(carry, j):
+                if table.allowed(carry, j) and (enter is None or enter(j)):
                     edges[(j, carry)] = table.weight(carry, j)
         slot = -1
         if below is not None:
             vertices += 1
             lowest = set(lay.groups[block.last])
             for j in members:
-                if j in lowest and not table.bye[j]:
+                if j in lowest and not table.bye[j] and (exit is None or exit(j)):
                     edges[(j, slot)] = _floater(table, j, below)
         found = min_cost_perfect(edges, vertices)
         if found is None:
@@ -166,14 +236,29 @@ def solve_blocks(
     return pairs
 
 
-def _keep(table: Table, members: Sequence[int], below: State, carry: int | None) -> set[int]:
+def _side_filter(table: Table, ref: str | None, side: int | None) -> Callable[[int], bool] | None:
+    """Members on the bound's side of a crossing (of country ``ref`` or not); None: any."""
+    if ref is None or side is None:
+        return None
+    return lambda j: (table.country[j] == ref) == bool(side)
+
+
+def _keep(
+    table: Table,
+    members: Sequence[int],
+    below: State,
+    carry: int | None,
+    enter: Callable[[int], bool] | None = None,
+    exit: Callable[[int], bool] | None = None,
+) -> set[int]:
     """The best partners for the crossings, kept out of the greedy pairing."""
     keep: set[int] = set()
     if below is not None:
-        keep.update(_best(members, lambda j: _floater(table, j, below)))
+        floaters = [j for j in members if exit is None or exit(j)]
+        keep.update(_best(floaters, lambda j: _floater(table, j, below)))
     if carry is not None:
         mover = carry
-        allowed = [j for j in members if table.allowed(mover, j)]
+        allowed = [j for j in members if table.allowed(mover, j) and (enter is None or enter(j))]
         keep.update(_best(allowed, lambda j: table.weight(mover, j)))
     return keep
 
@@ -200,7 +285,7 @@ def _all_pairs(table: Table, members: Sequence[int]) -> Edges:
 def _widen(table: Table, lay: Layout, bound: Bound | None, tries: list[str]) -> Outcome:
     """Exact solves on all pairs across at most ``span`` boundaries, widening until the
     result beats on rule (b) every pairing with a longer pair."""
-    total = bound.total if bound else None
+    total = bound.floor if bound else None
     for span in range(1, len(lay.gaps)):
         limit = window_bound(lay, span + 1)
         if limit is None or limit <= score_bound(lay):
