@@ -40,6 +40,7 @@ from itertools import pairwise
 
 import rustworkx
 
+from rules.formats.woc.swiss_budget import Budget, solve_work
 from rules.formats.woc.swiss_weigh import DOWN, PARTNER, UP, Table
 
 BLACK, WHITE, MEETS_BYE = 0, 1, 2  # crossing states: the upper player's colour, or the BYE
@@ -176,6 +177,7 @@ def lower_bound(
     *,
     extras: bool = False,
     regions: Sequence[Block] = (),
+    budget: Budget | None = None,
 ) -> Bound | None:
     """The least cost of any pairing of the bound's class, or None when it has none.
 
@@ -207,7 +209,7 @@ def lower_bound(
             # an exact block's crossing member is told apart by the country of the counted
             # block across that crossing
             ref = (mains[n - 1] if n else None, mains[n + 1] if n < last else None)
-            tables.append(exact(table, lay, block, ref, (above, below)))
+            tables.append(exact(table, lay, block, ref, (above, below), budget))
         else:
             ref = (mains[n], mains[n])
             tables.append(counted(table, lay, block.first, mains[n], (above, below)))
@@ -223,7 +225,7 @@ def lower_bound(
         lay.gaps[b.last] ** 2 for b in blocks[:-1] if lay.odd[b.last]
     )  # the crossings between blocks; those inside exact blocks are in their tables
     total = table.wb * crossing + value
-    outside, ties = _outside(table, lay, blocks, extras, total // table.wb, regions)
+    outside, ties = _outside(table, lay, blocks, extras, total // table.wb, regions, budget)
     floor = total if outside is None else min(total, table.wb * outside)
     return Bound(
         total,
@@ -246,6 +248,7 @@ def _outside(
     extras: bool,
     score: int,
     regions: Sequence[Block] = (),
+    budget: Budget | None = None,
 ) -> tuple[int | None, list[tuple[int, int]]]:
     """The least rule-(b) cost of a pairing outside the bound's class (None: none is), and
     the runs of groups across which such a pairing costs ``score`` or less.
@@ -272,8 +275,8 @@ def _outside(
         if excess <= score - least:
             if own is None:
                 runs = {b for b in [*blocks, *regions] if b.exact}
-                own = [(local_excess(table, lay, b), _boundaries(lay, b)) for b in runs]
-                own += [(leaving_excess(table, lay, b), _boundaries(lay, b)) for b in runs]
+                own = [(local_excess(table, lay, b, budget), _boundaries(lay, b)) for b in runs]
+                own += [(leaving_excess(table, lay, b, budget), _boundaries(lay, b)) for b in runs]
                 own.sort(key=lambda item: (-item[0], len(item[1]), sorted(item[1])))
             taken = set(spanned)
             for value, bounds in own:
@@ -291,7 +294,7 @@ def _boundaries(lay: Layout, block: Block) -> set[int]:
     return {k for k in range(block.first - 1, block.last + 1) if 0 <= k < len(lay.gaps)}
 
 
-def local_excess(table: Table, lay: Layout, block: Block) -> int:
+def local_excess(table: Table, lay: Layout, block: Block, budget: Budget | None = None) -> int:
     """The least excess over ``score_bound``, on the boundaries of an exact block and its
     edges, that any pairing has: per pair, the square of the part of its gap on those
     boundaries, less the squares of the odd ones. Solved on the block's players with
@@ -328,14 +331,14 @@ def local_excess(table: Table, lay: Layout, block: Block) -> int:
                 assert bottom is not None
                 for i in members:
                     graph[(i, -100 - m)] = (half[i] - bottom) ** 2
-            found = min_cost_perfect(graph, len(members) + up + down)
+            found = min_cost_perfect(graph, len(members) + up + down, budget)
             if found is not None:
                 value = found[1] - odd
                 best = value if best is None else min(best, value)
     return max(0, best or 0)
 
 
-def leaving_excess(table: Table, lay: Layout, block: Block) -> int:
+def leaving_excess(table: Table, lay: Layout, block: Block, budget: Budget | None = None) -> int:
     """As ``local_excess``, without the parity of the edges: any player of the block may
     leave it, across the nearer edge, for the square of his gap to the group beyond (a
     partner there, or further: only the part on the block's boundaries counts); pairs that
@@ -363,6 +366,8 @@ def leaving_excess(table: Table, lay: Layout, block: Block) -> int:
             if gain > 0 and table.allowed(a, b):
                 saving.append((local[a], local[b], gain))
     graph.add_edges_from(saving)
+    if budget is not None:
+        budget.charge(solve_work(len(saving), len(members)))
     matching = rustworkx.max_weight_matching(graph, weight_fn=lambda w: w)
     gains = {(x, y): w for x, y, w in saving}
     saved = sum(gains.get((x, y), gains.get((y, x), 0)) for x, y in matching)
@@ -468,6 +473,7 @@ def exact(
     block: Block,
     refs: tuple[str | None, str | None] = (None, None),
     extras: tuple[bool, bool] = (False, False),
+    budget: Budget | None = None,
 ) -> Tables:
     """Least cost of a run of small groups, solved for every state of its two crossings
     (where ``refs`` names the country of the counted block across a crossing, for a member
@@ -526,7 +532,7 @@ def exact(
                                         cost = 0 if below_bye else _cheapest(table, i, DOWN)
                                         edges[(i, -3 - EXTRA - n)] = cost
                                 vertices += 1
-                            found = min_cost_perfect(edges, vertices)
+                            found = min_cost_perfect(edges, vertices, budget)
                             key = ((upper, x_in, more), (lower, x_out, less))
                             result[key] = None if found is None else found[1]
     return result
@@ -740,9 +746,11 @@ def _pool(pool: Counter[Class]) -> tuple[int, int]:
     return colour, min(same(u) for u in candidates)
 
 
-def min_cost_perfect(edges: Edges, vertices: int) -> tuple[list[tuple[int, int]], int] | None:
+def min_cost_perfect(
+    edges: Edges, vertices: int, budget: Budget | None = None
+) -> tuple[list[tuple[int, int]], int] | None:
     """The least-cost perfect matching of the graph ``edges`` spans (``vertices`` of them,
-    counting any without an edge), or None."""
+    counting any without an edge), or None. Its work is charged to ``budget``."""
     if vertices == 0:
         return [], 0
     if vertices % 2 or not edges:
@@ -751,6 +759,8 @@ def min_cost_perfect(edges: Edges, vertices: int) -> tuple[list[tuple[int, int]]
     if len(ids) != vertices:
         return None
     local = {v: n for n, v in enumerate(ids)}
+    if budget is not None:
+        budget.charge(solve_work(len(edges), vertices))
     top = max(edges.values()) + 1
     graph = rustworkx.PyGraph()
     graph.add_nodes_from(range(len(ids)))

@@ -14,7 +14,14 @@
   the complete graph and needs no bound; larger ones come here when the bound is not met (a
   rematch or a country the count cannot see);
 - ``"complete"``: the complete graph, when no window proves its result.
-A pairing is never returned on the strength of the sparse graph alone.
+A pairing is never called optimal on the strength of the sparse graph alone.
+
+The route works within a ``Budget`` (``swiss_budget``: the director's time limit, counted
+in solver work, not read from a clock). The bound and the first solve of the blocks always
+run; a later try, a window or the complete graph starts only when its work fits. When the
+budget ends the proof, the outcome is ``"best found"``: the cheapest pairing found, with
+``bound`` the floor no pairing of the round can go below, so its distance from the optimum
+is at most ``cost - bound``.
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ from rules.formats.woc.swiss_bound import (
     score_bound,
     window_bound,
 )
+from rules.formats.woc.swiss_budget import Budget, solve_work
 from rules.formats.woc.swiss_sparse import prepair, sparse_edges
 from rules.formats.woc.swiss_weigh import DOWN, PARTNER, Table
 
@@ -63,21 +71,34 @@ class Tuning:
     joined: int = JOINED
 
 
+UNPROVEN = "best found"
+
+
 @dataclass(frozen=True)
 class Outcome:
     pairings: list[swiss.Pairing]
-    method: str  # "bound", "window N" or "complete"
+    method: str  # "bound", "window N", "complete", or ``UNPROVEN``
     cost: int  # the weighted cost of the pairing (rule weights of ``swiss.weights``)
-    bound: int | None  # the lower bound, when one was computed
+    bound: int | None  # a floor no pairing of the round goes below, when one was computed
     tries: tuple[str, ...] = field(default=())  # what was tried before, in order
+    work: int = 0  # the solver work spent (``swiss_budget``)
+
+    @property
+    def proven(self) -> bool:
+        return self.method != UNPROVEN
 
     def details(self) -> dict[str, object]:
         """What a round records about its proof of optimality."""
-        return {
+        proven_by = {"bound": "lower bound", UNPROVEN: None}.get(self.method, "exact solve")
+        found: dict[str, object] = {
             "method": self.method,
-            "proven_by": "lower bound" if self.method == "bound" else "exact solve",
+            "proven_by": proven_by,
             "tries": list(self.tries),
         }
+        if not self.proven:
+            found["cost"] = self.cost
+            found["floor"] = self.bound
+        return found
 
 
 def pair(
@@ -86,45 +107,68 @@ def pair(
     *,
     route: str = "auto",
     tuning: Tuning = Tuning(),
+    budget: Budget | None = None,
 ) -> Outcome:
-    """The optimum pairing of ``players``. ``route``: ``"auto"``, ``"pruned"`` (never the
-    complete graph first, for tests) or ``"complete"``."""
+    """The optimum pairing of ``players``, or within ``budget`` (None: no limit) the best
+    found with its floor. ``route``: ``"auto"``, ``"pruned"`` (never the complete graph
+    first, for tests) or ``"complete"``."""
+    budget = budget if budget is not None else Budget()
     entrants = swiss.field_of(players)
     table = Table(entrants, modified, swiss.weights(entrants))
     if route == "complete":
-        return _complete(table, (), None)
+        return _complete(table, (), None, budget)
     lay = layout(table)
     if route == "auto" and len(entrants) <= tuning.windows_up_to:
-        return _widen(table, lay, None, [])
+        # a few hundredths of a second at most: small fields are always solved exactly
+        return _widen(table, lay, None, [], Budget(), None)
     blocks = plan_blocks(lay, tuning.large, tuning.run)
     tries: list[str] = []
-    bound, blocks = _bound(table, lay, blocks, tuning, tries)
+    bound, blocks = _bound(table, lay, blocks, tuning, tries, budget)
+    best: Outcome | None = None
     if bound is not None and not any(bound.extras):
-        for greedy, width in TRIES:
+        work = 0
+        for n, (greedy, width) in enumerate(TRIES):
             name = f"blocks {width}" + (" greedy" if greedy else "")
+            if n and not budget.affords(2 * work):
+                tries.append(f"{name}: over the time budget")
+                break
+            before = budget.spent
             pairs = solve_blocks(
-                table, lay, blocks, bound, width, greedy=greedy, prepair_from=tuning.prepair
+                table,
+                lay,
+                blocks,
+                bound,
+                width,
+                greedy=greedy,
+                prepair_from=tuning.prepair,
+                budget=budget,
             )
+            work = budget.spent - before
             if pairs is None:
                 tries.append(f"{name}: no complete pairing")
                 continue
-            outcome = _outcome(table, pairs, "bound", bound.floor, tries)
-            cost = outcome.cost
+            outcome = _outcome(table, pairs, "bound", bound.floor, tries, budget)
+            best = outcome if best is None or outcome.cost < best.cost else best
             # the floor holds for every pairing of the round: meeting it proves the optimum
-            if cost == bound.floor and bound.floor == bound.total:
+            if outcome.cost == bound.floor:
                 return outcome
-            tries.append(f"{name}: {cost - bound.floor} above the bound")
+            tries.append(f"{name}: {outcome.cost - bound.floor} above the bound")
             if not any(b.exact is False for b in blocks):
                 break  # every block was solved on all its pairs: a wider graph cannot help
     elif bound is not None:
         tries.append("the bound needs extra crossings the blocks cannot take")
     else:
         tries.append("no pairing of the bound's class")
-    return _widen(table, lay, bound, tries)
+    return _widen(table, lay, bound, tries, budget, best)
 
 
 def _bound(
-    table: Table, lay: Layout, blocks: list[Block], tuning: Tuning, tries: list[str]
+    table: Table,
+    lay: Layout,
+    blocks: list[Block],
+    tuning: Tuning,
+    tries: list[str],
+    budget: Budget,
 ) -> tuple[Bound | None, list[Block]]:
     """The lower bound, first without extra crossings (the usual case: the bound's
     rule-(b) cost is the score bound's, and no pairing outside its class comes near). When
@@ -132,12 +176,12 @@ def _bound(
     rule b), with extra crossings next to exact blocks; and where the cheapest path takes
     extra crossings, or a pair across two boundaries could cost no more on rule (b) than
     the bound, the blocks around it are solved as one exact block, where any pairing is
-    seen."""
-    bound = lower_bound(table, lay, blocks)
+    seen. A join that the budget cannot afford is not made."""
+    bound = lower_bound(table, lay, blocks, budget=budget)
     if bound is not None and (bound.outside is None or bound.outside > bound.score):
         return bound, blocks
     plan = [b for b in blocks if b.exact]  # their own excesses stay valid after joining
-    bound = lower_bound(table, lay, blocks, extras=True, regions=plan)
+    bound = lower_bound(table, lay, blocks, extras=True, regions=plan, budget=budget)
     while bound is not None:
         if any(bound.extras):
             n = next(n for n, extra in enumerate(bound.extras) if extra)
@@ -153,13 +197,18 @@ def _bound(
         joined = _absorb(lay, joined, blocks, tuning.joined)
         if max(block_size(lay, b) for b in joined if b.exact) > tuning.joined:
             break
+        new = [block_size(lay, b) for b in joined if b not in blocks]
+        # an exact block's table takes up to 16 solves on all its pairs (x 4 with extras)
+        if not budget.affords(sum(64 * solve_work(n * n // 2, n) for n in new)):
+            tries.append("joining blocks: over the time budget")
+            break
         tries.extend(
             f"groups {b.first + 1}-{b.last + 1} solved as one ({why})"
             for b in joined
             if b not in blocks
         )
         blocks = joined
-        bound = lower_bound(table, lay, blocks, extras=True, regions=plan)
+        bound = lower_bound(table, lay, blocks, extras=True, regions=plan, budget=budget)
     return bound, blocks
 
 
@@ -191,6 +240,7 @@ def solve_blocks(
     greedy: bool = False,
     prepair_from: int = PREPAIR,
     steer: bool = True,
+    budget: Budget | None = None,
 ) -> list[tuple[int, int]] | None:
     """Pair block by block, top down, steering each crossing to the bound's state (its
     colour and, with ``steer``, whether its members are of the country the bound counted
@@ -224,7 +274,7 @@ def solve_blocks(
             for j in members:
                 if j in lowest and not table.bye[j] and (exit is None or exit(j)):
                     edges[(j, slot)] = _floater(table, j, below)
-        found = min_cost_perfect(edges, vertices)
+        found = min_cost_perfect(edges, vertices, budget)
         if found is None:
             return None
         carry = None
@@ -282,14 +332,26 @@ def _all_pairs(table: Table, members: Sequence[int]) -> Edges:
     }
 
 
-def _widen(table: Table, lay: Layout, bound: Bound | None, tries: list[str]) -> Outcome:
+def _widen(
+    table: Table,
+    lay: Layout,
+    bound: Bound | None,
+    tries: list[str],
+    budget: Budget,
+    best: Outcome | None,
+) -> Outcome:
     """Exact solves on all pairs across at most ``span`` boundaries, widening until the
-    result beats on rule (b) every pairing with a longer pair."""
-    total = bound.floor if bound else None
+    result beats on rule (b) every pairing with a longer pair; each only when its work fits
+    the budget, else the best pairing found so far, with the floor."""
+    # a floor on every pairing of the round: the bound's, or the least rule-(b) cost
+    floor = bound.floor if bound else table.wb * score_bound(lay)
     for span in range(1, len(lay.gaps)):
         limit = window_bound(lay, span + 1)
         if limit is None or limit <= score_bound(lay):
             break
+        if not budget.affords(solve_work(_window_pairs(lay, span), len(table))):
+            tries.append(f"window {span}: over the time budget")
+            return _stop(table, lay, tries, floor, best, budget)
         edges: Edges = {}
         for k, group in enumerate(lay.groups):
             reach = [i for g in lay.groups[k : k + span + 1] for i in g]
@@ -298,14 +360,74 @@ def _widen(table: Table, lay: Layout, bound: Bound | None, tries: list[str]) -> 
                     key = (a, b) if a < b else (b, a)
                     if a != b and key not in edges and table.allowed(a, b):
                         edges[key] = table.weight(a, b)
-        found = min_cost_perfect(edges, len(table))
+        found = min_cost_perfect(edges, len(table), budget)
         if found is None:
             tries.append(f"window {span}: no complete pairing")
             continue
+        outcome = _outcome(table, found[0], f"window {span}", floor, tries, budget)
         if _score(table, found[0]) < limit:
-            return _outcome(table, found[0], f"window {span}", total, tries)
+            return outcome
+        # every pairing with a longer pair costs ``limit`` or more on rule (b)
+        floor = max(floor, min(outcome.cost, table.wb * limit))
+        best = outcome if best is None or outcome.cost < best.cost else best
         tries.append(f"window {span}: rule (b) not proven")
-    return _complete(table, tuple(tries), total)
+    size = len(table)
+    if not budget.affords(solve_work(size * (size - 1) // 2, size)):
+        tries.append("complete: over the time budget")
+        return _stop(table, lay, tries, floor, best, budget)
+    return _complete(table, tuple(tries), floor, budget)
+
+
+def _window_pairs(lay: Layout, span: int) -> int:
+    """How many pairs lie within ``span`` boundaries (rule a aside)."""
+    sizes = [len(g) for g in lay.groups]
+    total = 0
+    for k, size in enumerate(sizes):
+        total += size * (size - 1) // 2 + size * sum(sizes[k + 1 : k + span + 1])
+    return total
+
+
+def _stop(
+    table: Table,
+    lay: Layout,
+    tries: list[str],
+    floor: int,
+    best: Outcome | None,
+    budget: Budget,
+) -> Outcome:
+    """The budget is spent: the best pairing found, with the floor. With none found yet (no
+    pairing of the bound's class), a pairing on a sparse graph of the whole round; and when
+    even that fails, the round must still be paired: the exact solves run on, past the
+    budget."""
+    if best is None:
+        pairs = _rescue(table, lay, budget)
+        if pairs is not None:
+            best = _outcome(table, pairs, UNPROVEN, floor, tries, budget)
+    if best is None:
+        tries.append("no pairing found within the budget: solved past it")
+        return _widen(table, lay, None, tries, Budget(), None)
+    if best.cost <= floor:  # it meets the floor after all: proven
+        return Outcome(best.pairings, best.method, best.cost, floor, tuple(tries), budget.spent)
+    return Outcome(best.pairings, UNPROVEN, best.cost, floor, tuple(tries), budget.spent)
+
+
+def _rescue(table: Table, lay: Layout, budget: Budget) -> list[tuple[int, int]] | None:
+    """A pairing of the whole round on a sparse graph: each score group's candidate pairs
+    (``sparse_edges``) and, to the next group, each player's first few allowed partners."""
+    edges: Edges = {}
+    for k, group in enumerate(lay.groups):
+        edges.update(sparse_edges(table, group, 8))
+        below = [j for g in lay.groups[k + 1 : k + 3] for j in g]
+        for i in group:
+            found = 0
+            for j in below:
+                if table.allowed(i, j):
+                    edges[(i, j) if i < j else (j, i)] = table.weight(i, j)
+                    found += 1
+                    if found >= 8:
+                        break
+    matched = min_cost_perfect(edges, len(table), budget)
+    return None if matched is None else matched[0]
 
 
 def _score(table: Table, pairs: Sequence[tuple[int, int]]) -> int:
@@ -313,9 +435,14 @@ def _score(table: Table, pairs: Sequence[tuple[int, int]]) -> int:
     return sum((table.half[a] - table.half[b]) ** 2 for a, b in pairs)
 
 
-def _complete(table: Table, tries: Sequence[str], bound: int | None) -> Outcome:
+def _complete(
+    table: Table, tries: Sequence[str], bound: int | None, budget: Budget | None = None
+) -> Outcome:
+    size = len(table)
+    if budget is not None:
+        budget.charge(solve_work(size * (size - 1) // 2, size))
     pairs = swiss.complete_matching(table.entrants, table.modified)
-    return _outcome(table, pairs, "complete", bound, tries)
+    return _outcome(table, pairs, "complete", bound, tries, budget)
 
 
 def _outcome(
@@ -324,7 +451,9 @@ def _outcome(
     method: str,
     bound: int | None,
     tries: Sequence[str],
+    budget: Budget | None = None,
 ) -> Outcome:
     pairings = swiss.describe(table.entrants, pairs, table.modified)
     cost = sum(table.cost_of(p.cost) for p in pairings)
-    return Outcome(pairings, method, cost, bound, tuple(tries))
+    work = budget.spent if budget is not None else 0
+    return Outcome(pairings, method, cost, bound, tuple(tries), work)
