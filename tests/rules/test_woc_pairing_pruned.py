@@ -277,3 +277,11 @@ def test_engine_pairs_by_the_fast_route_and_keeps_the_explanations() -> None:
     assert all(p.reasons for p in pairings)
     codes = {r.code for p in pairings for r in p.reasons}
     assert "woc.pairing.points_differ" in codes
+
+
+def test_joined_blocks_take_in_every_exact_neighbour() -> None:
+    """A field whose joins merge several runs of small groups in one go (it once stopped
+    the route with an error): the route still pairs it, as the complete graph does."""
+    form = SHAPES["one country, round 8"]
+    field = players(27, random.Random("tiny-one country, round 8-8"), form)
+    assert _check(field, form.modified, TINY) != "impossible"

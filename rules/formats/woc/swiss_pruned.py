@@ -216,17 +216,23 @@ def _absorb(lay: Layout, blocks: list[Block], before: Sequence[Block], most: int
     """Each newly joined block also takes in the exact blocks next to it, up to ``most``
     players: across two exact blocks the bound picks each side's crossing player apart,
     which one exact solve of both does not."""
-    new = [b for b in blocks if b not in before]
-    for block in new:
-        n = blocks.index(block)
-        for m in (n + 1, n - 1):
-            if 0 <= m < len(blocks) and blocks[m].exact:
-                first, last = min(blocks[m].first, block.first), max(blocks[m].last, block.last)
-                joined = join(blocks, first, last)
-                merged = next(b for b in joined if b.first == first)
-                if block_size(lay, merged) <= most:
-                    blocks, block = joined, merged
-                    n = blocks.index(block)
+    changed = True
+    while changed:
+        changed = False
+        for n, block in enumerate(blocks):
+            if block in before or not block.exact:
+                continue
+            for m in (n + 1, n - 1):
+                if 0 <= m < len(blocks) and blocks[m].exact:
+                    first = min(blocks[m].first, block.first)
+                    last = max(blocks[m].last, block.last)
+                    joined = join(blocks, first, last)
+                    merged = next(b for b in joined if b.first == first)
+                    if block_size(lay, merged) <= most:
+                        blocks, changed = joined, True
+                        break
+            if changed:
+                break
     return blocks
 
 
