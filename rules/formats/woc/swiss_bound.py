@@ -404,11 +404,15 @@ def _one_block(blocks: Sequence[Block], start: int, end: int) -> bool:
 
 
 def main_country(table: Table, group: Sequence[int]) -> str | None:
-    """The most common country of ``group`` (None: no member names one)."""
-    countries = Counter(table.country[i] for i in group if table.country[i] and not table.bye[i])
+    """The most common country of ``group``, when it holds a third of it or more (None:
+    no country is told apart; with fewer, rule g seldom binds and the count would only
+    cost time: the bound stays a bound either way)."""
+    members = [i for i in group if not table.bye[i]]
+    countries = Counter(table.country[i] for i in members if table.country[i])
     if not countries:
         return None
-    return min(countries, key=lambda c: (-countries[c], c))
+    main = min(countries, key=lambda c: (-countries[c], c))
+    return main if 3 * countries[main] >= len(members) else None
 
 
 def chain(

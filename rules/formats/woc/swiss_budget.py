@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-WORK_PER_SECOND = 60_000_000  # solve_work units per CPU second on the reference machine
+WORK_PER_SECOND = 80_000_000  # solve_work units per CPU second on the reference machine
 SECONDS = 30  # the default budget
 
 

@@ -54,7 +54,7 @@ WINDOWS_UP_TO = 120  # vertices; up to this the window solves are the fastest ex
 LARGE = 40  # a score group of this many vertices is solved on a sparse graph
 RUN = 80  # small neighbouring groups are solved together up to this many vertices
 # the tries on the sparse graph: (pair off the obvious pairs first, partners sought per kind)
-TRIES = ((True, 5), (False, 8), (True, 16))
+TRIES = ((True, 3), (True, 5), (False, 8), (True, 16))
 PREPAIR = 150  # groups of this many vertices get their obvious pairs paired off first
 JOINED = 1_500  # the largest exact block made by joining blocks across extra crossings
 SPARE = 6  # of each type, and best partners of each crossing, kept for the exact solve

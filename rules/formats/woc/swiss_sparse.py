@@ -38,8 +38,13 @@ def sparse_edges(table: Table, group: Sequence[int], width: int) -> Edges:
     for i in real:
         black, white = table.seat[i]
         sides[0 if black < white else 1 if white < black else 2].append(i)
+    countries = Counter(table.country[i] for i in real if table.country[i])
+    crowded = bool(countries) and 2 * max(countries.values()) >= len(real)
     for side in sides:
-        _order(table, side)
+        if crowded:  # one country holds half the group: spread it along the lines
+            _order(table, side)
+        else:
+            side.sort(key=lambda i: (-_delta(table, i), i))
     major, minor = (sides[0], sides[1]) if len(sides[0]) >= len(sides[1]) else sides[1::-1]
     others = minor + sides[2]
     for position, i in enumerate(others):
