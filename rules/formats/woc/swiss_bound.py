@@ -8,25 +8,28 @@ sum of the squares, so ``score_bound`` (the squared gaps of the odd boundaries) 
 rule-(b) cost of any pairing, and a pairing meets it only when every pair stays in its group
 or crosses one boundary, each odd boundary once and no even one.
 
-A rule weight outweighs everything below it over the whole round, so when the pairing found
-meets ``score_bound``, every better pairing has that shape too, and the rest of the bound may
-assume it. Groups are cut into blocks: a large group alone, or a run of small groups. Per
-block and per state of the crossings at its two edges (the colour the upper player of the
-crossing pair takes, or "meets the BYE"), a table gives the least cost the block can have:
+A rule weight outweighs everything below it over the whole round. Groups are cut into
+blocks: a large group alone, or a run of small groups. Per block and per state of the
+crossings at its two edges (the colour the upper player of the crossing pair takes, or
+"meets the BYE"; whether that player is of the main country across the crossing; extra
+crossings), a table gives the least cost the block can have:
 - a run of small groups: solved exactly (all allowed pairs, with a placeholder vertex for
   each crossing that charges the member taking it its colour and float cost);
-- a large group: counted by entrant type, leaving out rules (a), (c) and (g): each player's
+- a large group: counted by entrant type, leaving out rules (a) and (c): each player's
   cheaper colour, plus, when one colour preference outnumbers the other and the indifferent,
   the cheapest way to pair the surplus among themselves (each pair pays the smaller extra of
-  its two: the smallest half of the extras); the members who take a crossing (or
-  the BYE) are chosen by type at their exact cost. Rule (g) adds the pairs forced when one
-  country holds more than half of the group, and the crossings between two such groups
-  that must join two players of that country (``country_chain``).
-``chain`` minimises the sum over the states of the crossings. The crossing pairs' own rule
-(c) and (g) costs are left out. Every part is a least cost, so their sum is a lower bound:
-a pairing whose cost equals it is an optimum of the round (the certificate).
+  its two: the smallest half of the extras), and among the pairings of that least colour
+  cost the fewest pairs of two players of the group's main country (``_pool``: colour and
+  country counted together); the members who take a crossing (or the BYE) are chosen by
+  type at their exact cost.
+``chain`` minimises the sum over the states of the crossings, adding a crossing that joins
+two players of one main country. The crossing pairs' own rule (c) costs, and their rule (g)
+costs where no main country is told apart, are left out. Every part is a least cost, so the
+sum is a lower bound over the pairings of the bound's class (see ``lower_bound``), and with
+``outside`` (the least rule-(b) cost of any other pairing) a floor for the whole round: a
+pairing whose cost equals the floor is an optimum of the round (the certificate).
 
-When a pairing cannot meet ``score_bound``, ``window_bound`` gives the least rule-(b) cost of
+When a pairing cannot meet the floor, ``window_bound`` gives the least rule-(b) cost of
 any pairing with a pair that crosses ``span`` or more consecutive boundaries; a pairing
 found among the shorter pairs that costs less than that is optimal (the wider fallback).
 """
