@@ -1,27 +1,36 @@
-"""WOC Swiss pairing bench (issue 5, "Speed"): seconds per round against N.
+"""WOC Swiss pairing bench (issues 5 and 24): exact pairing of round 8 on the hard field.
 
-    .venv/bin/python -m bench.woc_pairing [--quick]
-    PYTHONPATH=. .venv/bin/python bench/woc_pairing.py [--quick]
+    .venv/bin/python -m bench.woc_pairing            # 1,000, 3,000 and 10,000 (about 2 min)
+    .venv/bin/python -m bench.woc_pairing --quick    # 1,000 and 3,000 (`make bench`)
+    .venv/bin/python -m bench.woc_pairing --calibrate  # work units per CPU second
 
-For N = 100, 1,000 and 10,000 it pairs a mid-event round (round 7 of 13: six rounds played
-with draws, floats and byes, made by ``rules.formats.woc.swiss_sample``; a mixed field of 30
-countries, and a field where one of three countries holds 60 %) and prints, side by
-side: the route the engine uses (``swiss.pair_round``: exact window solves up to 120
-players, else the pruned route with its lower bound) with how the optimum was proven; the
-pruned route forced; the plain complete graph (only up to 2,000 players, one seed at 1,000:
-it takes seconds); and, on an event record of that size, the engine's ``next_round`` for
-round 7 (reading the whole event, then pairing) and ``standings``. The pruned and complete
-results must be equal rule by rule. Times are CPU seconds of this process. Bounded: about
-two to four minutes on a 2-core machine (``--quick``: 100 and 1,000 only).
+Two fields made by ``rules.formats.woc.swiss_sample`` with 7 rounds played (draws, floats,
+byes), pairing round 8: "mixed" (30 countries) and "one country" (the sample's one-country
+shape: 60 % of the field from one of three countries, rule (g) at its hardest). Per field
+and size, ``SEEDS`` fields are paired by the engine's route (``swiss_pruned.pair``, no
+budget: the proof runs to the end) in a fresh process each, and the table gives the worst
+and the median over the seeds of: CPU seconds (``time.process_time``: the work is
+single-threaded, so it stays honest on a loaded machine), the route's solver work
+(``swiss_budget`` units: deterministic, the same on every run and machine, so it compares
+changes when the machine is noisy), and the peak memory of the process (interpreter
+included). "proven by" counts how each optimum was proven; the bench fails (exit 1) if a
+round is not proven. The full run also pairs one 1,000 field of each kind on the complete
+graph and checks the route's optimum rule by rule, and times the engine's ``next_round``
+on an event record (reading the record, then pairing round 8).
 """
 
 from __future__ import annotations
 
+import json
+import os
+import platform
 import random
+import resource
 import statistics
+import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections import Counter
 from fractions import Fraction
 from typing import Any
 
@@ -36,56 +45,77 @@ from rules.contract import (
 )
 from rules.draws import DrawSource
 from rules.formats.woc import ENGINE, swiss, swiss_pruned
+from rules.formats.woc.swiss_budget import WORK_PER_SECOND, Budget
 from rules.formats.woc.swiss_sample import Shape, players
 
-SIZES = (100, 1_000, 10_000)
-SEEDS = {100: 20, 1_000: 5, 10_000: 2}
-COMPLETE_SEEDS = {100: 20, 1_000: 1}  # the complete graph only up to 2,000 players
-
-
-def timed(call: Callable[[], Any]) -> tuple[float, Any]:
-    """CPU seconds of ``call`` (the work is single-threaded: on an idle machine this is the
-    wall time, and it stays honest when other jobs share the cores)."""
-    start = time.process_time()
-    result = call()
-    return time.process_time() - start, result
-
-
-def show(values: list[float]) -> str:
-    if not values:
-        return "-"
-    return f"{statistics.mean(values):.4f} / {max(values):.4f}"
-
-
+SIZES = (1_000, 3_000, 10_000)
+SEEDS = 10
+ROUNDS = 7  # played: the pairing is round 8's
 FIELDS = {
-    "mixed": Shape(),
-    # rule (g) at its hardest: 60 % of the field from one of three countries
-    "one country": Shape(concentration=0.6, countries=3),
+    "mixed": Shape(rounds=ROUNDS),
+    "one country": Shape(concentration=0.6, countries=3, rounds=ROUNDS),
 }
+GOALS = {1_000: 0.3, 3_000: 3.0, 10_000: 15.0}  # worst CPU seconds (issue 24), < 500 MB
 
 
-def pairing_row(size: int, kind: str = "mixed") -> list[str]:
-    auto: list[float] = []
-    pruned: list[float] = []
-    complete: list[float] = []
-    methods: dict[str, int] = {}
-    for seed in range(SEEDS[size]):
-        field = players(size, random.Random(seed), FIELDS[kind])
-        seconds, outcome = timed(lambda f=field: swiss_pruned.pair(f, False))
-        auto.append(seconds)
-        methods[outcome.method] = methods.get(outcome.method, 0) + 1
-        seconds, forced = timed(lambda f=field: swiss_pruned.pair(f, False, route="pruned"))
-        pruned.append(seconds)
-        methods["pruned: " + forced.method] = methods.get("pruned: " + forced.method, 0) + 1
-        if seed < COMPLETE_SEEDS.get(size, 0):
-            seconds, full = timed(lambda f=field: swiss_pruned.pair(f, False, route="complete"))
-            complete.append(seconds)
-            assert swiss.total([p.cost for p in full.pairings]) == swiss.total(
-                [p.cost for p in forced.pairings]
-            ), f"N = {size}, seed {seed}: the pruned route missed the optimum"
+def one(kind: str, size: int, seed: int) -> dict[str, Any]:
+    """Pair one field (run in a child process, so that its peak memory is its own)."""
+    field = players(size, random.Random(seed), FIELDS[kind])
+    budget = Budget()
+    start = time.process_time()
+    outcome = swiss_pruned.pair(field, False, budget=budget)
+    seconds = time.process_time() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    return {
+        "seconds": seconds,
+        "work": budget.spent,
+        "peak": peak,
+        "method": outcome.method,
+        "proven": outcome.proven,
+    }
+
+
+def child(kind: str, size: int, seed: int) -> dict[str, Any]:
+    command = [sys.executable, "-m", "bench.woc_pairing", "--one", kind, str(size), str(seed)]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def spread(values: list[float], form: str) -> str:
+    return f"{form.format(max(values))} / {form.format(statistics.median(values))}"
+
+
+def pairing_row(kind: str, size: int) -> tuple[list[str], bool]:
+    runs = [child(kind, size, seed) for seed in range(SEEDS)]
+    seconds = [r["seconds"] for r in runs]
+    methods = Counter(r["method"] for r in runs)
     proof = ", ".join(f"{k} {v}" for k, v in sorted(methods.items()))
-    runs = str(SEEDS[size])
-    return [kind, f"{size:,}", runs, show(auto), show(pruned), show(complete), proof]
+    peak = max(r["peak"] for r in runs)
+    met = max(seconds) < GOALS[size] and peak < 500
+    row = [
+        kind,
+        f"{size:,}",
+        spread(seconds, "{:.3f}"),
+        spread([r["work"] / 1e6 for r in runs], "{:.0f}"),
+        f"{peak:.0f}",
+        proof,
+        f"< {GOALS[size]:g} s: {'yes' if met else 'NO'}",
+    ]
+    return row, all(r["proven"] for r in runs)
+
+
+def complete_check(kind: str, size: int = 1_000) -> str:
+    field = players(size, random.Random(0), FIELDS[kind])
+    start = time.process_time()
+    full = swiss_pruned.pair(field, False, route="complete")
+    seconds = time.process_time() - start
+    route = swiss_pruned.pair(field, False)
+    same = swiss.total([p.cost for p in full.pairings]) == swiss.total(
+        [p.cost for p in route.pairings]
+    )
+    assert same, f"{kind}, N = {size}: the route missed the complete graph's optimum"
+    return f"{kind} {size:,}: complete graph {seconds:.1f} s, route equal rule by rule"
 
 
 def event(size: int, rounds: int, seed: int) -> EventState:
@@ -140,10 +170,31 @@ def event(size: int, rounds: int, seed: int) -> EventState:
 
 
 def engine_row(size: int) -> list[str]:
-    state = event(size, 6, size)
-    pairing, plan = timed(lambda: ENGINE.next_round(state, DrawSource("bench", state.draws)))
-    standing, _ = timed(lambda: ENGINE.standings(state))
-    return [f"{size:,}", f"{pairing:.3f}", f"{standing:.3f}", str(len(plan.matches))]
+    state = event(size, ROUNDS, size)
+    start = time.process_time()
+    plan = ENGINE.next_round(state, DrawSource("bench", state.draws))
+    pairing = time.process_time() - start
+    proof = plan.details.get("pairing_proof", {}) if hasattr(plan, "details") else {}
+    return [f"{size:,}", f"{pairing:.3f}", str(proof.get("method", "-"))]
+
+
+def calibrate() -> None:
+    """Work units per CPU second of the exact solves the budget gates (window solves on
+    all pairs within one or two score groups), at a few sizes."""
+    from rules.formats.woc.swiss_bound import layout
+    from rules.formats.woc.swiss_pruned import _widen
+    from rules.formats.woc.swiss_weigh import Table
+
+    print(f"WORK_PER_SECOND in rules: {WORK_PER_SECOND:,}")
+    for size in (300, 1_000, 2_000):
+        field = players(size, random.Random(1), FIELDS["one country"])
+        entrants = swiss.field_of(field)
+        table = Table(entrants, False, swiss.weights(entrants))
+        budget = Budget()
+        start = time.process_time()
+        _widen(table, layout(table), None, [], budget, None)
+        seconds = time.process_time() - start
+        print(f"N = {size:,}: {budget.spent / seconds:,.0f} units per CPU second")
 
 
 def table(head: list[str], rows: list[list[str]]) -> str:
@@ -152,18 +203,56 @@ def table(head: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str]) -> None:
-    sizes = SIZES[:2] if "--quick" in argv else SIZES
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["--one"]:
+        print(json.dumps(one(argv[1], int(argv[2]), int(argv[3]))))
+        return 0
+    if "--calibrate" in argv:
+        calibrate()
+        return 0
+    quick = "--quick" in argv
+    sizes = SIZES[:2] if quick else SIZES
     start = time.perf_counter()
-    print("Pairing one mid-event round (round 7 of 13), CPU seconds mean / max:")
-    head = ["field", "N", "rounds", "engine's route", "pruned route", "complete graph", "proven by"]
-    print(table(head, [pairing_row(size, kind) for kind in FIELDS for size in sizes]))
-    print()
-    print("The engine on an event record after six rounds, CPU seconds:")
-    head = ["N", "next_round (round 7)", "standings", "matches"]
-    print(table(head, [engine_row(size) for size in sizes]))
-    print(f"\n(total {time.perf_counter() - start:.0f} s wall)")
+    load = os.getloadavg()
+    print(
+        f"WOC Swiss pairing of round 8 ({ROUNDS} rounds played), {SEEDS} seeds per line, "
+        f"a fresh process each; {platform.python_version()}, {os.cpu_count()} cores, "
+        f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} at the start"
+    )
+    head = [
+        "field",
+        "N",
+        "CPU s worst / median",
+        "work (M units) worst / median",
+        "peak MB",
+        "proven by",
+        "goal",
+    ]
+    rows = []
+    proven = True
+    for kind in FIELDS:
+        for size in sizes:
+            row, ok = pairing_row(kind, size)
+            rows.append(row)
+            proven = proven and ok
+    print(table(head, rows))
+    if not quick:
+        print()
+        for kind in FIELDS:
+            print(complete_check(kind))
+        print()
+        print("The engine on an event record (30 countries), reading it and pairing round 8:")
+        print(table(["N", "next_round CPU s", "proven by"], [engine_row(n) for n in sizes]))
+    load = os.getloadavg()
+    print(
+        f"\n(total {time.perf_counter() - start:.0f} s wall; load average at the end "
+        f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f})"
+    )
+    if not proven:
+        print("A round was not proven optimal.")
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(main(sys.argv[1:]))

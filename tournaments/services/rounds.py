@@ -219,6 +219,51 @@ def delete_draft(rnd: Round, *, by: Any, now: datetime | None = None) -> None:
         audit.log(event, "round.draft_deleted", actor=by, at=now, subject=label)
 
 
+UNPROVEN = "best found"  # the WOC pairing's verdict when its budget ended the proof
+LONGEST_SEARCH = 3600  # seconds: the most "search longer" raises a pairing budget to
+
+
+def is_unproven(rnd: Round) -> bool:
+    """Whether ``rnd`` is a draft whose pairing was not proven optimal within its budget."""
+    proof = (rnd.details or {}).get("pairing_proof") or {}
+    return rnd.status == Round.Status.DRAFT and proof.get("method") == UNPROVEN
+
+
+def search_longer(rnd: Round, *, by: Any, now: datetime | None = None) -> DraftOutcome:
+    """The director waits for a better pairing: the event's pairing budget is raised (four
+    times, at least a minute, at most an hour) and the unproven draft is paired again."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        event = _lock_event(rnd.event)
+        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        if not is_unproven(rnd):
+            raise ServiceError(
+                f"{rnd.label} is not a draft waiting for a proof: there is nothing to search for."
+            )
+        settings = event.engine.resolved(event.settings)
+        before = settings.get("pairing_seconds")
+        if not isinstance(before, int | float) or before >= LONGEST_SEARCH:
+            raise ServiceError(
+                f"The pairing budget is already {LONGEST_SEARCH} seconds, the most it can be: "
+                "publish the draft as it is."
+            )
+        after = int(min(LONGEST_SEARCH, max(60, 4 * before)))
+        event.settings = {**event.settings, "pairing_seconds": after}
+        event.save(update_fields=["settings"])
+        audit.log(
+            event,
+            "event.pairing_budget",
+            actor=by,
+            at=now,
+            subject=rnd.label,
+            before=before,
+            after=after,
+            reason="search longer for a proven pairing",
+        )
+        delete_draft(rnd, by=by, now=now)
+        return draft_next_round(event, by=by, now=now)
+
+
 def can_redraw(rnd: Round) -> bool:
     """Whether ``rnd`` may be paired again: the event's latest round, a draft, or published
     with no result entered or reported yet (a bye's automatic score aside), so nothing played

@@ -69,6 +69,8 @@ def _round_context(event, rnd: Round, **extra) -> dict:
         "correcting": correcting,
         # who was checked in as absent when the round was drafted (rules/absence.py)
         "absent": _absent(event, rnd),
+        # the pairing's proof did not finish within its budget: publish, or search longer
+        "unproven": rounds.is_unproven(rnd),
         **extra,
     }
 
@@ -181,6 +183,18 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
         elif action == "close":
             rounds.complete_round(rnd, by=request.user)
             messages.success(request, f"{rnd.label} is closed.")
+        elif action == "search":
+            outcome = rounds.search_longer(rnd, by=request.user)
+            event.refresh_from_db()
+            seconds = event.settings.get("pairing_seconds")
+            if outcome.round is not None and rounds.is_unproven(outcome.round):
+                messages.warning(
+                    request,
+                    f"{rnd.label} is paired again with {seconds} seconds: still not proven "
+                    "optimal.",
+                )
+            else:
+                messages.success(request, f"{rnd.label} is paired again with {seconds} seconds.")
         else:
             raise Http404("No such action.")
     except ServiceError as error:

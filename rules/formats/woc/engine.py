@@ -37,11 +37,14 @@ from rules.formats.woc import (
     lists,
     stages,
     swiss,
+    swiss_budget,
     swiss_pruned,
     system,
 )
 from rules.formats.woc.scoring import score_game
 from rules.tiebreaks import Ranking, show_number
+
+MOST_SECONDS = 3600  # the largest pairing budget a director may set
 
 # What the provisional list is computed from: settings, tally, each BQ, the ranking, the
 # withdrawn, and C.
@@ -76,6 +79,14 @@ class WocEngine(SettingsMixin):
             True,
             "Play the playoffs, semi-finals and finals after the qualifying rounds (II.3, III).",
         ),
+        Setting(
+            "pairing_seconds",
+            swiss_budget.SECONDS,
+            "Time budget of a Swiss round's pairing, in seconds of work on the reference "
+            "machine (counted as solver work, so a draft never depends on the clock). When "
+            "the proof of optimality does not finish within it, the draft offers the best "
+            "pairing found and says how far from the optimum it can be.",
+        ),
     )
 
     def validate_settings(self, settings: Mapping[str, Any]) -> list[Problem]:
@@ -86,6 +97,15 @@ class WocEngine(SettingsMixin):
         c = settings.get("c", 6)
         if isinstance(c, int | float) and not isinstance(c, bool) and c < 0:
             problems.append(Problem("woc.setting.c", "c", "The constant C cannot be negative."))
+        seconds = settings.get("pairing_seconds", swiss_budget.SECONDS)
+        if isinstance(seconds, int | float) and not 0 <= seconds <= MOST_SECONDS:
+            problems.append(
+                Problem(
+                    "woc.setting.pairing_seconds",
+                    "pairing_seconds",
+                    f"'pairing_seconds' must be 0 to {MOST_SECONDS}.",
+                )
+            )
         discs = settings.get("bye_discs", 32)
         if isinstance(discs, int | float) and not 0 <= discs <= 64:
             problems.append(
@@ -202,8 +222,9 @@ class WocEngine(SettingsMixin):
         modified = plan.system == "modified_swiss"
         try:
             # the fast route proves each round optimal (a lower bound met, or an exact
-            # solve); the round records how
-            outcome = swiss_pruned.pair(players, modified)
+            # solve) within the director's budget; the round records how
+            budget = swiss_budget.Budget.seconds(float(settings["pairing_seconds"]))
+            outcome = swiss_pruned.pair(players, modified, budget=budget)
             pairings = outcome.pairings
         except swiss.PairingImpossible as error:
             raise EngineError(
@@ -244,15 +265,18 @@ class WocEngine(SettingsMixin):
             )
         totals = swiss.total([p.cost for p in pairings])
         summary = dict(zip(swiss.RULES, totals, strict=True))
-        reason = Reason(
-            "woc.pairing.optimal",
-            "The pairing minimises, in order, the breaches of rules (b) to (g) of II.6.2 "
-            "among all pairings allowed by rule (a): "
-            + ", ".join(f"({k}) {v}" for k, v in summary.items())
-            + ".",
-            "woc II.6.2",
-            {"totals": summary, "modified": modified},
-        )
+        if outcome.proven:
+            reason = Reason(
+                "woc.pairing.optimal",
+                "The pairing minimises, in order, the breaches of rules (b) to (g) of II.6.2 "
+                "among all pairings allowed by rule (a): "
+                + ", ".join(f"({k}) {v}" for k, v in summary.items())
+                + ".",
+                "woc II.6.2",
+                {"totals": summary, "modified": modified},
+            )
+        else:
+            reason = unproven_reason(outcome, summary, players, modified, settings)
         return matches, reason, outcome.details()
 
     # -- scoring -------------------------------------------------------------------------
@@ -450,3 +474,44 @@ def plays_in(entrant: EntrantState, number: int) -> bool:
 
 def _refused(code: str, field: str, text: str) -> MatchScore:
     return MatchScore(points=(0, 0), complete=False, problems=(Problem(code, field, text),))
+
+
+def unproven_reason(
+    outcome: swiss_pruned.Outcome,
+    summary: Mapping[str, int],
+    players: list[swiss.SwissPlayer],
+    modified: bool,
+    settings: Mapping[str, Any],
+) -> Reason:
+    """The draft's word when the proof did not finish within the budget: what the pairing
+    breaks, how far the optimum can be from it (the floor against its cost, rule by rule:
+    the rules before the first one where they differ are at the optimum), and the choice."""
+    scale = swiss.weights(swiss.field_of(players))
+    floor = outcome.bound if outcome.bound is not None else 0
+    least: dict[str, int] = {}
+    for rule, weight in zip(swiss.RULES, scale, strict=True):
+        least[rule], floor = divmod(floor, weight)
+    first = next((r for r in swiss.RULES if least[r] < summary[r]), swiss.RULES[-1])
+    settled = swiss.RULES[: swiss.RULES.index(first)]
+    kept = f"No pairing breaks rules ({settled[0]})-({settled[-1]}) less; " if settled else ""
+    seconds = settings["pairing_seconds"]
+    text = (
+        f"Not proven optimal: the proof did not finish within the pairing time budget of "
+        f"{show_number(seconds)} s. This pairing breaks rules (b) to (g) of II.6.2: "
+        + ", ".join(f"({k}) {v}" for k, v in summary.items())
+        + f". {kept}under rule ({first}) the optimum has between {least[first]} and "
+        f"{summary[first]}. Publish it, or search longer (the round is paired again with a "
+        "larger budget)."
+    )
+    return Reason(
+        "woc.pairing.unproven",
+        text,
+        "woc II.6.2",
+        {
+            "totals": summary,
+            "modified": modified,
+            "rule": first,
+            "least": least[first],
+            "seconds": seconds,
+        },
+    )

@@ -17,6 +17,7 @@ meets the lower bound, and the route widens otherwise.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from rules.formats.woc.swiss_weigh import Table
@@ -37,8 +38,13 @@ def sparse_edges(table: Table, group: Sequence[int], width: int) -> Edges:
     for i in real:
         black, white = table.seat[i]
         sides[0 if black < white else 1 if white < black else 2].append(i)
+    countries = Counter(table.country[i] for i in real if table.country[i])
+    crowded = bool(countries) and 2 * max(countries.values()) >= len(real)
     for side in sides:
-        side.sort(key=lambda i: (-_delta(table, i), i))
+        if crowded:  # one country holds half the group: spread it along the lines
+            _order(table, side)
+        else:
+            side.sort(key=lambda i: (-_delta(table, i), i))
     major, minor = (sides[0], sides[1]) if len(sides[0]) >= len(sides[1]) else sides[1::-1]
     others = minor + sides[2]
     for position, i in enumerate(others):
@@ -57,6 +63,27 @@ def sparse_edges(table: Table, group: Sequence[int], width: int) -> Edges:
                 if j != i:
                     _add(table, edges, i, j)
     return edges
+
+
+def _order(table: Table, line: list[int]) -> None:
+    """Sort ``line`` by the extra cost of the other colour, most first, and within one such
+    cost spread each country evenly over the run (the k-th of n players of a country at
+    (k + 1/2) / n of it): any stretch of the line then holds the countries in about their
+    shares, so the players the band leaves over (those who pair within their preference)
+    are not, by the accident of their numbers, all of one country."""
+    seen: Counter[tuple[int, str]] = Counter()
+    rank: dict[int, tuple[int, str]] = {}
+    for i in sorted(line):
+        key = (_delta(table, i), table.country[i])
+        rank[i] = (key[0], key[1])
+        seen[key] += 1
+    place: dict[int, float] = {}
+    count: Counter[tuple[int, str]] = Counter()
+    for i in sorted(line):
+        key = rank[i]
+        place[i] = (count[key] + 0.5) / seen[key]
+        count[key] += 1
+    line.sort(key=lambda i: (-rank[i][0], place[i], table.country[i], i))
 
 
 def _delta(table: Table, i: int) -> int:
@@ -108,14 +135,20 @@ def prepair(
 ) -> tuple[list[tuple[int, int]], list[int]]:
     """Pair off, greedily, players of opposite colour preference whose pair costs nothing
     beyond their cheaper colours (allowed, no rematch, other countries): such a pair is as
-    cheap as the bound counts it. ``keep`` (the best partners for the crossings) and
-    ``spare`` players of every type, and the last ``spare`` of the minority, stay for the
-    exact solve of the rest. Returns the pairs and the rest."""
+    cheap as the bound counts it. When one country holds half the group or more, each such
+    pair joins one of its players with one from elsewhere: two players from elsewhere paired
+    here would leave more of that country to meet each other (the bound counts those).
+    ``keep`` (the best partners for the crossings) and ``spare`` players of every type, and
+    the last ``spare`` of the minority, stay for the exact solve of the rest. Returns the
+    pairs and the rest."""
     real = [i for i in group if not table.bye[i]]
+    countries = Counter(table.country[i] for i in real if table.country[i])
+    main = min(countries, key=lambda c: (-countries[c], c)) if countries else None
+    mixed = main is not None and 2 * countries[main] >= len(real)
     reserved = set(keep)
-    seen: dict[tuple[int, int, bool, bool], int] = {}
+    seen: dict[tuple[int, int, bool, bool, bool], int] = {}
     for i in real:
-        kind = (*table.seat[i], table.up[i], table.down[i])
+        kind = (*table.seat[i], table.up[i], table.down[i], table.country[i] == main)
         if seen.get(kind, 0) < spare:
             seen[kind] = seen.get(kind, 0) + 1
             reserved.add(i)
@@ -124,22 +157,38 @@ def prepair(
     major, minor = (black, white) if len(black) >= len(white) else (white, black)
     major.sort(key=lambda i: (-_delta(table, i), i))
     minor.sort(key=lambda i: (-_delta(table, i), i))
-    free = [i for i in major if i not in reserved]
     cheap = {i: min(table.seat[i]) for i in real}
     used: set[int] = set()
     pairs: list[tuple[int, int]] = []
-    start = 0
+    # the free majority, by country side (main or not), each in the order above
+    lines: dict[bool, list[int]] = {True: [], False: []}
+    for i in major:
+        if i not in reserved:
+            lines[table.country[i] == main].append(i)
+    starts = {True: 0, False: 0}
     for i in minor[: max(0, len(minor) - spare)]:
         if i in reserved:
             continue
-        while start < len(free) and free[start] in used:
-            start += 1
-        for j in free[start : start + 4 * spare + 8]:
-            if j in used or not table.allowed(i, j):
-                continue
-            if table.weight(i, j) == cheap[i] + cheap[j]:
-                used.update((i, j))
-                pairs.append((i, j))
+        own = table.country[i] == main
+        for side in (not own,) if mixed else (not own, own):
+            free = lines[side]
+            start = starts[side]
+            while start < len(free) and free[start] in used:
+                start += 1
+            starts[side] = start
+            partner = next(
+                (
+                    j
+                    for j in free[start : start + 4 * spare + 8]
+                    if j not in used
+                    and table.allowed(i, j)
+                    and table.weight(i, j) == cheap[i] + cheap[j]
+                ),
+                None,
+            )
+            if partner is not None:
+                used.update((i, partner))
+                pairs.append((i, partner))
                 break
     rest = [i for i in group if i not in used]
     return pairs, rest
