@@ -13,4 +13,6 @@ COPY . .
 RUN useradd --create-home arbiter && mkdir -p /app/var/media && chown -R arbiter /app/var
 USER arbiter
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000"]
+# A WOC draft may search up to its pairing budget (30 s, x4 on "Search longer"): the
+# worker's timeout outlasts it.
+CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--timeout", "150"]
