@@ -82,11 +82,11 @@ def test_unproven_draft_is_shown_and_search_longer_pairs_it_again(client, direct
 
 
 def test_search_longer_is_refused_for_a_proven_draft_and_at_the_longest_budget(director):
-    event = _woc(director, seconds=3600)
+    event = _woc(director, seconds=rounds.LONGEST_SEARCH)
     draft = rounds.draft_next_round(event, by=director).round
     with pytest.raises(ServiceError, match="nothing to search for"):
         rounds.search_longer(draft, by=director)
     _hurried(draft)
-    with pytest.raises(ServiceError, match="already 3600 seconds"):
+    with pytest.raises(ServiceError, match=f"already {rounds.LONGEST_SEARCH} seconds"):
         rounds.search_longer(draft, by=director)
     assert Round.objects.filter(pk=draft.pk).exists()  # nothing deleted

@@ -220,7 +220,8 @@ def delete_draft(rnd: Round, *, by: Any, now: datetime | None = None) -> None:
 
 
 UNPROVEN = "best found"  # the WOC pairing's verdict when its budget ended the proof
-LONGEST_SEARCH = 3600  # seconds: the most "search longer" raises a pairing budget to
+# seconds: the most "search longer" raises a pairing budget to (the engine's own most)
+LONGEST_SEARCH = 120
 
 
 def is_unproven(rnd: Round) -> bool:
@@ -231,7 +232,7 @@ def is_unproven(rnd: Round) -> bool:
 
 def search_longer(rnd: Round, *, by: Any, now: datetime | None = None) -> DraftOutcome:
     """The director waits for a better pairing: the event's pairing budget is raised (four
-    times, at least a minute, at most an hour) and the unproven draft is paired again."""
+    times, at least a minute, at most two) and the unproven draft is paired again."""
     now = now or timezone.now()
     with transaction.atomic():
         event = _lock_event(rnd.event)

@@ -44,7 +44,9 @@ from rules.formats.woc import (
 from rules.formats.woc.scoring import score_game
 from rules.tiebreaks import Ranking, show_number
 
-MOST_SECONDS = 3600  # the largest pairing budget a director may set
+# The largest pairing budget a director may set: a draft is paired in the web request,
+# which the deployment lets run 150 s (docs/operations.md, WEB_TIMEOUT).
+MOST_SECONDS = 120
 
 # What the provisional list is computed from: settings, tally, each BQ, the ranking, the
 # withdrawn, and C.
