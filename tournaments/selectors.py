@@ -308,7 +308,11 @@ def _outcome(result: dict | None, seat: int, seats: int) -> str:
         return "bye"
     winner = result.get("winner")
     if winner is None:
-        return "draw" if result.get("complete", True) else ""
+        # a draw is a finished match with equal points; a match scored by points with no
+        # winner (a bot-contest gauntlet game) is neither won nor drawn
+        points = result.get("points") or []
+        level = len(set(map(str, points))) <= 1
+        return "draw" if result.get("complete", True) and level else ""
     return "win" if winner == seat else "loss"
 
 

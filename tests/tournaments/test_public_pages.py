@@ -252,3 +252,13 @@ def test_health_endpoint_says_503_when_the_database_is_down(client, monkeypatch)
     response = client.get(reverse("tournaments:health"))
     assert response.status_code == 503
     assert response.json() == {"status": "database unavailable"}
+
+
+def test_a_match_scored_by_points_without_a_winner_is_not_called_a_draw():
+    """A bot-contest gauntlet game has points and no winner: the entrant page called it
+    "drawn 1038-1059"; only equal points make a draw."""
+    from tournaments.selectors import _outcome
+
+    assert _outcome({"winner": None, "points": [1038, 1059], "complete": True}, 0, 2) == ""
+    assert _outcome({"winner": None, "points": [0.5, 0.5], "complete": True}, 0, 2) == "draw"
+    assert _outcome({"winner": 1, "points": [0, 1], "complete": True}, 0, 2) == "loss"

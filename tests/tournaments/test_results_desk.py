@@ -112,6 +112,6 @@ def test_a_players_page_gives_the_score_from_their_side(client, director):
     white = match.participants.get(seat=1)
     black = match.participants.get(seat=0)
     page = client.get(reverse("tournaments:entrant", args=[event.slug, white.entrant.number]))
-    assert f"won</span> 64-0 as {white.role}" in page.content.decode()
+    assert f'won</span> <span class="score">64-0</span> as {white.role}' in page.content.decode()
     other = client.get(reverse("tournaments:entrant", args=[event.slug, black.entrant.number]))
-    assert f"lost</span> 0-64 as {black.role}" in other.content.decode()
+    assert f'lost</span> <span class="score">0-64</span> as {black.role}' in other.content.decode()
