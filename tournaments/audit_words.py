@@ -10,6 +10,7 @@ ACTIONS = {
     "event.imported": _("Event imported from a file"),
     "event.restored": _("Event restored from a backup"),
     "event.director_added": _("Director added"),
+    "event.pairing_budget": _("Pairing budget raised to search longer"),
     "event.labels_confirmed": _("Labels of the games after the Swiss confirmed"),
     "event.double_entry_on": _("Double entry of results turned on"),
     "event.double_entry_off": _("Double entry of results turned off"),

@@ -302,6 +302,16 @@ def _(d):
     return lambda: rounds.redraw(published, by=d, reason="paired again")
 
 
+@scenario("rounds.search_longer")
+def _(d):
+    from tests.tournaments.test_woc_pairing_budget_web import _hurried, _woc
+
+    event = _woc(d, seconds=0)
+    draft = rounds.draft_next_round(event, by=d).round
+    _hurried(draft)
+    return lambda: rounds.search_longer(draft, by=d)
+
+
 @scenario("rounds.swap")
 def _(d):
     draft = rounds.draft_next_round(_rr(d), by=d).round
