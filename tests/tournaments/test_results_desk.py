@@ -115,3 +115,20 @@ def test_a_players_page_gives_the_score_from_their_side(client, director):
     assert f'won</span> <span class="score">64-0</span> as {white.role}' in page.content.decode()
     other = client.get(reverse("tournaments:entrant", args=[event.slug, black.entrant.number]))
     assert f'lost</span> <span class="score">0-64</span> as {black.role}' in other.content.decode()
+
+
+def test_a_woc_save_loads_one_match_not_the_event(director, monkeypatch):
+    """Issue 24 finding: a save on a 1,000-entrant WOC loaded the whole event inside the row
+    lock to score one match (4 s of CPU). The WOC scores a match from the match, its round's
+    stage and the settings: the event is not loaded, in a Swiss round or a final stage."""
+    from tournaments.services import results
+
+    _event, rnd = woc_round(director)
+    match = first_match(rnd)
+
+    def whole_event(*args, **kwargs):
+        raise AssertionError("a save loaded the whole event")
+
+    monkeypatch.setattr(results, "load_event_state", whole_event)
+    results.record(match, [{"scores": [40, 24]}], expected_version=0, by=director)
+    assert Match.objects.get(pk=match.pk).result["summary"] == "40-24"

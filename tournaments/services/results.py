@@ -20,7 +20,7 @@ from rules.contract import (
     RoundState,
     RoundStatus,
 )
-from tournaments.models import Game, Match, MatchParticipant, ResultChange, Round
+from tournaments.models import Game, Match, MatchParticipant, ResultChange, Round, Stage
 from tournaments.services import standings
 from tournaments.services.errors import InvalidResult, StaleResult
 from tournaments.services.rounds import score_json
@@ -104,12 +104,15 @@ def _match_only_state(event: Any, rnd: Round, match: Match) -> EventState:
         )
         .get()
     )
+    # the round's stage decides how a match is scored (a WOC final stage is best of three)
+    stage = Stage.objects.filter(pk=rnd.stage_id).values_list("key", flat=True).first()
     only = RoundState(
         number=rnd.number,
         label=rnd.label,
         status=RoundStatus(rnd.status),
         matches=(match_state(loaded, rnd.number),),
         details=dict(rnd.details),
+        stage=stage or "",
     )
     entrants = tuple(entrant_state(p.entrant) for p in loaded.participants.all() if p.entrant)
     return EventState(

@@ -63,6 +63,10 @@ Computed: TypeAlias = tuple[
 class WocEngine(SettingsMixin):
     key = "woc"
     name = "World Othello Championship"
+    # score_match reads the match, its round's stage and the settings only: saving a result
+    # need not load the whole event (tournaments/services/results.py): 4 s a save at 1,000
+    # entrants before (issue 24)
+    scores_match_alone = True
     settings = (
         Setting(
             "system",
