@@ -51,11 +51,12 @@ def for_director(claim: Mapping[str, Any], seats: list[str], names: Mapping[str,
     """The claim as the director reads it: who says what."""
     who = names.get(str(claim.get("by")), "")
     winner = winner_of(claim, seats)
-    summary = claim.get("summary", "")
+    # the games' score when games were reported (an elimination match); a Swiss result is
+    # its winner alone (its W-L summary in seat order only confuses)
+    score = "" if claim.get("results") else f" ({claim.get('summary', '')})"
     if winner is None:
-        return _("%(name)s says it was a draw (%(summary)s)") % {"name": who, "summary": summary}
-    return _("%(name)s says %(winner)s won (%(summary)s)") % {
-        "name": who,
-        "winner": names.get(seats[winner], ""),
-        "summary": summary,
-    }
+        return _("%(name)s says it was a draw") % {"name": who} + score
+    return (
+        _("%(name)s says %(winner)s won") % {"name": who, "winner": names.get(seats[winner], "")}
+        + score
+    )
