@@ -35,7 +35,7 @@ test: lint typecheck
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 # The stateful service-layer tests at full depth: 60 examples of 50 steps for each format
-# (about two hours on two shared cores; CI runs 2 of 20 each).
+# (over an hour on two shared cores; CI runs 2 of 16 each).
 test-deep: install
 	HYPOTHESIS_PROFILE=deep $(PY) -m pytest tests/tournaments/test_stateful.py $(PYTEST_ARGS)
 

@@ -57,7 +57,7 @@ from tournaments.services.state import jsonable, load_event_state
 
 FORMATS = ("round_robin", "woc", "freestyle", "gokodom", "bot_contest", "wpf_playoffs")
 # (examples, steps) per format: CI about a minute in all; "hunt" a quarter of an hour; "deep"
-# (make test-deep) about two hours
+# (make test-deep) over an hour
 PROFILES = {"ci": (2, 16), "hunt": (12, 40), "deep": (60, 50)}
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
 EXAMPLES, STEPS = PROFILES[PROFILE]
