@@ -34,7 +34,8 @@ typecheck: install
 test: lint typecheck
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-# The stateful service-layer tests at full depth (500 examples of 50 steps).
+# The stateful service-layer tests at full depth: 60 examples of 50 steps for each format
+# (over an hour on two shared cores; CI runs 2 of 16 each).
 test-deep: install
 	HYPOTHESIS_PROFILE=deep $(PY) -m pytest tests/tournaments/test_stateful.py $(PYTEST_ARGS)
 

@@ -360,3 +360,15 @@ def test_a_director_adds_another_director_by_username(signed_in, director, djang
     assert set(event.directors.all()) == {director, helper}
     page = signed_in.get(reverse("tournaments:manage", args=["codir"])).content.decode()
     assert "helper" in page
+
+
+def test_drafting_a_round_the_engine_refuses_says_why(signed_in, director):
+    """The engine refuses to plan (Freestyle needs 16 players for round 1): the director
+    reads its reason on the dashboard; before, the refusal escaped as a server error."""
+    from tests.factories import freestyle_event
+
+    freestyle_event(director, players=15, slug="short")
+    response = signed_in.post(reverse("tournaments:manage_draft", args=["short"]), follow=True)
+    assert response.status_code == 200
+    assert "16" in response.content.decode()
+    assert not Round.objects.filter(event__slug="short").exists()

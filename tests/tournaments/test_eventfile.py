@@ -154,3 +154,28 @@ def test_import_command_reports_bad_json_with_line_and_column(tmp_path):
     path.write_text('{"arbiter_event_file": 1,\n "event": {,}}')
     with pytest.raises(CommandError, match="Line 2, column 12: not valid JSON"):
         call_command("import_event", str(path))
+
+
+def test_results_given_by_details_alone_are_stored_and_in_the_history_after_import(director):
+    """GokoDom's Swiss results are result codes, not games. An imported event left them
+    unscored (no stored result: the round showed no results though the standings counted
+    them) and without a history row; now each is stored with an import row, and the result
+    history replays to the stored record."""
+    from tests.factories import gokodom_event
+    from tournaments.services import format_gokodom_director, history
+
+    event = gokodom_event(director, players=8, users=False, swiss_rounds=2)
+    rnd = rounds.publish_round(rounds.draft_next_round(event, by=director).round, by=director)
+    for match in rnd.matches.prefetch_related("participants__entrant"):
+        a, b = (str(p.entrant.number) for p in match.participants.all())
+        format_gokodom_director.record_codes(
+            match, {a: "W", b: "L"}, expected_version=match.version, by=director
+        )
+    copy_event = eventfile.import_event(eventfile.export_event(event), by=None, slug="goko-copy")
+    stored = {m.code: m for m in Match.objects.filter(round__event=copy_event)}
+    assert stored and all(m.result and m.result["complete"] for m in stored.values())
+    assert {m.code: m.result["points"] for m in stored.values()} == {
+        m.code: m.result["points"] for m in Match.objects.filter(round__event=event)
+    }
+    assert all(m.version == 1 and m.result_changes.count() == 1 for m in stored.values())
+    assert history.check(copy_event).problems == ()

@@ -385,3 +385,25 @@ def test_round_status_is_untouched_by_a_player_report(director):
     post(client_for(a), "report", event, match, {"outcome": "D"})
     assert Round.objects.get(pk=rnd.pk).status == "published"
     assert Match.objects.get(pk=match.pk).version == 0
+
+
+def test_a_drafted_knockout_and_its_coin_flips_do_not_move_the_standings(director):
+    """The seeding coin flips are drawn when the quarter-finals are drafted and stored with
+    the draft. The standings rank the record: before, the draft's flips became the public
+    ranks at the next recompute, and deleting the draft (its flips with it) left them."""
+    from tournaments.services import standings
+
+    def ranks():
+        return [(t.key, r.entrant, r.rank) for t in standings.compute(event).tables for r in t.rows]
+
+    event, rnd = start(director, players=10, swiss_rounds=1, eighth_place_tie="coin")
+    play_swiss(event, director, rnd)
+    tied = ranks()
+    assert len({rank for _, _, rank in tied}) < len(tied)  # five winners, five losers
+    draft = rounds.draft_next_round(event, by=director).round
+    assert RandomDraw.objects.filter(round=draft).exists()  # the coin flips
+    assert ranks() == tied
+    rounds.delete_draft(draft, by=director)
+    assert ranks() == tied
+    rounds.publish_round(rounds.draft_next_round(event, by=director).round, by=director)
+    assert len({rank for _, _, rank in ranks()}) == len(tied)  # published: the flips count

@@ -181,3 +181,29 @@ def test_public_round_page_shows_who_chooses_the_colour_of_game_3(client, direct
     assert f"Game 2: {second} had Black" in body
     # 70 discs to 58 over games 1 and 2
     assert f"Game 3: {first} chooses the colour (more discs in games 1 and 2)" in body
+
+
+def test_a_lot_drawn_for_equal_players_reaches_the_published_standings(director):
+    """Appendix A 4: players equal on points, BQ and discs are ordered by lot. The lot typed
+    in by the director decides their ranks; before, the published standings kept them equal
+    until some later result made the standings be recomputed."""
+    from django.utils import timezone
+
+    from tournaments.services import draws, standings
+
+    rng = random.Random(41)  # eight players; the qualifying ends with two of them equal
+    data = simulation.to_event_file(play(field(8, rng), rng), slug="woc-lot", name="WOC")
+    event = import_event(data, by=None)
+    (lot,) = [p for p in standings.compute(event).pending if p.code == "woc.lot"]
+    tied = [int(e) for e in lot.options]
+
+    def published_ranks():
+        snapshot = standings.latest_published(event)
+        rows = snapshot.rows.filter(table_key="overall", entrant__number__in=tied)
+        return {row.entrant.number: row.rank for row in rows.select_related("entrant")}
+
+    assert len(set(published_ranks().values())) == 1
+    order = [str(n) for n in reversed(tied)]
+    draws.enter_external(event, lot.key, order, purpose="lot", by=director, at=timezone.now())
+    ranks = published_ranks()
+    assert ranks[int(order[0])] < ranks[int(order[1])]

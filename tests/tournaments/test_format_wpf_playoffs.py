@@ -417,3 +417,90 @@ def test_other_formats_have_no_wpf_screens(signed_in, director):
     event = EntrantFactory().event
     event.directors.add(director)
     assert signed_in.get(_url("manage", event)).status_code == 404
+
+
+# -- a finalist who is not present (decision 3) ----------------------------------------------
+
+
+def test_a_withdrawn_finalists_later_matches_count_as_lost_and_the_round_closes(director):
+    """Decision 3: a withdrawn finalist loses every later match without games. The match is
+    scored when its round is published (as a bye is), so the round can close; before, its
+    result stayed empty (the standings counted it) and no result could ever be saved."""
+    from tests.factories import wpf_submissions
+    from tournaments.services import events, results
+
+    event = wpf_playoffs_event(director)
+    wpf_play(event, director, 1)
+    gone = event.entrants.get(number=1)
+    events.withdraw(gone, by=director)
+    rnd = rounds.publish_round(rounds.draft_next_round(event, by=director).round, by=director)
+    walkover = Match.objects.get(round=rnd, participants__entrant=gone)
+    lost = [p.seat for p in walkover.participants.all() if p.entrant_id == gone.pk]
+    assert walkover.result["complete"] and walkover.result["winner"] == 1 - lost[0]
+    assert rounds.can_redraw(rnd)  # scored at publication, not entered: nothing played is lost
+    for match in rnd.matches.exclude(pk=walkover.pk):
+        results.record(match, wpf_submissions(0), expected_version=match.version, by=director)
+    assert rounds.complete_round(rnd, by=director).status == Round.Status.COMPLETED
+
+
+def _loses_instead(match):
+    """The games of ``match`` (decided) with the other player winning."""
+    from tests.factories import wpf_submissions
+
+    return wpf_submissions(1 - match.result["winner"])
+
+
+def test_a_correction_that_would_break_a_played_ladder_round_is_refused(director):
+    """Round B is paired from round A's results by the ladder: correcting an A result after B
+    was played made B's matches wrong for the engine ("Match B1 is for ranks 1 and 8, but
+    other players were entered"), and no later round could ever be drafted. The correction
+    is refused, naming the round, and nothing is saved."""
+    from tournaments.services import corrections
+
+    event = wpf_playoffs_event(director)
+    wpf_play(event, director, 2)
+    match = Match.objects.get(round__event=event, round__number=1, code="A1")
+    with pytest.raises(ServiceError, match="Round B"):
+        corrections.preview_result(match, _loses_instead(match), expected_version=1)
+    assert Match.objects.get(pk=match.pk).version == 1
+    assert rounds.draft_next_round(event, by=director).round is not None  # still goes on
+
+
+def test_a_correction_before_the_next_ladder_round_is_played_pairs_it_again(director):
+    """With round B paired but unplayed, the correction is confirmed only with round B
+    paired again (the choice the preview offers); the playoffs then go on."""
+    from tests.factories import wpf_submissions
+    from tournaments.services import corrections, results
+
+    event = wpf_playoffs_event(director)
+    wpf_play(event, director, 1)
+    rounds.publish_round(rounds.draft_next_round(event, by=director).round, by=director)
+    match = Match.objects.get(round__event=event, round__number=1, code="A1")
+    games = _loses_instead(match)
+    preview = corrections.preview_result(match, games, expected_version=1)
+    assert preview.diff["redraw"]["number"] == preview.diff["must_redraw"]["number"] == 2
+
+    def confirm(redraw):
+        return corrections.confirm_result(
+            match,
+            games,
+            expected_version=1,
+            results_version=preview.results_version,
+            digest=preview.digest,
+            by=director,
+            redraw=redraw,
+            reason="typo on the sheet",
+        )
+
+    with pytest.raises(ServiceError, match="pair Round B again"):
+        confirm(redraw=0)
+    assert Match.objects.get(pk=match.pk).version == 1
+    confirm(redraw=2)
+    again = event.rounds.get(number=2)
+    assert again.status == Round.Status.DRAFT
+    rounds.publish_round(again, by=director)
+    for m in again.matches.all():
+        if not (m.result or {}).get("complete"):
+            results.record(m, wpf_submissions(0), expected_version=m.version, by=director)
+    rounds.complete_round(again, by=director)
+    assert rounds.draft_next_round(event, by=director).round is not None

@@ -136,6 +136,7 @@ def _result_preview(
     }
     diff = _diff(event, state, corrected, rnd.number, names, kind="result", subject=subject)
     diff["change"] = change
+    _check_kept_rounds(diff)
     return Preview("result", subject, event.results_version, diff, digest_of(diff))
 
 
@@ -217,6 +218,7 @@ def _details_preview(
         "before": (match.result or {}).get("summary", "") or "no result",
         "after": score.summary or "no result",
     }
+    _check_kept_rounds(diff)
     return Preview(what, subject, event.results_version, diff, digest_of(diff))
 
 
@@ -290,6 +292,7 @@ def _withdrawal_preview(
         status = f"withdrawn after round {after}"
     diff = _diff(event, state, corrected, latest, names, kind="withdrawal", subject=subject)
     diff["change"] = {"before": "playing", "after": status}
+    _check_kept_rounds(diff)
     return Preview("withdrawal", subject, event.results_version, diff, digest_of(diff))
 
 
@@ -359,6 +362,13 @@ def _confirmed(
 ) -> None:
     """After a confirmed change is saved: the audit row with the diff the director saw, then
     the later round paired again if the director chose so (same transaction)."""
+    must = preview.diff.get("must_redraw")
+    if must and redraw != must["number"]:
+        raise ServiceError(
+            f"{must['label']} was paired from the result you are changing, and the rules "
+            f"pair it from the results alone: pair {must['label']} again to save this "
+            "correction (tick the box under the preview)."
+        )
     audit.log(
         event,
         action,
@@ -471,7 +481,34 @@ def _diff(
         ],
         "later_rounds": "kept as played",
         "redraw": _redraw_offer(event, after_round, later),
+        "fixed_rounds": _fixed_rounds(engine, later),
     }
+
+
+def _fixed_rounds(engine: Any, later: Sequence[Any]) -> list[dict[str, Any]]:
+    """Later rounds the correction changes, in a format whose pairings follow from the
+    results alone (``pairings_follow_results``: WPF's ladder). Kept as played they would be
+    wrong for the rules, and the engine would pair no further round."""
+    if not getattr(engine, "pairings_follow_results", False):
+        return []
+    return [{"number": r.number, "label": r.label} for r in later if r.caused]
+
+
+def _check_kept_rounds(diff: dict[str, Any]) -> None:
+    """Refuse a correction that would leave a round paired on the old result that cannot be
+    kept (see _fixed_rounds), unless it is the latest round, unplayed, which the director
+    must then choose to pair again (``must_redraw``)."""
+    fixed = diff.pop("fixed_rounds", [])
+    offer = diff.get("redraw")
+    blocked = [r for r in fixed if not (offer and offer["number"] == r["number"])]
+    if blocked:
+        names = ", ".join(r["label"] for r in blocked)
+        raise ServiceError(
+            f"{names} {'was' if len(blocked) == 1 else 'were'} paired from this result and "
+            "played: the rules pair every match from the results before it, so correcting "
+            f"it would make {names} wrong and no later round could be paired. Nothing is saved."
+        )
+    diff["must_redraw"] = next(({"number": r["number"], "label": r["label"]} for r in fixed), None)
 
 
 def _redraw_offer(event: Event, after_round: int, later: Sequence[Any]) -> dict[str, Any] | None:

@@ -6,10 +6,12 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
+from django.db import transaction
+
 from rules.contract import DrawMethod, DrawRecord, EventState
 from rules.draws import DrawSource
 from tournaments.models import Event, RandomDraw, Round
-from tournaments.services import audit
+from tournaments.services import audit, standings
 from tournaments.services.errors import ServiceError
 
 
@@ -46,14 +48,18 @@ def store(
 def enter_external(
     event: Event, key: str, value: Any, *, purpose: str, by: Any, at: datetime
 ) -> RandomDraw:
-    """A draw typed in by the director from an outside draw (a die, a digit from a lottery)."""
-    if RandomDraw.objects.filter(event=event, key=key).exists():
-        raise ServiceError(f"The draw '{key}' has already been made; a draw is never redone.")
-    (draw,) = store(
-        event,
-        [DrawRecord(key, value, DrawMethod.EXTERNAL, purpose)],
-        by=by,
-        at=at,
-    )
-    audit.log(event, "draw.entered", actor=by, at=at, subject=key, after={"value": value})
+    """A draw typed in by the director from an outside draw (a die, a digit from a lottery).
+    A draw can decide ranks (WOC's lot for players equal on points, BQ and discs), so the
+    standings are recomputed: before, they kept the tie until a later result came in."""
+    with transaction.atomic():
+        if RandomDraw.objects.filter(event=event, key=key).exists():
+            raise ServiceError(f"The draw '{key}' has already been made; a draw is never redone.")
+        (draw,) = store(
+            event,
+            [DrawRecord(key, value, DrawMethod.EXTERNAL, purpose)],
+            by=by,
+            at=at,
+        )
+        audit.log(event, "draw.entered", actor=by, at=at, subject=key, after={"value": value})
+        standings.results_changed(event)
     return draw

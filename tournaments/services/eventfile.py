@@ -812,7 +812,7 @@ def import_event(
                 drawn_by=None,
                 drawn_at=d["drawn_at"] or now,
             )
-        _score_imported(event)
+        _score_imported(event, by=by, now=now)
         audit.log(
             event,
             "event.imported",
@@ -913,19 +913,40 @@ def _import_round(
     return rnd
 
 
-def _score_imported(event: Event) -> None:
-    """Store the engine's score of every recorded match (games and byes)."""
+def _score_imported(event: Event, *, by: Any, now: dt.datetime) -> None:
+    """Store the engine's score of every recorded match: its games, a bye, or details that
+    decide it without games (GokoDom's result codes: left unscored, the rounds showed no
+    results though the standings counted them). A result from details alone gets its
+    import row in the result history here, as a result with games got one with them."""
     state = load_event_state(event)
     engine = event.engine
+    changes = []
     for rnd in rounds_queryset(event):
         if rnd.status == Round.Status.DRAFT:
             continue
         scored = []
         for match in rnd.matches.all():
-            if not match.games.all() and len(match.participants.all()) != 1:
-                continue
+            games = bool(match.games.all())
+            bye = len(match.participants.all()) == 1
             recorded = match_state(match, rnd.number)
             score = engine.score_match(state, recorded)
+            if not (games or bye or (score.valid and (score.complete or score.winner is not None))):
+                continue
             match.result = score_json(score, recorded.games)
             scored.append(match)
-        Match.objects.bulk_update(scored, ["result"], batch_size=500)
+            if not games and not bye and match.version == 0:
+                match.version = 1
+                changes.append(
+                    ResultChange(
+                        match=match,
+                        version=1,
+                        before=None,
+                        after={"games": [], "result": match.result, "details": match.details},
+                        changed_by=by if getattr(by, "is_authenticated", False) else None,
+                        changed_at=now,
+                        source=ResultChange.Source.IMPORT,
+                        reason="imported from an event file",
+                    )
+                )
+        Match.objects.bulk_update(scored, ["result", "version"], batch_size=500)
+    ResultChange.objects.bulk_create(changes, batch_size=500)

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from rules.contract import Finished, NeedsDecision, Problem, RoundPlan, SwapPlan
+from rules.contract import EngineError, Finished, NeedsDecision, Problem, RoundPlan, SwapPlan
 from rules.draws import DrawNeeded, InvalidDraw
 from tournaments.models import (
     Entrant,
@@ -74,6 +74,10 @@ def draft_next_round(event: Event, *, by: Any, now: datetime | None = None) -> D
             )
         except InvalidDraw as invalid:
             raise ServiceError([Problem("draw.invalid", invalid.key, str(invalid))]) from None
+        except EngineError as refused:
+            # the record breaks the format's rules for planning (too few players, a later
+            # round that no longer follows its results): the director reads why
+            raise ServiceError(refused.problems) from None
         if isinstance(plan, Finished):
             return DraftOutcome(finished=plan)
         if isinstance(plan, NeedsDecision):
@@ -170,16 +174,22 @@ def publish_round(rnd: Round, *, by: Any, now: datetime | None = None) -> Round:
 
 def _score_byes(event: Event, rnd: Round) -> None:
     """A bye has no games, nor has a match left unplayed by an absence (a forfeit, a
-    walkover: rules/absence.py): the engine scores them as soon as the round is public."""
+    walkover: rules/absence.py): the engine scores them as soon as the round is public. So
+    does a match the engine decides without games (WPF decision 3: a withdrawn finalist
+    loses every later match), which nobody could otherwise give a result, so its round could
+    not close."""
     from tournaments.services.state import match_state
 
     state = load_event_state(event)
+    scored = []
     for match in rnd.matches.prefetch_related("participants__entrant", "games"):
-        unplayed = bool(match.details.get("absent")) and not match.games.all()
-        if (match.participants.count() == 1 or unplayed) and match.result is None:
-            score = event.engine.score_match(state, match_state(match, rnd.number))
+        if match.result is not None or match.games.all():
+            continue
+        score = event.engine.score_match(state, match_state(match, rnd.number))
+        if len(match.participants.all()) == 1 or (score.valid and score.complete):
             match.result = score_json(score)
-            match.save(update_fields=["result"])
+            scored.append(match)
+    Match.objects.bulk_update(scored, ["result"])
 
 
 # Games that ended otherwise than on the board: the pages, reports and exports mark them.
@@ -277,8 +287,13 @@ def can_redraw(rnd: Round) -> bool:
     played = (
         rnd.matches.annotate(seats=Count("participants"))
         .filter(seats__gt=1)
-        # a player's report waiting for the opponent counts as played too (GokoDom)
-        .filter(Q(result__isnull=False) | Q(games__isnull=False) | Q(details__has_key="report"))
+        # a player's report waiting for the opponent counts as played too (GokoDom); a
+        # result scored at publication (version 0: a walkover) was never entered
+        .filter(
+            Q(result__isnull=False, version__gt=0)
+            | Q(games__isnull=False)
+            | Q(details__has_key="report")
+        )
     )
     return not played.exists()
 

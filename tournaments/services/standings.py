@@ -35,7 +35,15 @@ PENDING_MARKER_MARGIN = 30
 
 
 def compute(event: Event) -> Standings:
-    return event.engine.standings(load_event_state(event))
+    """The standings of the record: published rounds and their draws. A draft (and the draws
+    made with it, such as GokoDom's coin flips for the seeding) moves nothing until it is
+    published: before, drafting one changed the public ranks without a recompute, and
+    deleting it left them changed."""
+    return event.engine.standings(record_state(event))
+
+
+def record_state(event: Event) -> EventState:
+    return load_event_state(event, drafts=False)
 
 
 def compute_state(state: EventState, engine: Any) -> tuple[Standings, Contention | None]:
@@ -180,7 +188,7 @@ def refresh(
     if event is None or event.standings_version >= event.results_version:
         return False
     version = event.results_version  # the newest: covers results_version and any later
-    computed, contention = compute_state(load_event_state(event), event.engine)
+    computed, contention = compute_state(record_state(event), event.engine)
     if after_compute is not None:
         after_compute()  # a test hook: kill the worker in the middle of a recompute
     with transaction.atomic():

@@ -132,9 +132,20 @@ def round_state(rnd: Round) -> RoundState:
     )
 
 
-def load_event_state(event: Event, rounds: Iterable[Round] | None = None) -> EventState:
+def load_event_state(
+    event: Event, rounds: Iterable[Round] | None = None, *, drafts: bool = True
+) -> EventState:
+    """The event as engines see it. ``drafts=False``: the record only, without a drafted
+    round nor the draws made with it (what the standings rank: a draft is a proposal,
+    deleted with its draws, and published nowhere)."""
     entrants = Entrant.objects.filter(event=event).select_related("team").order_by("number")
-    rounds = rounds if rounds is not None else rounds_queryset(event).select_related("stage")
+    if rounds is None:
+        rounds = rounds_queryset(event).select_related("stage")
+        if not drafts:
+            rounds = rounds.exclude(status=Round.Status.DRAFT)
+    made = event.draws.order_by("drawn_at", "pk")
+    if not drafts:
+        made = made.exclude(round__status=Round.Status.DRAFT)
     return EventState(
         format=event.format,
         settings=dict(event.settings),
@@ -142,7 +153,7 @@ def load_event_state(event: Event, rounds: Iterable[Round] | None = None) -> Eve
         rounds=tuple(round_state(r) for r in rounds),
         draws=tuple(
             DrawRecord(d.key, d.value, DrawMethod(d.method), d.purpose, dict(d.details))
-            for d in event.draws.order_by("drawn_at", "pk")
+            for d in made
         ),
     )
 

@@ -41,6 +41,10 @@ from .standings import build_standings
 class WpfPlayoffsEngine(SettingsMixin):
     key = "wpf_playoffs"
     name = "WPF GP Playoffs (Swiss Elimination)"
+    # Every match is fixed by the ladder the earlier results make (the Brackets tables): a
+    # later round whose players a corrected result changes cannot stay as played, the
+    # replay refuses it (decision 14, docs/formats/wpf_playoffs.md).
+    pairings_follow_results = True
     settings = (
         Setting("players", 16, "Players invited to the playoffs.", (16,)),
         Setting("eligible_top", 30, "Only the top N eligibility scores may be invited."),

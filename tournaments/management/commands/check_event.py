@@ -3,6 +3,7 @@ from django.core.management.base import BaseCommand, CommandError
 from rules import registry
 from tournaments.management.commands._common import get_event, service_error
 from tournaments.services import conformance, limits
+from tournaments.services import history as results_history
 from tournaments.services.errors import ServiceError
 from tournaments.services.eventfile import _state_from, validate
 
@@ -16,10 +17,18 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("slug", nargs="?", help="An event in the database.")
         parser.add_argument("--file", help="An event file (JSON) instead of a stored event.")
+        parser.add_argument(
+            "--history",
+            action="store_true",
+            help="Also replay the stored event's result history and compare it with the stored "
+            "games, results and standings.",
+        )
 
-    def handle(self, slug=None, file=None, **options):
+    def handle(self, slug=None, file=None, history=False, **options):
         if bool(slug) == bool(file):
             raise CommandError("Give either an event's slug or --file FILE.")
+        if history and file:
+            raise CommandError("--history replays a stored event's result history: give a slug.")
         if file:
             try:
                 with open(file, encoding="utf-8", errors="replace") as handle:
@@ -46,6 +55,7 @@ class Command(BaseCommand):
             verdict = conformance.check_state(state, registry.get(state.format))
         else:
             verdict = conformance.check_event(get_event(slug))
+        replayed = results_history.check(get_event(slug)) if history else None
         self.stdout.write(verdict.summary())
         for v in verdict.violations:
             where = ", ".join(
@@ -60,7 +70,11 @@ class Command(BaseCommand):
             self.stdout.write(f"  - {where}: {v.text} [{v.rule}]")
         for o in verdict.overrides:
             self.stdout.write(f"  * override in round {o['round']}: {o['text']}")
-        if verdict.violations:
+        if replayed is not None:
+            self.stdout.write(replayed.summary())
+            for problem in replayed.problems:
+                self.stdout.write(f"  - {problem}")
+        if verdict.violations or (replayed is not None and not replayed.agrees):
             raise SystemExit(1)
 
     def _wof(self, text):
