@@ -15,6 +15,9 @@ from rules.registry import ENGINE_MODULES
 
 ROOT = Path(__file__).resolve().parent.parent
 MAP = ROOT / "docs" / "formats" / "map.md"
+RECIPE = ROOT / "docs" / "formats" / "README.md"
+# where a list of every format key can live (the format's own files name only their key)
+SOURCES = ("rules", "tournaments", "accounts", "config", "bench", "tests")
 
 # `path/to/file.ext` or `path/to/file.py:name` or `path/to/file.py:a,B.c`
 REFERENCE = re.compile(
@@ -90,6 +93,43 @@ def test_every_reference_in_the_map_holds() -> None:
 def test_every_registered_format_has_a_section() -> None:
     sections = set(SECTION.findall(MAP.read_text(encoding="utf-8")))
     assert set(ENGINE_MODULES) <= sections, sorted(set(ENGINE_MODULES) - sections)
+
+
+def lists_of_every_key(tree: ast.AST, keys: set[str]) -> bool:
+    """Whether ``tree`` holds a literal dict, list, tuple or set naming every key."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            items: list[ast.expr | None] = list(node.keys)
+        elif isinstance(node, ast.Tuple | ast.List | ast.Set):
+            items = list(node.elts)
+        else:
+            continue
+        named = {i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)}
+        if keys <= named:
+            return True
+    return False
+
+
+def test_the_add_a_format_recipe_names_every_list_of_format_keys() -> None:
+    """A registry or a cross-format test list the recipe forgets is where a new format would
+    be missing without a sound (as contention once was)."""
+    keys = set(ENGINE_MODULES)
+    recipe = RECIPE.read_text(encoding="utf-8").partition("## How to add a format")[2]
+    listing = sorted(
+        path.relative_to(ROOT).as_posix()
+        for folder in SOURCES
+        for path in (ROOT / folder).rglob("*.py")
+        if lists_of_every_key(ast.parse(path.read_text(encoding="utf-8")), keys)
+    )
+    assert "rules/contention/__init__.py" in listing  # the scan sees a dispatch dict
+    assert [path for path in listing if path not in recipe] == []
+
+
+def test_a_list_of_every_key_is_found_and_a_partial_one_is_not() -> None:
+    keys = {"a", "b"}
+    assert lists_of_every_key(ast.parse("X = {'a': 1, 'b': 2}"), keys)
+    assert lists_of_every_key(ast.parse("f(['b', 'a', 'c'])"), keys)
+    assert not lists_of_every_key(ast.parse("X = ('a',); Y = {'b'}"), keys)
 
 
 def test_the_check_catches_a_missing_file_name_and_method() -> None:
