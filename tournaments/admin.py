@@ -1,7 +1,10 @@
 """Django admin for every model: list displays, filters, search and inlines.
 
-Admin edits of results go around the version check and the audit trail, so results are
-read-only here; directors change them through the result screens (services.results).
+Admin edits go around the services: no lock, no audit row, no results version raised. So
+what carries a rule is read-only here and the director's screens change it through the
+services: results (services.results), a round's status (services.rounds: publish, close),
+an entrant's status (a withdrawal: services.events), an event's format and settings. The
+admin edits the rest (names, dates, venue, links).
 """
 
 from django.contrib import admin
@@ -51,6 +54,12 @@ class EventAdmin(admin.ModelAdmin):
     inlines = [DirectorInline, StageInline]
     readonly_fields = ("results_version", "standings_version", "created_at", "updated_at")
 
+    def get_readonly_fields(self, request, obj=None):
+        fields = tuple(super().get_readonly_fields(request, obj))
+        # A new event has no rounds yet: its format and settings are chosen here. Once it
+        # exists they decide its pairings and standings, and change through the services.
+        return fields if obj is None else (*fields, "format", "settings")
+
 
 @admin.register(models.Team)
 class TeamAdmin(admin.ModelAdmin):
@@ -68,6 +77,8 @@ class EntrantAdmin(admin.ModelAdmin):
     list_select_related = ("event", "team")
     autocomplete_fields = ["user"]
     raw_id_fields = ("team",)
+    # a withdrawal is services.events.withdraw (or the format's own), with its audit row
+    readonly_fields = ("status", "withdrawn_after_round")
 
 
 class MatchInline(admin.TabularInline):
@@ -91,6 +102,8 @@ class RoundAdmin(admin.ModelAdmin):
     search_fields = ("label", "event__name")
     list_select_related = ("event",)
     inlines = [GroupInline, MatchInline]
+    # publishing and closing a round are services.rounds, with their audit rows
+    readonly_fields = ("status",)
 
 
 class GroupMemberInline(admin.TabularInline):

@@ -22,6 +22,8 @@ from tournaments.models import Event, Match, ResultChange, StandingsSnapshot
 from tournaments.services import eventfile, rounds, standings
 
 UNAVAILABLE = "Send it again in a few seconds"
+# where a result save raises the results version (the one result writer)
+BUMP = "tournaments.services.result_changes.standings.results_changed"
 
 
 @pytest.fixture
@@ -58,7 +60,7 @@ def _after_bump(action):
         action()
         return version
 
-    return mock.patch("tournaments.services.results.standings.results_changed", wrapped)
+    return mock.patch(BUMP, wrapped)
 
 
 def test_database_dropped_mid_save_shows_503_saves_nothing_and_retry_saves_once(
@@ -72,7 +74,7 @@ def test_database_dropped_mid_save_shows_503_saves_nothing_and_retry_saves_once(
         db_proxy.drop()
         return original(event)
 
-    with mock.patch("tournaments.services.results.standings.results_changed", drop_then_bump):
+    with mock.patch(BUMP, drop_then_bump):
         response = _save(client, open_match, version)
     assert response.status_code == 503
     assert UNAVAILABLE in response.content.decode()

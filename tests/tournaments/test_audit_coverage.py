@@ -85,7 +85,10 @@ EXEMPT = {
     "no event exists until run_job imports it, audited as event.imported",
     "ftd.ftd_event_file": "builds an event file in memory (dict .update)",
     "file_check.check_path": "import_event --check: event_import.check on a file, saves nothing",
-    "format_gokodom.lock": "takes a row lock for the caller's audited change",
+    "locking.lock_event": "takes a row lock for the caller's audited change",
+    "locking.lock_match": "takes row locks for the caller's audited change",
+    "result_changes.write": "it is the result's audit row (a ResultChange), written by the "
+    "result services' steps",
     "format_gokodom.save_details": "a step inside report/confirm/dispute/record_codes, which "
     "write the ResultChange or AuditEntry",
     "format_gokodom.apply_report": "a step inside confirm and close_at_deadline, which write "

@@ -23,7 +23,8 @@ from typing import Any
 from django.db.models import Prefetch
 
 from rules.contract import Problem
-from tournaments.models import Entrant, Event, Game, Match, MatchParticipant, Round
+from tournaments import selectors
+from tournaments.models import Entrant, Event, Game, Match, Round
 from tournaments.services.errors import InvalidResult
 from tournaments.services.results import parse_games
 from tournaments.services.state import load_event_state, match_state
@@ -146,15 +147,7 @@ class _Event:
         rounds = Round.objects.filter(event=event, number__in=set(round_numbers)).prefetch_related(
             Prefetch(
                 "matches",
-                queryset=Match.objects.prefetch_related(
-                    Prefetch(
-                        "participants",
-                        queryset=MatchParticipant.objects.order_by("seat").select_related(
-                            "entrant"
-                        ),
-                    ),
-                    Prefetch("games", queryset=Game.objects.order_by("number")),
-                ),
+                queryset=selectors.with_seats_and_games(),
             )
         )
         self.rounds = {r.number: r for r in rounds}

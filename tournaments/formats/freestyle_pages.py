@@ -24,6 +24,7 @@ from rules.formats.freestyle.tables import (
     round3_grouping,
     slot,
 )
+from tournaments import selectors
 from tournaments.models import Entrant, Event, Group, GroupMember, Match, RandomDraw, Round
 
 GROUPING = re.compile(r"^round-([23])/grouping/(\d+)$")
@@ -202,13 +203,11 @@ def bracket(event: Event) -> dict[str, Any]:
     where their players come from until the round is published."""
     matches = {
         m.code: m
-        for m in Match.objects.filter(
-            round__event=event,
-            round__number__in=(SEMI_FINALS, FINALS),
+        for m in selectors.with_seats_and_games(
+            Match.objects.filter(
+                round__event=event, round__number__in=(SEMI_FINALS, FINALS)
+            ).exclude(round__status=Round.Status.DRAFT)
         )
-        .exclude(round__status=Round.Status.DRAFT)
-        .select_related("round")
-        .prefetch_related("participants__entrant", "games")
     }
     boxes = {code: _box(code, matches.get(code)) for code in SLOTS}
     final = boxes["F"]

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from rules.contract import Problem
 from tournaments.models import CheckIn, Entrant, Event
-from tournaments.services import audit
+from tournaments.services import audit, locking
 from tournaments.services.errors import ServiceError
 
 
@@ -90,7 +90,7 @@ def set_presence(
     must be that round: a drafted round's check-in is closed)."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=entrant.event_id)
+        event = locking.lock_event(entrant.event_id)
         locked = Entrant.objects.select_for_update().get(pk=entrant.pk)
         upcoming = next_round_number(event)
         if number is not None and number != upcoming:

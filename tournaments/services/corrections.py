@@ -28,7 +28,7 @@ from django.utils import timezone
 from rules import corrections as diffs
 from rules.contract import EventState, MatchScore, Problem
 from tournaments.models import Entrant, Event, Match, Round
-from tournaments.services import audit, events, results, rounds
+from tournaments.services import audit, events, locking, results, rounds
 from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
 from tournaments.services.standings import contention_or_none
 from tournaments.services.state import jsonable, load_event_state
@@ -161,8 +161,7 @@ def confirm_result(
     ``redraw`` (a round's number) that round, if the preview offered it, is paired again."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=match.round.event_id)
-        locked = Match.objects.select_for_update().select_related("round").get(pk=match.pk)
+        event, locked = locking.lock_match(match)
         if locked.version != expected_version:
             raise StaleResult(
                 locked.version, {"games": results.games_json(locked), "result": locked.result}
@@ -240,8 +239,7 @@ def confirm_details(
     still the one the preview was made from; the audit row keeps the diff that was shown."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=match.round.event_id)
-        locked = Match.objects.select_for_update().select_related("round").get(pk=match.pk)
+        event, locked = locking.lock_match(match)
         if locked.version != expected_version:
             raise StaleResult(locked.version, {"result": locked.result})
         _check_version(event, results_version)
@@ -312,7 +310,7 @@ def confirm_withdrawal(
     (Freestyle's, which also scores the round in play again), else events.withdraw."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=entrant.event_id)
+        event = locking.lock_event(entrant.event_id)
         entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
         _check_version(event, results_version)
         preview = _withdrawal_preview(event, entrant, load_event_state(event), during)

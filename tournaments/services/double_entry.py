@@ -30,7 +30,7 @@ from accounts.permissions import can_report_for, is_director, is_head_director
 from rules.contract import GameState, MatchScore
 from tournaments.formats.base import NeedsYou
 from tournaments.models import Event, Match, ResultEntry, Round
-from tournaments.services import audit, results
+from tournaments.services import audit, locking, results
 from tournaments.services.errors import InvalidResult, NotAllowed, ServiceError, StaleResult
 from tournaments.services.state import load_event_state
 
@@ -69,7 +69,7 @@ def set_enabled(event: Event, enabled: bool, *, by: Any, now: datetime | None = 
     results screen then saves at once); returns whether anything changed."""
     now = now or timezone.now()
     with transaction.atomic():
-        locked = Event.objects.select_for_update().get(pk=event.pk)
+        locked = locking.lock_event(event.pk)
         if locked.double_entry == enabled:
             return False
         dropped = 0
@@ -162,12 +162,11 @@ def enter(
     details = dict(match_details or {})
     mine = _normal(games, details)  # a score that is not a number is refused here
     with transaction.atomic():
-        locked = Match.objects.select_for_update().select_related("round__event").get(pk=match.pk)
+        event, locked = locking.lock_match(match)
         if locked.version != expected_version:
             raise StaleResult(
                 locked.version, {"games": results.games_json(locked), "result": locked.result}
             )
-        event = locked.round.event
         if not can_report_for(by, locked):
             raise NotAllowed("Only the event's directors and the match's players enter it.")
         entries = list(ResultEntry.objects.filter(match=locked).select_related("entered_by"))

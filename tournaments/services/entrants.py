@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from rules.contract import Problem
 from tournaments.models import Entrant, Event, Team
-from tournaments.services import audit
+from tournaments.services import audit, locking
 from tournaments.services.errors import ServiceError
 from tournaments.services.eventfile import storable_text
 
@@ -199,7 +199,7 @@ def import_csv(event: Event, text: str, *, by: Any, now: datetime | None = None)
     """Register every row of a valid file; refuse the whole file if any row is wrong."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
+        event = locking.lock_event(event.pk)
         preview = preview_csv(event, text)  # checked again under the lock
         if not preview.valid:
             raise ServiceError(preview.problems or "The file has no entrants.")

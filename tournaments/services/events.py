@@ -13,7 +13,7 @@ from django.utils import timezone
 from rules import registry
 from rules.contract import Problem
 from tournaments.models import Entrant, Event, EventDirector, Round, Team
-from tournaments.services import audit, standings
+from tournaments.services import audit, locking, standings
 from tournaments.services.errors import ServiceError
 
 
@@ -94,7 +94,7 @@ def add_entrant(
 ) -> Entrant:
     now = now or timezone.now()
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
+        event = locking.lock_event(event.pk)
         if seed is not None and event.entrants.filter(seed=seed).exists():
             raise ServiceError([Problem("entrant.seed_taken", "seed", f"Seed {seed} is taken.")])
         number = (event.entrants.aggregate(n=Max("number"))["n"] or 0) + 1
@@ -121,7 +121,7 @@ def withdraw(
     """The entrant leaves after the last round that is published (or completed)."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=entrant.event_id)
+        event = locking.lock_event(entrant.event_id)
         entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
         if entrant.status == Entrant.Status.WITHDRAWN:
             raise ServiceError(f"{entrant.name} has already withdrawn.")
@@ -158,7 +158,7 @@ def add_director(event: Event, username: str, *, by: Any, now: datetime | None =
             [Problem("director.unknown", "username", f"No account is called '{username}'.")]
         )
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
+        event = locking.lock_event(event.pk)
         _, created = EventDirector.objects.get_or_create(event=event, user=user)
         if not created:
             raise ServiceError(

@@ -20,7 +20,7 @@ from django.utils import timezone
 from rules.contract import DrawMethod, DrawRecord, Problem
 from tournaments.formats import bot_contest_games as reading
 from tournaments.models import Event, RandomDraw, RefereeGame, RefereeToken, ResultChange
-from tournaments.services import audit, draws, results, standings
+from tournaments.services import audit, draws, locking, results, standings
 from tournaments.services.errors import InvalidResult, ServiceError
 from tournaments.services.state import load_event_state
 
@@ -34,13 +34,6 @@ class GamesRefused(ServiceError):
     def __init__(self, errors: list[reading.RowError]):
         self.errors = errors
         super().__init__([Problem("bot_contest.row", e.column, e.text) for e in errors])
-
-
-def _lock(event: Event) -> Event:
-    event = Event.objects.select_for_update().get(pk=event.pk)
-    if event.format != FORMAT:
-        raise ServiceError(f"{event.name} is not a bot contest.")
-    return event
 
 
 def _record_all(
@@ -93,7 +86,7 @@ def import_csv(
     """Every game of the file, or none: one error anywhere refuses the whole file."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = _lock(event)
+        event = locking.lock_event(event, format=FORMAT, refusal="a bot contest")
         checked = check_csv(event, text)
         if not checked.valid:
             raise GamesRefused(checked.errors or [reading.RowError(0, "", "No games.")])
@@ -125,7 +118,7 @@ def create_token(event: Event, *, by: Any, now: datetime | None = None) -> tuple
     now = now or timezone.now()
     token = secrets.token_urlsafe(32)
     with transaction.atomic():
-        event = _lock(event)
+        event = locking.lock_event(event, format=FORMAT, refusal="a bot contest")
         event.referee_tokens.filter(revoked_at__isnull=True).update(revoked_at=now)
         row = RefereeToken.objects.create(
             event=event,
@@ -141,7 +134,7 @@ def create_token(event: Event, *, by: Any, now: datetime | None = None) -> tuple
 def revoke_token(event: Event, *, by: Any, now: datetime | None = None) -> int:
     now = now or timezone.now()
     with transaction.atomic():
-        event = _lock(event)
+        event = locking.lock_event(event, format=FORMAT, refusal="a bot contest")
         count = event.referee_tokens.filter(revoked_at__isnull=True).update(revoked_at=now)
         if count:
             audit.log(event, "bot_contest.token_revoked", actor=by, at=now)
@@ -186,7 +179,7 @@ def post_game(
             [reading.RowError(0, k, f"{k}: not a field of a game.") for k in unknown]
         )
     with transaction.atomic():
-        event = _lock(event)
+        event = locking.lock_event(event, format=FORMAT, refusal="a bot contest")
         RefereeToken.objects.filter(pk=token.pk).update(last_used_at=now)
         seen = _seen(event, game_id)
         if seen is not None:
@@ -256,7 +249,7 @@ def choose_board(
     ``board/round-N``, which the engine reads when it plans that round."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = _lock(event)
+        event = locking.lock_event(event, format=FORMAT, refusal="a bot contest")
         settings = event.engine.resolved(event.settings)
         if settings["board_choice"] != "director":
             raise ServiceError("The engine rotates the boards in this event.")
@@ -313,7 +306,7 @@ def decide_final(
     if not reason.strip():
         raise ServiceError([Problem("final.reason", "reason", "Say how you decided.")])
     with transaction.atomic():
-        event = _lock(event)
+        event = locking.lock_event(event, format=FORMAT, refusal="a bot contest")
         question = final_question(event)
         if question is None:
             raise ServiceError("The final has no tie for first to decide.")

@@ -26,7 +26,7 @@ from django.utils import timezone
 from rules.contract import DrawMethod, DrawRecord, EngineError, NeedsDecision, Problem
 from rules.draws import DrawNeeded, DrawSource, InvalidDraw
 from tournaments.models import Entrant, Event, Match, RandomDraw, ResultChange, Round
-from tournaments.services import audit, draws, standings
+from tournaments.services import audit, draws, locking, result_changes, standings
 from tournaments.services.errors import ServiceError
 from tournaments.services.rounds import score_json
 from tournaments.services.state import load_event_state
@@ -44,10 +44,6 @@ class Waiting:
     low: int | None
     high: int | None
     items: tuple[str, ...] = ()
-
-
-def _lock(event: Event) -> Event:
-    return Event.objects.select_for_update().get(pk=event.pk)
 
 
 def waiting_draw(event: Event) -> Waiting | None:
@@ -98,7 +94,7 @@ def enter_draw(
     for a lot, the entrant numbers in the order drawn."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = _lock(event)
+        event = locking.lock_event(event)
         waiting = waiting_draw(event)
         if waiting is None or waiting.key != key:
             raise ServiceError(
@@ -172,7 +168,7 @@ def record_tiebreaker(
     is recorded; the others stay tied and are ranked again, a new game if still needed)."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = _lock(event)
+        event = locking.lock_event(event)
         found = next((p for p in pending_tiebreakers(event) if p.key == key), None)
         if found is None:
             raise ServiceError(
@@ -269,7 +265,7 @@ def withdraw(
     """Withdraw ``entrant`` during the round in play (``during``) or after it."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = _lock(entrant.event)
+        event = locking.lock_event(entrant.event_id)
         entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
         current = check_withdrawal(event, entrant, during=during)
         number = current.number if current else 0
@@ -300,22 +296,26 @@ def _rescore(event: Event, rnd: Round, entrant: Entrant, *, by: Any, now: dateti
     found = next(r for r in state.rounds if r.number == rnd.number)
     by_code = {m.code: m for m in found.matches}
     text = f"{entrant.name} withdrew during {rnd.label}"
-    matches = Match.objects.select_for_update().filter(round=rnd, participants__entrant=entrant)
+    # the event is locked (withdraw): its matches come after it in the lock order
+    matches = Match.objects.select_for_update(of=("self",)).filter(
+        round=rnd, participants__entrant=entrant
+    )
     for match in matches:
         score = event.engine.score_match(state, replace(by_code[match.code]))
         before = match.result
         match.result = score_json(score, by_code[match.code].games)
-        match.version += 1
-        match.save(update_fields=["result", "version"])
-        ResultChange.objects.create(
-            match=match,
-            version=match.version,
+        # withdraw raises the event's results version once for all of them
+        result_changes.write(
+            event,
+            match,
+            fields=["result"],
             before={"result": before},
             after={"result": match.result},
-            changed_by=by if getattr(by, "is_authenticated", False) else None,
-            changed_at=now,
+            by=by,
             source=ResultChange.Source.SYSTEM,
-            reason=text[:300],
+            reason=text,
+            now=now,
+            refresh=False,
         )
 
 

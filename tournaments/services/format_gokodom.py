@@ -27,7 +27,7 @@ from django.utils.formats import date_format
 from rules.contract import MatchScore, MatchState, Problem
 from tournaments.formats import gokodom_schedule as schedule
 from tournaments.models import Entrant, Event, Match, ResultChange, Round
-from tournaments.services import audit, notifications, results, standings
+from tournaments.services import audit, locking, notifications, result_changes, results
 from tournaments.services.errors import InvalidResult, NotAllowed, ServiceError
 from tournaments.services.rounds import score_json
 from tournaments.services.state import load_event_state, match_state
@@ -37,18 +37,6 @@ REPORTED, DISPUTED, CONFIRMED = "reported", "disputed", "confirmed"
 
 
 # -- shared with the director's side -----------------------------------------------------
-
-
-def lock(match: Match) -> tuple[Event, Match]:
-    """Lock the event, then the match (always in that order: no deadlock with the task)."""
-    event = Event.objects.select_for_update().get(pk=match.round.event_id)
-    locked = (
-        Match.objects.select_for_update()
-        .select_related("round")
-        .prefetch_related("participants__entrant", "games")
-        .get(pk=match.pk)
-    )
-    return event, locked
 
 
 def players_of(match: Match) -> list[str]:
@@ -87,20 +75,18 @@ def save_details(
     before["details"] = locked.details
     locked.details = dict(details)
     locked.result = score_json(score, candidate.games)
-    locked.version += 1
-    locked.save(update_fields=["details", "result", "version"])
-    ResultChange.objects.create(
-        match=locked,
-        version=locked.version,
+    result_changes.write(
+        event,
+        locked,
+        fields=["details", "result"],
         before=before,
         after={"games": results.games_json(locked), "result": locked.result, "details": details},
-        changed_by=by if getattr(by, "is_authenticated", False) else None,
-        changed_at=now,
+        by=by,
         source=source,
-        reason=reason[:300],
+        reason=reason,
+        now=now,
+        refresh=bump,
     )
-    if bump:
-        standings.results_changed(event)
     return score
 
 
@@ -209,7 +195,7 @@ def report(
     stays for the director (or for one player to accept the other's claim)."""
     now = now or timezone.now()
     with transaction.atomic():
-        event, locked = lock(match)
+        event, locked = locking.lock_match(match, seats=True)
         _seat(locked, entrant)
         _two_players(locked)
         _open(event, locked, now, "reporting a result")
@@ -328,7 +314,7 @@ def confirm(
     in its place."""
     now = now or timezone.now()
     with transaction.atomic():
-        event, locked = lock(match)
+        event, locked = locking.lock_match(match, seats=True)
         _seat(locked, entrant)
         _open(event, locked, now, "confirming a result")
         me = str(entrant.number)
@@ -386,7 +372,7 @@ def dispute(
             [Problem("dispute.note", "note", "Say what is wrong: the director reads it.")]
         )
     with transaction.atomic():
-        event, locked = lock(match)
+        event, locked = locking.lock_match(match, seats=True)
         _seat(locked, entrant)
         _open(event, locked, now, "disputing a result")
         entry = _pending_for(locked, entrant, (REPORTED,))
@@ -429,7 +415,7 @@ def message_director(
     the engine's unplayed-match rule reads), open until the round's deadline."""
     now = now or timezone.now()
     with transaction.atomic():
-        event, locked = lock(match)
+        event, locked = locking.lock_match(match, seats=True)
         _seat(locked, entrant)
         _two_players(locked)
         _open(event, locked, now, "messaging the director about this match")
@@ -487,7 +473,7 @@ def set_bye_request(
     """Ask for (or withdraw) a Bye by Request for Swiss round ``number``."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=entrant.event_id)
+        event = locking.lock_event(entrant.event_id)
         locked = Entrant.objects.select_for_update().get(pk=entrant.pk)
         if locked.status != Entrant.Status.ACTIVE:
             raise ServiceError("You have left the event.")

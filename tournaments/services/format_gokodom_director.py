@@ -19,15 +19,15 @@ from django.utils import timezone
 
 from rules.contract import DrawMethod, DrawRecord, Problem, RoundState
 from rules.formats.gokodom import resolve_deadline
+from tournaments import selectors
 from tournaments.formats import gokodom_schedule as schedule
 from tournaments.models import Event, Match, RandomDraw, ResultChange, Round
-from tournaments.services import audit, draws, rounds, standings
+from tournaments.services import audit, draws, locking, rounds, standings
 from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
 from tournaments.services.format_gokodom import (
     DISPUTED,
     REPORTED,
     apply_report,
-    lock,
     players_of,
     save_details,
 )
@@ -49,7 +49,7 @@ def record_codes(
     """The director records each player's result code (None clears them)."""
     now = now or timezone.now()
     with transaction.atomic():
-        event, locked = lock(match)
+        event, locked = locking.lock_match(match, seats=True)
         _check_version(locked, expected_version)
         if locked.round.status == Round.Status.DRAFT:
             raise InvalidResult(f"{locked.round.label} is not published yet.")
@@ -111,7 +111,7 @@ def decide_advances(
     """IV.A.4 (3-3) or both players messaged: the director says who goes through."""
     now = now or timezone.now()
     with transaction.atomic():
-        event, locked = lock(match)
+        event, locked = locking.lock_match(match, seats=True)
         _check_version(locked, expected_version)
         details = details_with_advances(locked, entrant)
         state = load_event_state(event)
@@ -142,7 +142,7 @@ def choose_eighth_place(
     if method not in ("coin", "playoff"):
         raise ServiceError([Problem("gokodom.eighth_place", "method", "Choose coin or playoff.")])
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
+        event = locking.lock_event(event.pk)
         if RandomDraw.objects.filter(event=event, key=EIGHTH_PLACE_KEY).exists():
             raise ServiceError("The 8th-place question is already decided.")
         (draw,) = draws.store(
@@ -161,7 +161,7 @@ def set_first_round_start(
     """I.C: the season's dates follow from round 1's start date (a setting of the engine)."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
+        event = locking.lock_event(event.pk)
         settings = {**event.settings, "first_round_start": day.isoformat() if day else ""}
         problems = event.engine.validate_settings(settings)
         if problems:
@@ -196,7 +196,7 @@ def set_round_times(
             [Problem("gokodom.times", "deadline", "The deadline must come after the start.")]
         )
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=rnd.event_id)
+        event = locking.lock_event(rnd.event_id)
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if rnd.status == Round.Status.COMPLETED:
             raise ServiceError(f"{rnd.label} is closed: its times can no longer change.")
@@ -266,7 +266,7 @@ def close_at_deadline(
     outcome = DeadlineOutcome()
     with transaction.atomic():
         rnd = Round.objects.select_related("event").get(pk=round_id)
-        event = Event.objects.select_for_update().get(pk=rnd.event_id)
+        event = locking.lock_event(rnd.event_id)
         rnd = Round.objects.select_for_update().get(pk=round_id)
         if rnd.status != Round.Status.PUBLISHED:
             return outcome
@@ -274,12 +274,11 @@ def close_at_deadline(
         if not force and (end is None or now < end):
             return outcome
         outcome.ran = True
+        # OF: the event and the round are locked above; these are the matches' rows
         matches = list(
-            Match.objects.select_for_update()
-            .filter(round=rnd)
-            .select_related("round")
-            .prefetch_related("participants__entrant", "games")
-            .order_by("order")
+            selectors.with_seats_and_games(
+                Match.objects.select_for_update(of=("self",)).filter(round=rnd)
+            ).order_by("order")
         )
         state = load_event_state(event)
         source = ResultChange.Source.SYSTEM

@@ -19,7 +19,7 @@ from rules.formats.wpf_playoffs.puzzles import preference_list
 from rules.formats.wpf_playoffs.replay import REVEAL_SETTING
 from rules.formats.wpf_playoffs.schedule import ONLINE_LETTERS, SESSIONS, Stage
 from tournaments.models import Entrant, Event, Match, Round
-from tournaments.services import audit, standings
+from tournaments.services import audit, locking, standings
 from tournaments.services.errors import ServiceError
 
 FORMAT = "wpf_playoffs"
@@ -37,13 +37,6 @@ class EligibilityEntry:
     gp_position: int | None
 
 
-def _lock(event: Event) -> Event:
-    event = Event.objects.select_for_update().get(pk=event.pk)
-    if event.format != FORMAT:
-        raise ServiceError(f"{event.name} is not a WPF GP playoff.")
-    return event
-
-
 def save_eligibility(
     event: Event, entries: Sequence[EligibilityEntry], *, by: Any, now: datetime | None = None
 ) -> int:
@@ -52,7 +45,7 @@ def save_eligibility(
     Returns how many entrants changed."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = _lock(event)
+        event = locking.lock_event(event, format=FORMAT, refusal="a WPF GP playoff")
         if event.rounds.exists():
             raise ServiceError(
                 "Round A is drafted: the seeds are fixed. Delete its draft to change eligibility."
@@ -121,7 +114,7 @@ def save_puzzles(
     is drafted (earlier picks were made from it), the live pool once a heat is drafted."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = _lock(event)
+        event = locking.lock_event(event, format=FORMAT, refusal="a WPF GP playoff")
         settings = dict(event.settings)
         new = {
             **settings,
@@ -210,7 +203,7 @@ def save_preferences(
     (on the player's behalf, audited)."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = _lock(entrant.event)
+        event = locking.lock_event(entrant.event_id, format=FORMAT, refusal="a WPF GP playoff")
         entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
         settings = event.engine.resolved(event.settings)
         pool = [str(p) for p in settings["online_puzzles"]]
@@ -289,7 +282,7 @@ def choose_live_puzzle(rnd: Round, puzzle: str, *, by: Any, now: datetime | None
     (round details ``puzzle``, which the engine reads)."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = _lock(rnd.event)
+        event = locking.lock_event(rnd.event_id, format=FORMAT, refusal="a WPF GP playoff")
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if rnd.details.get("stage") != Stage.LIVE.value:
             raise ServiceError(f"{rnd.label} is an online round: its puzzle is picked by rule.")
@@ -328,7 +321,7 @@ def reveal_online_results(event: Event, *, by: Any, now: datetime | None = None)
     once round G's online matches are all closed; done once."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = _lock(event)
+        event = locking.lock_event(event, format=FORMAT, refusal="a WPF GP playoff")
         if event.settings.get(REVEAL_SETTING, False):
             raise ServiceError("The online results are public already.")
         closed = event.rounds.filter(

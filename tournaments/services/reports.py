@@ -18,7 +18,7 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from tournaments.models import Event, Report, Round
-from tournaments.services import invitations
+from tournaments.services import invitations, locking
 from tournaments.services.errors import ServiceError
 from tournaments.services.report_files import (
     BUILDERS,
@@ -65,7 +65,7 @@ def request(
     else:
         round_number = None
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
+        event = locking.lock_event(event.pk)
         # Standings reports show the published standings; the others the record as it is.
         version = event.standings_version if kind in STANDINGS_KINDS else event.results_version
         same = Report.objects.filter(

@@ -7,8 +7,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from django.db import IntegrityError, transaction
-from django.db.models import Prefetch
+from django.db import transaction
 from django.utils import timezone
 
 from rules.contract import (
@@ -20,8 +19,9 @@ from rules.contract import (
     RoundState,
     RoundStatus,
 )
-from tournaments.models import Game, Match, MatchParticipant, ResultChange, Round, Stage
-from tournaments.services import standings
+from tournaments import selectors
+from tournaments.models import Game, Match, ResultChange, Round, Stage
+from tournaments.services import locking, result_changes
 from tournaments.services.errors import InvalidResult, StaleResult
 from tournaments.services.rounds import score_json
 from tournaments.services.state import entrant_state, load_event_state, match_state
@@ -92,18 +92,7 @@ def parse_games(games: Sequence[Mapping[str, Any]]) -> tuple[GameState, ...]:
 def _match_only_state(event: Any, rnd: Round, match: Match) -> EventState:
     """The event as a format that scores a match alone sees it: its settings and the
     round holding that one match."""
-    loaded = (
-        Match.objects.filter(pk=match.pk)
-        .select_related("group")
-        .prefetch_related(
-            Prefetch(
-                "participants",
-                queryset=MatchParticipant.objects.order_by("seat").select_related("entrant"),
-            ),
-            Prefetch("games", queryset=Game.objects.order_by("number")),
-        )
-        .get()
-    )
+    loaded = selectors.with_seats_and_games(Match.objects.filter(pk=match.pk)).get()
     # the round's stage decides how a match is scored (a WOC final stage is best of three)
     stage = Stage.objects.filter(pk=rnd.stage_id).values_list("key", flat=True).first()
     only = RoundState(
@@ -142,13 +131,12 @@ def record(
     now = now or timezone.now()
     new_games = parse_games(games)
     with transaction.atomic():
-        locked = Match.objects.select_for_update().select_related("round__event").get(pk=match.pk)
+        event, locked = locking.lock_match(match)
         if locked.version != expected_version:
             raise StaleResult(
                 locked.version, {"games": games_json(locked), "result": locked.result}
             )
         rnd = locked.round
-        event = rnd.event
         if rnd.status == Round.Status.DRAFT:
             raise InvalidResult(f"{rnd.label} is not published yet: results wait for the pairing.")
         if state is None and getattr(event.engine, "scores_match_alone", False):
@@ -193,27 +181,19 @@ def record(
             for g in new_games
         )
         locked.result = result
-        locked.version = expected_version + 1
-        locked.save(update_fields=["result", "version", "details"])
-        try:
-            with transaction.atomic():
-                ResultChange.objects.create(
-                    match=locked,
-                    version=locked.version,
-                    before=before,
-                    after={
-                        "games": games_json(locked),
-                        "result": result,
-                        **({"details": dict(match_details)} if match_details else {}),
-                    },
-                    changed_by=by if getattr(by, "is_authenticated", False) else None,
-                    changed_at=now,
-                    source=source,
-                    reason=reason[:300],
-                )
-        except IntegrityError:
-            # Only reachable if the row lock was bypassed: the database still refuses a
-            # second result for the same version.
-            raise StaleResult(locked.version, None) from None
-        standings.results_changed(event)
+        result_changes.write(
+            event,
+            locked,
+            fields=["result", "details"],
+            before=before,
+            after={
+                "games": games_json(locked),
+                "result": result,
+                **({"details": dict(match_details)} if match_details else {}),
+            },
+            by=by,
+            source=source,
+            reason=reason,
+            now=now,
+        )
     return Outcome(match=locked, score=score, version=locked.version)

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from rules.contract import EngineError, Finished, NeedsDecision, Problem, RoundPlan, SwapPlan
 from rules.draws import DrawNeeded, InvalidDraw
+from tournaments import selectors
 from tournaments.models import (
     Entrant,
     Event,
@@ -23,7 +24,7 @@ from tournaments.models import (
     Round,
     Stage,
 )
-from tournaments.services import audit, checkin, draws, notifications, standings
+from tournaments.services import audit, checkin, draws, locking, notifications, standings
 from tournaments.services.errors import ServiceError
 from tournaments.services.state import jsonable, load_event_state
 
@@ -42,15 +43,11 @@ def reasons_json(reasons: Any) -> list[dict[str, Any]]:
     ]
 
 
-def _lock_event(event: Event) -> Event:
-    return Event.objects.select_for_update().get(pk=event.pk)
-
-
 def draft_next_round(event: Event, *, by: Any, now: datetime | None = None) -> DraftOutcome:
     """Ask the engine for the next round and store it as a draft for the director to review."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = _lock_event(event)
+        event = locking.lock_event(event)
         last = event.rounds.order_by("-number").first()
         if last is not None and last.status == Round.Status.DRAFT:
             raise ServiceError(f"{last.label} is still a draft: publish or delete it first.")
@@ -154,7 +151,7 @@ def publish_round(rnd: Round, *, by: Any, now: datetime | None = None) -> Round:
     """Players see a published round at once; its byes count in the standings from then."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = _lock_event(rnd.event)
+        event = locking.lock_event(rnd.event_id)
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if rnd.status != Round.Status.DRAFT:
             raise ServiceError(f"{rnd.label} is already published.")
@@ -182,7 +179,7 @@ def _score_byes(event: Event, rnd: Round) -> None:
 
     state = load_event_state(event)
     scored = []
-    for match in rnd.matches.prefetch_related("participants__entrant", "games"):
+    for match in selectors.with_seats_and_games(rnd.matches.all()):
         if match.result is not None or match.games.all():
             continue
         score = event.engine.score_match(state, match_state(match, rnd.number))
@@ -219,7 +216,7 @@ def score_json(score: Any, games: Iterable[Any] = ()) -> dict[str, Any]:
 def delete_draft(rnd: Round, *, by: Any, now: datetime | None = None) -> None:
     now = now or timezone.now()
     with transaction.atomic():
-        event = _lock_event(rnd.event)
+        event = locking.lock_event(rnd.event_id)
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if rnd.status != Round.Status.DRAFT:
             raise ServiceError(f"{rnd.label} is published: a published round is never deleted.")
@@ -245,7 +242,7 @@ def search_longer(rnd: Round, *, by: Any, now: datetime | None = None) -> DraftO
     times, at least a minute, at most two) and the unproven draft is paired again."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = _lock_event(rnd.event)
+        event = locking.lock_event(rnd.event_id)
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if not is_unproven(rnd):
             raise ServiceError(
@@ -304,7 +301,7 @@ def redraw(rnd: Round, *, by: Any, reason: str, now: datetime | None = None) -> 
     draft's do. Refused once a result of the round is in."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = _lock_event(rnd.event)
+        event = locking.lock_event(rnd.event_id)
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if not can_redraw(rnd):
             raise ServiceError(
@@ -335,7 +332,7 @@ def redraw(rnd: Round, *, by: Any, reason: str, now: datetime | None = None) -> 
 def complete_round(rnd: Round, *, by: Any, now: datetime | None = None) -> Round:
     now = now or timezone.now()
     with transaction.atomic():
-        event = _lock_event(rnd.event)
+        event = locking.lock_event(rnd.event_id)
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if rnd.status != Round.Status.PUBLISHED:
             raise ServiceError(
@@ -380,7 +377,7 @@ def swap(
     if first == second:
         raise ServiceError([Problem("swap.same", "second", "Choose two different entrants.")])
     with transaction.atomic():
-        event = _lock_event(rnd.event)
+        event = locking.lock_event(rnd.event_id)
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if rnd.status != Round.Status.DRAFT:
             raise ServiceError(f"{rnd.label} is published: only a draft's pairings can change.")

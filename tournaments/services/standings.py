@@ -25,6 +25,7 @@ from rules.contention import Contention, Verdict
 from rules.contention import contention as contention_of
 from rules.contract import EventState, Standings
 from tournaments.models import Entrant, Event, StandingsRow, StandingsSnapshot
+from tournaments.services import locking
 from tournaments.services.state import jsonable, load_event_state
 
 log = logging.getLogger(__name__)
@@ -192,7 +193,7 @@ def refresh(
     if after_compute is not None:
         after_compute()  # a test hook: kill the worker in the middle of a recompute
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event_id)
+        event = locking.lock_event(event_id)
         if event.standings_version >= version:
             return False
         store_snapshot(event, computed, version, now=now, published=True, contention=contention)

@@ -13,14 +13,13 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
 from accounts.permissions import entrant_of, event_for_viewer, is_player_of
-from tournaments import ratelimit
+from tournaments import ratelimit, selectors
 from tournaments.formats import gokodom_claims as claims
 from tournaments.formats import gokodom_schedule as schedule
 from tournaments.formats.gokodom import GAMES, parse_games
@@ -35,13 +34,7 @@ BRACKET = "tournaments/formats/gokodom/bracket.html"
 
 
 def _match_queryset():
-    return Match.objects.select_related("round").prefetch_related(
-        Prefetch(
-            "participants",
-            queryset=MatchParticipant.objects.order_by("seat").select_related("entrant"),
-        ),
-        "games",
-    )
+    return selectors.with_seats_and_games()
 
 
 def _player(request: HttpRequest, slug: str) -> tuple[Event, Entrant]:

@@ -7,8 +7,9 @@ from typing import Any
 
 from django.db.models import Prefetch
 
+from tournaments import selectors
 from tournaments.formats.gokodom_schedule import KNOCKOUT, PLAYOFF, deadline, stage
-from tournaments.models import Event, Match, MatchParticipant, Round
+from tournaments.models import Event, Match, Round
 
 # Where each match sits: the quarter-finals in bracket order (1-8, 4-5, 2-7, 3-6), so that
 # each semi-final lies between the two quarter-finals feeding it.
@@ -27,15 +28,7 @@ def bracket_context(event: Event) -> dict[str, Any]:
         .prefetch_related(
             Prefetch(
                 "matches",
-                queryset=Match.objects.order_by("order").prefetch_related(
-                    Prefetch(
-                        "participants",
-                        queryset=MatchParticipant.objects.order_by("seat").select_related(
-                            "entrant"
-                        ),
-                    ),
-                    "games",
-                ),
+                queryset=selectors.with_seats_and_games(Match.objects.order_by("order")),
             )
         )
     )

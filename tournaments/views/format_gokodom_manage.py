@@ -20,6 +20,7 @@ from accounts.permissions import event_for_director
 from rules.contract import NeedsDecision
 from rules.draws import DrawNeeded, DrawSource, InvalidDraw
 from rules.formats.gokodom.schedule import season as season_dates
+from tournaments import selectors
 from tournaments.formats import gokodom_claims as claims
 from tournaments.formats import gokodom_schedule as schedule
 from tournaments.formats import ui_for
@@ -195,18 +196,7 @@ def eighth_place(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _grid_match(event: Event, match_id: int) -> Match:
-    match = (
-        Match.objects.filter(pk=match_id, round__event=event)
-        .select_related("round")
-        .prefetch_related(
-            Prefetch(
-                "participants",
-                queryset=MatchParticipant.objects.order_by("seat").select_related("entrant"),
-            ),
-            "games",
-        )
-        .first()
-    )
+    match = selectors.match_with_seats_and_games(event, match_id)
     if match is None:
         raise Http404("No such match.")
     return match

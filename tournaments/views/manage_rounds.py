@@ -16,7 +16,7 @@ from tournaments import selectors
 from tournaments.endings import ending_notes
 from tournaments.formats import ui_for
 from tournaments.forms import DrawForm, SwapForm
-from tournaments.models import Game, Match, MatchParticipant, Round
+from tournaments.models import Match, Round
 from tournaments.services import conformance, corrections, double_entry, draws, results, rounds
 from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
 
@@ -30,15 +30,7 @@ def _round(event, number: int) -> Round:
         .prefetch_related(
             Prefetch(
                 "matches",
-                queryset=Match.objects.order_by("order", "code").prefetch_related(
-                    Prefetch(
-                        "participants",
-                        queryset=MatchParticipant.objects.order_by("seat").select_related(
-                            "entrant"
-                        ),
-                    ),
-                    Prefetch("games", queryset=Game.objects.order_by("number")),
-                ),
+                queryset=selectors.with_seats_and_games(Match.objects.order_by("order", "code")),
             )
         )
         .first()
@@ -241,12 +233,7 @@ def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def save_result(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     """One match's result, saved in place: the row comes back saved, refused or in conflict."""
     event = event_for_director(request.user, slug)
-    match = (
-        Match.objects.filter(pk=match_id, round__event=event)
-        .select_related("round")
-        .prefetch_related("participants__entrant", "games")
-        .first()
-    )
+    match = selectors.match_with_seats_and_games(event, match_id)
     if match is None:
         raise Http404("No such match.")
     ui = ui_for(event)
@@ -301,9 +288,7 @@ def save_result(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
             status = 422
         if extra.get("stale"):
             status = 409
-    match = (
-        Match.objects.filter(pk=match.pk).prefetch_related("participants__entrant", "games").get()
-    )
+    match = selectors.with_seats_and_games(Match.objects.filter(pk=match.pk)).get()
     row = _row(ui, match, settings, **extra)
     _with_entries(event, [row], request.user)
     if "posted" in extra:

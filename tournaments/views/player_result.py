@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
 from accounts.permissions import event_for_viewer
+from tournaments import selectors
 from tournaments.formats import ui_for
-from tournaments.models import Game, Match, MatchParticipant, Round
+from tournaments.models import Match, Round
 from tournaments.services import corrections, double_entry
 from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
 
@@ -24,19 +24,7 @@ PAGE = "tournaments/player_result.html"
 
 
 def _match(request: HttpRequest, event, match_id: int) -> Match:
-    match = (
-        Match.objects.filter(pk=match_id, round__event=event)
-        .exclude(round__status=Round.Status.DRAFT)
-        .select_related("round")
-        .prefetch_related(
-            Prefetch(
-                "participants",
-                queryset=MatchParticipant.objects.order_by("seat").select_related("entrant"),
-            ),
-            Prefetch("games", queryset=Game.objects.order_by("number")),
-        )
-        .first()
-    )
+    match = selectors.match_with_seats_and_games(event, match_id, published=True)
     if match is None:
         raise Http404("No such match.")
     players = {p.entrant.user_id for p in match.participants.all() if p.entrant}

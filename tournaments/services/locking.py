@@ -1,0 +1,39 @@
+"""Row locks for writes, taken in one order everywhere: the event, then the match.
+
+Two writers that lock the same rows in two orders can each hold the row the other waits
+for: PostgreSQL then kills one of them as a deadlock. So every service that changes an
+event's results locks the event row first (it serialises the event's writes, and the
+results version lives on it) and only then the match it changes. A round or an entrant,
+when a service locks one too, comes after the event; nothing locks a match and then the
+event. Call these inside ``transaction.atomic()``: a lock lasts until the commit.
+"""
+
+from __future__ import annotations
+
+from tournaments import selectors
+from tournaments.models import Event, Match
+from tournaments.services.errors import ServiceError
+
+
+def lock_event(event: Event | int, *, format: str = "", refusal: str = "") -> Event:
+    """The event's row, locked and read afresh. With ``format``, an event of another
+    format is refused with ``refusal`` ("a bot contest": "X is not a bot contest.")."""
+    pk = event.pk if isinstance(event, Event) else event
+    locked = Event.objects.select_for_update().get(pk=pk)
+    if format and locked.format != format:
+        raise ServiceError(f"{locked.name} is not {refusal or format}.")
+    return locked
+
+
+def lock_match(match: Match, *, seats: bool = False) -> tuple[Event, Match]:
+    """The match's event, then the match, both locked and read afresh (the match with its
+    round, and with ``seats`` its seats' entrants and its games)."""
+    # One query finds and locks the event from the match alone (OF: only the event row is
+    # locked, not the round and match the join reads).
+    event = Event.objects.select_for_update(of=("self",)).get(rounds__matches=match.pk)
+    rows = Match.objects.select_for_update(of=("self",)).select_related("round")
+    if seats:
+        rows = selectors.with_seats_and_games(rows)
+    locked = rows.get(pk=match.pk)
+    locked.round.event = event  # the locked row, so nobody reads a stale copy of it
+    return event, locked
