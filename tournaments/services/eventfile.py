@@ -35,8 +35,8 @@ from tournaments.models import (
 )
 from tournaments.services import audit, events, limits, standings
 from tournaments.services.errors import ServiceError
+from tournaments.services.result_json import score_json
 from tournaments.services.results import parse_games
-from tournaments.services.rounds import score_json
 from tournaments.services.state import load_event_state, match_state, rounds_queryset
 
 FILE_VERSION = 1

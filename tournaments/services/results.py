@@ -23,7 +23,7 @@ from rules.contract import (
 from tournaments.models import Game, Match, MatchParticipant, ResultChange, Round, Stage
 from tournaments.services import standings
 from tournaments.services.errors import InvalidResult, StaleResult
-from tournaments.services.rounds import score_json
+from tournaments.services.result_json import score_json
 from tournaments.services.state import entrant_state, load_event_state, match_state
 
 
