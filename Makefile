@@ -31,13 +31,14 @@ lint: install
 typecheck: install
 	$(VENV)/bin/mypy
 
+# --run-slow: the brute-force tests (marked slow) that a bare `pytest` deselects.
 test: lint typecheck
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest --run-slow $(PYTEST_ARGS)
 
 # The stateful service-layer tests at full depth: 60 examples of 50 steps for each format
 # (over an hour on two shared cores; CI runs 2 of 16 each).
 test-deep: install
-	HYPOTHESIS_PROFILE=deep $(PY) -m pytest tests/tournaments/test_stateful.py $(PYTEST_ARGS)
+	HYPOTHESIS_PROFILE=deep $(PY) -m pytest --run-slow tests/tournaments/test_stateful.py $(PYTEST_ARGS)
 
 format: install
 	$(VENV)/bin/ruff check --fix .

@@ -3,6 +3,38 @@ import uuid
 
 import pytest
 
+SLOW_HELP = "--run-slow or ARBITER_SLOW=1 runs them; make test does"
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--run-slow",
+        action="store_true",
+        help="also run the tests marked slow (brute-force checks); make test and CI pass it",
+    )
+
+
+def _run_slow(config) -> bool:
+    return config.getoption("--run-slow") or os.environ.get("ARBITER_SLOW") == "1"
+
+
+def pytest_collection_modifyitems(config, items):
+    # A developer's `pytest tests/rules` stays fast: the brute-force checks (marked slow)
+    # are deselected, never skipped, unless asked for; `make test` (and so CI) asks.
+    if _run_slow(config):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not item.get_closest_marker("slow")]
+        config._arbiter_slow_deselected = len(slow)
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    deselected = getattr(config, "_arbiter_slow_deselected", 0)
+    if deselected:
+        terminalreporter.write_line(f"{deselected} slow tests deselected ({SLOW_HELP}).")
+
 
 def pytest_configure(config):
     # Under CI the real services are part of the contract: a missing one fails the run.

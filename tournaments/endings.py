@@ -1,6 +1,6 @@
 """Games that did not end on the board (a forfeit, a resignation, a time default), in words:
 the public round and entrant pages, the director's results screen and the results CSV mark
-them from the match's stored result (``endings``, services/rounds.score_json), no query."""
+them from the match's stored result (``endings``, services/result_json.score_json), no query."""
 
 from __future__ import annotations
 

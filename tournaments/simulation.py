@@ -2,7 +2,7 @@
 
 Each format's pure simulation (rules/formats/<key>/simulate.py) plays an event as engine
 state; this module turns that state into an event file, so the database receives it
-through the same checked import as any recorded event (tournaments/services/eventfile.py),
+through the same checked import as any recorded event (tournaments/services/eventfile/),
 and the engine pairs on from wherever the record stops.
 """
 

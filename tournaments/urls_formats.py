@@ -1,5 +1,16 @@
-"""Each format's own screens (tournaments/formats/<key>.py ``urlpatterns``)."""
+"""Each format's own screens (tournaments/formats/<key>.py ``SCREENS``).
+
+The format modules name their views by dotted path and this module imports them: a format
+module is read by services, and importing views from there would make an import cycle.
+"""
+
+from django.urls import path
+from django.utils.module_loading import import_string
 
 from tournaments.formats.registry import modules
 
-urlpatterns = [pattern for module in modules() for pattern in getattr(module, "urlpatterns", [])]
+urlpatterns = [
+    path(route, import_string(view), name=name)
+    for module in modules()
+    for route, view, name in getattr(module, "SCREENS", ())
+]

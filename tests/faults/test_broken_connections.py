@@ -20,6 +20,7 @@ from tests.faults.conftest import reconnect
 from tournaments import tasks
 from tournaments.models import Event, Match, ResultChange, StandingsSnapshot
 from tournaments.services import eventfile, rounds, standings
+from tournaments.services.eventfile import importing
 
 UNAVAILABLE = "Send it again in a few seconds"
 # where a result save raises the results version (the one result writer)
@@ -129,7 +130,7 @@ def test_database_stalled_mid_save_then_back_completes_once(db_proxy, open_match
 def test_import_dropped_midway_saves_nothing_and_retry_imports_once(db_proxy, director):
     document = event_file("dropped-import", entrants=12, played=2)
     calls = []
-    original = eventfile._import_round
+    original = importing._import_round
 
     def drop_on_second_round(*args, **kwargs):
         calls.append(1)
@@ -138,7 +139,7 @@ def test_import_dropped_midway_saves_nothing_and_retry_imports_once(db_proxy, di
         return original(*args, **kwargs)
 
     with (
-        mock.patch.object(eventfile, "_import_round", drop_on_second_round),
+        mock.patch.object(importing, "_import_round", drop_on_second_round),
         pytest.raises(OperationalError),
     ):
         eventfile.import_event(document, by=director)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +17,7 @@ def _finalists(rounds: tuple[RoundState, ...]) -> list[str]:
     return [str(e) for e in rounds[-1].details["finalists"]]
 
 
+@pytest.mark.slow
 def test_one_hundred_entrants_run_to_a_winner() -> None:
     """'will probably be on the order of 100': a field of 100 plus 3 references finishes."""
     state, finished = simulate(100, random.Random(2024))
@@ -45,6 +47,7 @@ def test_the_same_generator_plays_the_same_contest() -> None:
     assert first == second
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(entrants=st.integers(min_value=2, max_value=24), seed=st.integers(0, 10**6))
 def test_any_field_finishes_with_a_final_of_the_right_size(entrants: int, seed: int) -> None:

@@ -35,6 +35,7 @@ def overridden(state: EventState) -> set[tuple[int, str]]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", sorted(SIZES))
 def test_withdrawals_late_entries_defaults_and_draws_conform(key: str) -> None:
     vary = dataclasses.replace(Variations.everything(), withdrawals=0.08)
@@ -47,6 +48,7 @@ def test_withdrawals_late_entries_defaults_and_draws_conform(key: str) -> None:
     assert found["withdrawn"] > 0 and found["late"] > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", sorted(set(SIZES) - {"wpf_playoffs"}))
 def test_every_override_is_reported_once_and_nothing_else(key: str) -> None:
     vary = Variations.everything().with_overrides(0.5)

@@ -30,6 +30,7 @@ def test_simulated_events_conform(size: int, seed: int) -> None:
     assert report.pairings > 0 and report.rows == size
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [6, 7, 9, 10])
 @pytest.mark.parametrize("seed", [0, 1])
 def test_small_swiss_rounds_are_optimal_by_exhaustive_search(size: int, seed: int) -> None:

@@ -190,6 +190,7 @@ def _brute_status(example: Example, entrant: str) -> Status:
     return brute
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("entries", "seed", "variant"), EVENTS)
 def test_brackets_verdicts_equal_the_brute_force(entries: int, seed: int, variant: str) -> None:
     """Stage two: "If an entry wins or ties, it advances to the next round in that bracket",
@@ -224,6 +225,7 @@ def _playout(state: EventState, rng: random.Random) -> EventState:
     return next(completions(state, ENGINE, menu, _pending, until=_final_planned))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("entries", "seed", "variant"), EVENTS)
 def test_clinches_hold_with_tied_matches(entries: int, seed: int, variant: str) -> None:
     """Stage two, step 3: "If an entry wins or ties, it advances to the next round in that
@@ -244,6 +246,7 @@ def test_clinches_hold_with_tied_matches(entries: int, seed: int, variant: str) 
                     assert row.entrant not in finalists, (example.label, row.entrant)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("entries", [6, 7, 8])
 @pytest.mark.parametrize("seed", [0, 1])
 def test_after_the_gauntlet(entries: int, seed: int) -> None:
@@ -263,6 +266,7 @@ def test_after_the_gauntlet(entries: int, seed: int) -> None:
         assert row.stage.status is expected, (entrant, row.stage.reason.text)
 
 
+@pytest.mark.slow
 def test_the_brackets_examples_decide_something() -> None:
     """The checks above can fail: over the examples, games are left, outcomes branch, entries
     are eliminated and clinched with matches still to play, some entries reach the final in

@@ -27,6 +27,7 @@ def _wpf_menu(state: EventState, match: MatchState) -> list[MatchState]:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2])
 @pytest.mark.parametrize("kept", [9, 10])
 def test_wpf_two_losses_eliminate_and_fewer_keep_a_player_alive(seed: int, kept: int) -> None:
@@ -57,6 +58,7 @@ def test_wpf_reason_names_the_losses() -> None:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "format_key", ["round_robin", "freestyle", "bot_contest", "wpf_playoffs", "gokodom", "woc"]
 )

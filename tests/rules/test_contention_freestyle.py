@@ -153,6 +153,7 @@ GROUP_CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("number", "size", "seed", "withdrawals"), GROUP_CASES)
 def test_group_round_stage_verdicts_are_sound(
     number: int, size: int, seed: int, withdrawals: bool
@@ -182,6 +183,7 @@ def test_group_round_stage_verdicts_are_sound(
             assert "left to a tiebreak" in row.stage.reason.text, what
 
 
+@pytest.mark.slow
 def test_group_round_examples_decide_something() -> None:
     """The soundness check can fail: over the examples, the bound clinches and eliminates
     entrants of groups with games still to play, and other entrants of those groups go on in
@@ -225,6 +227,7 @@ def test_enumerating_a_group_decides_more_than_the_bound(monkeypatch: pytest.Mon
     assert exact["clinched"] + exact["eliminated"] >= 3, exact
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("number", "size", "seed"), [(1, 28, 7), (1, 24, 8), (2, 16, 9), (3, 16, 10)]
 )
@@ -275,6 +278,7 @@ def _set_results(
     return dataclasses.replace(state, rounds=(*state.rounds[:-1], rnd))
 
 
+@pytest.mark.slow
 def test_a_tie_across_the_cut_waiting_for_its_tiebreaker_game_is_open() -> None:
     """Step 9, "Finally, if need be, there is a tie-breaker game", with "The top 4 of each
     Round 1 group ... will advance": five players of a group all tied after every step, their
@@ -398,6 +402,7 @@ KNOCKOUT_CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize(("kept", "taken"), KNOCKOUT_CASES)
 def test_knockout_win_verdicts_are_exact(seed: int, kept: int, taken: tuple[str, ...]) -> None:

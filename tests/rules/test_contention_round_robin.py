@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -50,6 +51,7 @@ def _winner_finishes(state: EventState) -> dict[str, list[Finish]]:
     return found
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from([(4, 2), (5, 4), (6, 5)]))
 def test_exact_method_matches_brute_force_with_result_tiebreaks(
@@ -65,6 +67,7 @@ def test_exact_method_matches_brute_force_with_result_tiebreaks(
         assert result.of(entrant).win.status is brute_status(finishes), entrant
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from([(4, 2), (5, 4), (6, 5)]))
 def test_points_bound_is_sound_against_brute_force(seed: int, shape: tuple[int, int]) -> None:
@@ -76,6 +79,7 @@ def test_points_bound_is_sound_against_brute_force(seed: int, shape: tuple[int, 
         check_sound(verdicts[entrant].status, finishes, entrant)
 
 
+@pytest.mark.slow
 @settings(max_examples=5, deadline=None)
 @given(st.integers(0, 10**6))
 def test_exact_method_is_sound_with_score_tiebreaks(seed: int) -> None:

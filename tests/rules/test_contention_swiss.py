@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -38,6 +39,7 @@ def _brute(state: EventState, stage: swiss.Stage) -> dict[str, list[Finish]]:
     return found
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None)
 @given(st.integers(0, 10**6))
 def test_gokodom_last_swiss_round_is_exact(seed: int) -> None:
@@ -51,6 +53,7 @@ def test_gokodom_last_swiss_round_is_exact(seed: int) -> None:
         assert result.of(entrant).stage.status is brute_status(finishes), entrant  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None)
 @given(st.integers(0, 10**6))
 def test_gokodom_bound_is_sound_in_the_last_round(seed: int) -> None:
@@ -61,6 +64,7 @@ def test_gokodom_bound_is_sound_in_the_last_round(seed: int) -> None:
         check_sound(verdicts[entrant].status, finishes, entrant)
 
 
+@pytest.mark.slow
 def test_gokodom_bound_is_sound_with_a_round_to_pair() -> None:
     """Round 3 done, round 4 not yet paired: brute force over the engine's own pairing (one of
     the pairings the bound must hold for) and every result."""
@@ -101,6 +105,7 @@ def _woc(seed: int, played: int) -> EventState:
     return unfinish(state, rng, 0.6)
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None)
 @given(st.integers(0, 10**6))
 def test_woc_last_qualifying_round_is_exact(seed: int) -> None:

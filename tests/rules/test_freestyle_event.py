@@ -445,6 +445,7 @@ def test_standings_have_a_table_per_group_of_every_round() -> None:
     assert len(keys) == 1 + 2 + 4 + 4
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(count=st.integers(16, 32), seed=st.integers(0, 10_000))
 def test_any_field_finishes(count: int, seed: int) -> None:

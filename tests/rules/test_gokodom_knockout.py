@@ -254,6 +254,7 @@ def test_fewer_than_eight_players_get_walkovers() -> None:
     assert [len(m.participants) for m in step.matches] == [1, 2, 1, 1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [8, 33, 64, 100])
 def test_simulated_season_finishes_with_a_champion(players: int) -> None:
     """A whole season with random legal results, defaults and requested byes."""

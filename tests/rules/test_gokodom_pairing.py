@@ -3,6 +3,7 @@ undoing of choices when the top-down pass would leave players who have all met."
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -107,6 +108,7 @@ def test_rematch_only_when_unavoidable() -> None:
     assert result.rematches
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(
     count=st.integers(min_value=2, max_value=14),

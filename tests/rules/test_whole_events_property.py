@@ -4,6 +4,7 @@ the judge of every pairing."""
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,6 +13,7 @@ from rules.formats.bot_contest.simulate import simulate as contest
 from rules.formats.gokodom.simulate import simulate as season
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None)
 @given(entrants=st.integers(min_value=5, max_value=120), seed=st.integers(0, 10**6))
 def test_whole_contests_never_give_a_second_bye_and_shrink_to_the_targets(entrants, seed):
@@ -27,6 +29,7 @@ def test_whole_contests_never_give_a_second_bye_and_shrink_to_the_targets(entran
     assert 2 <= len(finalists) <= 8
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None)
 @given(players=st.integers(min_value=8, max_value=70), seed=st.integers(0, 10**6))
 def test_whole_seasons_pair_nobody_twice_and_give_at_most_one_bye_a_round(players, seed):

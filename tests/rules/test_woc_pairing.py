@@ -232,6 +232,7 @@ def fields(draw: Any) -> tuple[list[swiss.SwissPlayer], bool]:
     return players, draw(st.booleans())
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(fields())
 def test_pairing_is_the_rule_by_rule_optimum(case: tuple[list[swiss.SwissPlayer], bool]) -> None:
@@ -346,6 +347,7 @@ def test_bye_goes_to_a_lowest_scorer_and_not_twice() -> None:
     assert pairings[-1].reasons[0].code == "woc.pairing.bye"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [8, 12, 20, 67])
 def test_whole_events_run_to_the_end(size: int) -> None:
     rng = random.Random(1000 + size)

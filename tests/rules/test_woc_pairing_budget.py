@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+import pytest
+
 from rules.contract import (
     EntrantState,
     EventState,
@@ -28,6 +30,7 @@ from rules.formats.woc.swiss_sample import Shape, players
 TINY = Tuning(windows_up_to=0, large=4, run=6, prepair=6)
 
 
+@pytest.mark.slow
 def test_out_of_budget_pairing_lies_between_the_floor_and_the_optimum() -> None:
     """With no budget beyond the route's first solve, the pairing offered is never below
     the complete graph's optimum, the floor never above it, and a pairing called proven is

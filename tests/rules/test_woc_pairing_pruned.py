@@ -93,6 +93,7 @@ def _cases() -> list[tuple[str, int, int]]:
     return cases + [(shape, 300, 0) for shape in SHAPES if shape not in ("late", "modified")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("shape", "size", "seed"), _cases())
 def test_pruned_route_finds_the_complete_graph_optimum(shape: str, size: int, seed: int) -> None:
     """II.6.2 "in decreasing order of priority": the pruned route's rule-by-rule totals
@@ -102,6 +103,7 @@ def test_pruned_route_finds_the_complete_graph_optimum(shape: str, size: int, se
     _check(field, form.modified)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_small_sizes_reach_every_path(shape: str) -> None:
     """With the sizes shrunk, small fields go through counted groups, the greedy pairing
@@ -124,6 +126,7 @@ ROUND_8 = {
 MID = Tuning(windows_up_to=0, large=20, run=30, prepair=40)  # more counted groups, joins
 
 
+@pytest.mark.slow
 def test_floor_never_exceeds_the_optimum_in_round_8() -> None:
     """Soundness first: on round-8 fields of up to 300 players, mixed and with one country
     holding most of the field, the floor the route proves against (the lower bound, with
@@ -147,6 +150,7 @@ def test_floor_never_exceeds_the_optimum_in_round_8() -> None:
     assert joined > 0
 
 
+@pytest.mark.slow
 def test_one_country_round_8_at_1000_is_proven_by_the_bound() -> None:
     """Issue 24: the sample's one-country field (60 % of 1,000 players from one country)
     pairing round 8. The bound used to count colours and countries apart and missed the
@@ -163,6 +167,7 @@ def test_one_country_round_8_at_1000_is_proven_by_the_bound() -> None:
         assert outcome.cost == outcome.bound
 
 
+@pytest.mark.slow
 @settings(max_examples=300 if LARGE_PROFILE else 60, deadline=None)
 @given(fields())
 def test_pruned_route_on_arbitrary_small_fields(case: tuple[list[swiss.SwissPlayer], bool]) -> None:
@@ -204,6 +209,7 @@ def wide_fields(draw: Any) -> tuple[list[swiss.SwissPlayer], bool]:
     return result, draw(st.booleans())
 
 
+@pytest.mark.slow
 @settings(max_examples=400 if LARGE_PROFILE else 40, deadline=None)
 @given(wide_fields())
 def test_bound_never_exceeds_the_optimum(case: tuple[list[swiss.SwissPlayer], bool]) -> None:

@@ -117,6 +117,7 @@ def _nearest(value: float | int) -> int:
     return math.floor(Fraction(value).limit_denominator(10_000) + Fraction(1, 2))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["woc_2012.json", "woc_2014.json", "woc_2015.json"])
 def test_woc_points_discs_and_published_order(name: str) -> None:
     """II.3.1: "players being arranged in order of number of points ... in case of ties, the

@@ -284,6 +284,7 @@ def test_a_listed_player_with_a_score_and_no_game_is_said() -> None:
     assert cut.truncated is not None and cut.truncated.params["absent"] == [3]
 
 
+@pytest.mark.slow
 def test_the_whole_sample_is_read() -> None:
     """At least 299 of the 302 files of the archive sample read; a refused one is refused with
     its line and reason (WofError), never an exception of another kind."""
@@ -305,6 +306,7 @@ def test_the_whole_sample_is_read() -> None:
     assert time.perf_counter() - start < 10  # about 1 s here; the bench times the import check
 
 
+@pytest.mark.slow
 def test_every_read_sample_file_writes_back_to_the_same_games() -> None:
     """Text to data to text: writing a read file and reading it again gives the same players,
     rounds, byes and added results, and writing that gives the same text."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -105,6 +106,7 @@ def test_the_check_finds_the_old_e3_error() -> None:
     assert "Loser's Bracket" in misfits[0].text
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.booleans(), min_size=54, max_size=54))
 def test_random_results_keep_every_match_in_its_bracket(upsets: list[bool]) -> None:

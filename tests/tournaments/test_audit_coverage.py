@@ -118,11 +118,18 @@ EXEMPT = {
 }
 
 
-def _modules() -> dict[str, types.ModuleType]:
-    return {
-        info.name: importlib.import_module(f"{services_package.__name__}.{info.name}")
-        for info in pkgutil.iter_modules(services_package.__path__)
-    }
+def _modules() -> list[tuple[str, types.ModuleType]]:
+    """(name, module) of every services module; a package's modules (eventfile/) all go
+    by the package's name, the one its callers use ("eventfile.import_event")."""
+    found = []
+    for info in pkgutil.walk_packages(services_package.__path__, services_package.__name__ + "."):
+        found.append((_short(info.name), importlib.import_module(info.name)))
+    return found
+
+
+def _short(module_name: str) -> str:
+    """tournaments.services.eventfile.importing -> eventfile"""
+    return module_name[len(services_package.__name__) + 1 :].split(".")[0]
 
 
 def find_writers() -> set[str]:
@@ -131,7 +138,7 @@ def find_writers() -> set[str]:
     modules = _modules()
     calls: dict[str, set[str]] = {}
     writes: set[str] = set()
-    for name, module in modules.items():
+    for name, module in modules:
         for node in ast.walk(ast.parse(inspect.getsource(module))):
             if not isinstance(node, ast.FunctionDef):
                 continue
@@ -148,13 +155,13 @@ def find_writers() -> set[str]:
                     if isinstance(target, types.ModuleType) and target.__name__.startswith(
                         services_package.__name__ + "."
                     ):
-                        edges.add(f"{target.__name__.rsplit('.', 1)[1]}.{func.attr}")
+                        edges.add(f"{_short(target.__name__)}.{func.attr}")
                 elif isinstance(func, ast.Name):
                     target = getattr(module, func.id, None)
                     if inspect.isfunction(target) and target.__module__.startswith(
                         services_package.__name__ + "."
                     ):
-                        edges.add(f"{target.__module__.rsplit('.', 1)[1]}.{target.__name__}")
+                        edges.add(f"{_short(target.__module__)}.{target.__name__}")
                     else:
                         edges.add(f"{name}.{func.id}")
 
@@ -165,7 +172,7 @@ def find_writers() -> set[str]:
         return key in writes or any(changes(edge, seen) for edge in calls.get(key, ()))
 
     found = set()
-    for name, module in modules.items():
+    for name, module in modules:
         for attr, obj in vars(module).items():
             public = not attr.startswith("_") and inspect.isfunction(obj)
             if public and obj.__module__ == module.__name__ and changes(f"{name}.{attr}", set()):

@@ -72,10 +72,10 @@ def test_the_engine_pairs_on_from_the_database_as_from_its_own_state(format_key)
 
 def _renumbered(pure, data):
     """The pure state with the file's entrant numbers, to compare like with like."""
-    from tournaments.services.eventfile import _state_from, validate
+    from tournaments.services.eventfile import state_from, validate
 
     data = {**data, "event": {**data["event"], "slug": "compare-only"}}
-    return _state_from(validate(data))
+    return state_from(validate(data))
 
 
 @pytest.mark.parametrize("format_key", sorted(FIELDS))

@@ -11,7 +11,7 @@ from tests.rules.test_woc_pairing_budget import _event, _plan
 from tournaments.models import AuditEntry, Entrant, Round
 from tournaments.services import events, results, rounds
 from tournaments.services.errors import ServiceError
-from tournaments.services.rounds import reasons_json
+from tournaments.services.result_json import reasons_json
 
 pytestmark = pytest.mark.django_db
 

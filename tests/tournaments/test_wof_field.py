@@ -44,7 +44,7 @@ def built(text: str) -> dict[str, Any]:
 
 
 def exported(clean: dict[str, Any]) -> str:
-    state = eventfile._state_from(clean)
+    state = eventfile.state_from(clean)
     external = {str(e["number"]): e["external_id"] for e in clean["entrants"]}
     return export_state(state, external, name=clean["event"]["name"], now=NOW)
 

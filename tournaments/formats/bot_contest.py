@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from rules.contract import Problem
@@ -86,23 +86,25 @@ class BotContestUI(FormatUI):
 register(KEY, BotContestUI())
 
 
-def _urls() -> list:
-    from tournaments.views import format_bot_contest as manage
-    from tournaments.views import format_bot_contest_public as public
+def _screens() -> list[tuple[str, str, str]]:
+    manage = "tournaments.views.format_bot_contest"
+    public = "tournaments.views.format_bot_contest_public"
 
     base = "e/<slug:slug>/manage/bot_contest/"
     return [
-        path(base, manage.hub, name="bot_contest_manage"),
-        path(f"{base}games/", manage.games_import, name="bot_contest_import"),
-        path(f"{base}referee/", manage.referee, name="bot_contest_referee"),
-        path(f"{base}board/", manage.board, name="bot_contest_board"),
-        path(f"{base}final/", manage.final_tie, name="bot_contest_final_tie"),
-        path("e/<slug:slug>/bot_contest/api/games", manage.api_game, name="bot_contest_api_game"),
-        path("e/<slug:slug>/bot_contest/", public.boards, name="bot_contest_boards"),
-        path("e/<slug:slug>/bot_contest/gauntlet/", public.gauntlet, name="bot_contest_gauntlet"),
-        path("e/<slug:slug>/bot_contest/brackets/", public.brackets, name="bot_contest_brackets"),
-        path("e/<slug:slug>/bot_contest/final/", public.final, name="bot_contest_final"),
+        (base, f"{manage}.hub", "bot_contest_manage"),
+        (f"{base}games/", f"{manage}.games_import", "bot_contest_import"),
+        (f"{base}referee/", f"{manage}.referee", "bot_contest_referee"),
+        (f"{base}board/", f"{manage}.board", "bot_contest_board"),
+        (f"{base}final/", f"{manage}.final_tie", "bot_contest_final_tie"),
+        ("e/<slug:slug>/bot_contest/api/games", f"{manage}.api_game", "bot_contest_api_game"),
+        ("e/<slug:slug>/bot_contest/", f"{public}.boards", "bot_contest_boards"),
+        ("e/<slug:slug>/bot_contest/gauntlet/", f"{public}.gauntlet", "bot_contest_gauntlet"),
+        ("e/<slug:slug>/bot_contest/brackets/", f"{public}.brackets", "bot_contest_brackets"),
+        ("e/<slug:slug>/bot_contest/final/", f"{public}.final", "bot_contest_final"),
     ]
 
 
-urlpatterns = _urls()
+# (route, the view's dotted path, URL name): tournaments/urls_formats.py imports the views,
+# so that this module, which services read, never imports one (no import cycle).
+SCREENS = _screens()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from rules.contract import Problem
@@ -156,28 +156,30 @@ UI = FreestyleUI(
 register("freestyle", UI)
 
 
-def _urls() -> list[Any]:
-    from tournaments.views import format_freestyle as views
+def _screens() -> list[tuple[str, str, str]]:
+    views = "tournaments.views.format_freestyle"
 
     return [
-        path("e/<slug:slug>/freestyle/draws/", views.public_draws, name="freestyle_draws"),
-        path("e/<slug:slug>/freestyle/bracket/", views.public_bracket, name="freestyle_bracket"),
-        path(
+        ("e/<slug:slug>/freestyle/draws/", f"{views}.public_draws", "freestyle_draws"),
+        ("e/<slug:slug>/freestyle/bracket/", f"{views}.public_bracket", "freestyle_bracket"),
+        (
             "e/<slug:slug>/manage/freestyle/draws/",
-            views.manage_draws,
-            name="freestyle_manage_draws",
+            f"{views}.manage_draws",
+            "freestyle_manage_draws",
         ),
-        path(
+        (
             "e/<slug:slug>/manage/freestyle/tiebreakers/",
-            views.manage_tiebreakers,
-            name="freestyle_tiebreakers",
+            f"{views}.manage_tiebreakers",
+            "freestyle_tiebreakers",
         ),
-        path(
+        (
             "e/<slug:slug>/manage/freestyle/withdraw/<int:number>/",
-            views.manage_withdraw,
-            name="freestyle_withdraw",
+            f"{views}.manage_withdraw",
+            "freestyle_withdraw",
         ),
     ]
 
 
-urlpatterns = _urls()
+# (route, the view's dotted path, URL name): tournaments/urls_formats.py imports the views,
+# so that this module, which services read, never imports one (no import cycle).
+SCREENS = _screens()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from rules.contract import Problem
@@ -194,31 +194,31 @@ UI = GokodomUI(
 register("gokodom", UI)
 
 
-def _urls() -> list:
-    from tournaments.views import format_gokodom as player
-    from tournaments.views import format_gokodom_manage as manage
+def _screens() -> list[tuple[str, str, str]]:
+    player = "tournaments.views.format_gokodom"
+    manage = "tournaments.views.format_gokodom_manage"
 
     match = "e/<slug:slug>/gokodom/matches/<int:match_id>/"
     director = "e/<slug:slug>/manage/gokodom/"
     return [
-        path("e/<slug:slug>/gokodom/me/", player.my_match, name="gokodom_player"),
-        path(match + "report", player.report, name="gokodom_report"),
-        path(match + "confirm", player.confirm, name="gokodom_confirm"),
-        path(match + "dispute", player.dispute, name="gokodom_dispute"),
-        path(match + "message", player.message, name="gokodom_message"),
-        path("e/<slug:slug>/gokodom/bye", player.bye, name="gokodom_bye"),
-        path("e/<slug:slug>/gokodom/absence", player.absence, name="gokodom_absence"),
-        path("e/<slug:slug>/gokodom/bracket/", player.bracket, name="gokodom_bracket"),
-        path(director, manage.season, name="gokodom_manage"),
-        path(director + "schedule", manage.schedule_view, name="gokodom_schedule"),
-        path(director + "rounds/<int:number>/times", manage.round_times, name="gokodom_times"),
-        path(director + "rounds/<int:number>/close", manage.close, name="gokodom_close"),
-        path(director + "eighth-place", manage.eighth_place, name="gokodom_eighth"),
-        path(director + "matches/<int:match_id>/codes", manage.codes, name="gokodom_codes"),
-        path(
-            director + "matches/<int:match_id>/advances", manage.advances, name="gokodom_advances"
-        ),
+        ("e/<slug:slug>/gokodom/me/", f"{player}.my_match", "gokodom_player"),
+        (match + "report", f"{player}.report", "gokodom_report"),
+        (match + "confirm", f"{player}.confirm", "gokodom_confirm"),
+        (match + "dispute", f"{player}.dispute", "gokodom_dispute"),
+        (match + "message", f"{player}.message", "gokodom_message"),
+        ("e/<slug:slug>/gokodom/bye", f"{player}.bye", "gokodom_bye"),
+        ("e/<slug:slug>/gokodom/absence", f"{player}.absence", "gokodom_absence"),
+        ("e/<slug:slug>/gokodom/bracket/", f"{player}.bracket", "gokodom_bracket"),
+        (director, f"{manage}.season", "gokodom_manage"),
+        (director + "schedule", f"{manage}.schedule_view", "gokodom_schedule"),
+        (director + "rounds/<int:number>/times", f"{manage}.round_times", "gokodom_times"),
+        (director + "rounds/<int:number>/close", f"{manage}.close", "gokodom_close"),
+        (director + "eighth-place", f"{manage}.eighth_place", "gokodom_eighth"),
+        (director + "matches/<int:match_id>/codes", f"{manage}.codes", "gokodom_codes"),
+        (director + "matches/<int:match_id>/advances", f"{manage}.advances", "gokodom_advances"),
     ]
 
 
-urlpatterns = _urls()
+# (route, the view's dotted path, URL name): tournaments/urls_formats.py imports the views,
+# so that this module, which services read, never imports one (no import cycle).
+SCREENS = _screens()

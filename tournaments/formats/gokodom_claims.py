@@ -11,6 +11,8 @@ from django.utils.translation import gettext as _
 
 OUTCOME_WORDS = {"W": _("a win"), "L": _("a loss"), "D": _("a draw")}
 THAT_YOU = {"W": _("you won"), "L": _("you lost"), "D": _("you drew")}
+# The report's statuses in match details["report"] (services/format_gokodom writes them).
+REPORTED, DISPUTED, CONFIRMED = "reported", "disputed", "confirmed"
 
 
 def winner_of(claim: Mapping[str, Any], seats: list[str]) -> int | None:
@@ -39,8 +41,6 @@ def for_player(claim: Mapping[str, Any], me: str, names: Mapping[str, str]) -> s
 def claim_lines(match: Any) -> list[str]:
     """The players' accounts of a reported or disputed match, as the director reads them
     (participants prefetched)."""
-    from tournaments.services.format_gokodom import claims
-
     people = list(match.participants.all())
     seats = [str(p.entrant.number) if p.entrant_id else "" for p in people]
     names = {str(p.entrant.number): p.entrant.name for p in people if p.entrant_id}
@@ -60,3 +60,12 @@ def for_director(claim: Mapping[str, Any], seats: list[str], names: Mapping[str,
         _("%(name)s says %(winner)s won") % {"name": who, "winner": names.get(seats[winner], "")}
         + score
     )
+
+
+def claims(match: Any) -> list[dict[str, Any]]:
+    """The players' accounts of a match: the report, and in a dispute the other player's
+    claim when they gave one (each {"by", "summary", "winner", "results" or "games"})."""
+    entry = match.details.get("report") or {}
+    if entry.get("status") not in (REPORTED, DISPUTED):
+        return []
+    return [c for c in (entry, entry.get("counter")) if c and c.get("summary")]

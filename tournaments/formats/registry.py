@@ -1,8 +1,8 @@
 """Format key -> FormatUI. A format without an entry gets the generic one.
 
 Each format's web side is a module tournaments/formats/<key>.py that calls ``register``
-and may define ``urlpatterns`` (its own screens, e.g. a referee API or a bracket page);
-tournaments/urls_formats.py collects those.
+and may define ``SCREENS`` (its own screens, e.g. a referee API or a bracket page, each
+view named by its dotted path); tournaments/urls_formats.py collects and imports those.
 """
 
 from __future__ import annotations

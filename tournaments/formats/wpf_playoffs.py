@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from rules.contract import Problem
@@ -100,28 +100,26 @@ class WpfPlayoffsUI(FormatUI):
 register(KEY, WpfPlayoffsUI())
 
 
-def _urls() -> list:
-    from tournaments.views import format_wpf_playoffs as views
+def _screens() -> list[tuple[str, str, str]]:
+    views = "tournaments.views.format_wpf_playoffs"
 
     manage = f"e/<slug:slug>/manage/{KEY}"
     return [
-        path(f"{manage}/", views.overview, name=f"{KEY}_manage"),
-        path(f"{manage}/reveal", views.reveal, name=f"{KEY}_reveal"),
-        path(f"{manage}/eligibility/", views.eligibility, name=f"{KEY}_eligibility"),
-        path(f"{manage}/puzzles/", views.puzzles, name=f"{KEY}_puzzles"),
-        path(
-            f"{manage}/puzzles/live/<int:number>",
-            views.live_puzzle,
-            name=f"{KEY}_live_puzzle",
-        ),
-        path(
+        (f"{manage}/", f"{views}.overview", f"{KEY}_manage"),
+        (f"{manage}/reveal", f"{views}.reveal", f"{KEY}_reveal"),
+        (f"{manage}/eligibility/", f"{views}.eligibility", f"{KEY}_eligibility"),
+        (f"{manage}/puzzles/", f"{views}.puzzles", f"{KEY}_puzzles"),
+        (f"{manage}/puzzles/live/<int:number>", f"{views}.live_puzzle", f"{KEY}_live_puzzle"),
+        (
             f"{manage}/preferences/<int:number>/",
-            views.preferences_for,
-            name=f"{KEY}_preferences_for",
+            f"{views}.preferences_for",
+            f"{KEY}_preferences_for",
         ),
-        path(f"e/<slug:slug>/{KEY}/preferences/", views.my_preferences, name=f"{KEY}_preferences"),
-        path(f"e/<slug:slug>/{KEY}/ladder/", views.ladder, name=f"{KEY}_ladder"),
+        (f"e/<slug:slug>/{KEY}/preferences/", f"{views}.my_preferences", f"{KEY}_preferences"),
+        (f"e/<slug:slug>/{KEY}/ladder/", f"{views}.ladder", f"{KEY}_ladder"),
     ]
 
 
-urlpatterns = _urls()
+# (route, the view's dotted path, URL name): tournaments/urls_formats.py imports the views,
+# so that this module, which services read, never imports one (no import cycle).
+SCREENS = _screens()

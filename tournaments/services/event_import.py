@@ -30,7 +30,7 @@ from rules.formats.woc import ENGINE, record
 from rules.formats.woc.finals import KIND_LABEL
 from rules.formats.woc.wof import binary
 from tournaments.models import Event, ImportJob
-from tournaments.services import audit, eventfile, events, ftd, ftd_shape, limits, wof
+from tournaments.services import audit, eventfile, events, ftd, ftd_shape, limits, queue, wof
 from tournaments.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
@@ -556,10 +556,8 @@ def start(
 
 
 def enqueue(job_id: int) -> None:
-    from tournaments.tasks import run_import
-
     try:
-        run_import.apply_async((job_id,), retry=False)
+        queue.send("tournaments.tasks.run_import", job_id)
     except Exception:
         if conf.CELERY_TASK_ALWAYS_EAGER:
             raise

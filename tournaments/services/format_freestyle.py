@@ -28,7 +28,7 @@ from rules.draws import DrawNeeded, DrawSource, InvalidDraw
 from tournaments.models import Entrant, Event, Match, RandomDraw, ResultChange, Round
 from tournaments.services import audit, draws, locking, result_changes, standings
 from tournaments.services.errors import ServiceError
-from tournaments.services.rounds import score_json
+from tournaments.services.result_json import score_json
 from tournaments.services.state import load_event_state
 
 TIEBREAKER = re.compile(r"^round-(\d+)/group-([^/]+)/tiebreaker/(.+)$")

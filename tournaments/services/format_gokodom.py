@@ -26,14 +26,14 @@ from django.utils.formats import date_format
 
 from rules.contract import MatchScore, MatchState, Problem
 from tournaments.formats import gokodom_schedule as schedule
+from tournaments.formats.gokodom_claims import CONFIRMED, DISPUTED, REPORTED, claim_lines
 from tournaments.models import Entrant, Event, Match, ResultChange, Round
 from tournaments.services import audit, locking, notifications, result_changes, results
 from tournaments.services.errors import InvalidResult, NotAllowed, ServiceError
-from tournaments.services.rounds import score_json
+from tournaments.services.result_json import score_json
 from tournaments.services.state import load_event_state, match_state
 
 INVERSE = {"W": "L", "L": "W", "D": "D"}
-REPORTED, DISPUTED, CONFIRMED = "reported", "disputed", "confirmed"
 
 
 # -- shared with the director's side -----------------------------------------------------
@@ -240,15 +240,6 @@ def _with_claim(entry: Mapping[str, Any], claim: Mapping[str, Any]) -> dict[str,
     return updated
 
 
-def claims(match: Match) -> list[dict[str, Any]]:
-    """The players' accounts of a match: the report, and in a dispute the other player's
-    claim when they gave one (each {"by", "summary", "winner", "results" or "games"})."""
-    entry = match.details.get("report") or {}
-    if entry.get("status") not in (REPORTED, DISPUTED):
-        return []
-    return [c for c in (entry, entry.get("counter")) if c and c.get("summary")]
-
-
 def _tied(score: MatchScore) -> bool:
     # A 3-3 tie after six games is a finished match the rules leave to the director.
     return any(r.code == "gokodom.tied" for r in score.reasons)
@@ -397,8 +388,6 @@ def dispute(
 def _mail_dispute(locked: Match, logged: Any, entrant: Entrant, now: datetime) -> None:
     """Both players and the directors are told, after the commit, with the accounts as
     the director reads them."""
-    from tournaments.formats.gokodom_claims import claim_lines
-
     note = (locked.details.get("report") or {}).get("note", "")
     notifications.dispute_opened(
         locked, logged, by=entrant, note=note, lines=claim_lines(locked), now=now

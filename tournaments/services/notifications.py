@@ -46,6 +46,7 @@ from tournaments.models import (
     Notification,
     Round,
 )
+from tournaments.services import queue
 
 log = logging.getLogger(__name__)
 
@@ -161,17 +162,15 @@ def _store(rows: Iterable[Notification]) -> list[int]:
 def send_later(ids: Sequence[int]) -> bool:
     """Enqueue the sending task. Neither the broker nor the mail server may fail the action
     that is already committed: a task that cannot be sent is left to the sweep."""
-    from tournaments.tasks import send_notifications
-
     if not ids:
         return False
     try:
-        if send_notifications.app.conf.task_always_eager:
+        if queue.runs_eagerly():
             # no worker: one attempt inside the request, never the task's retries (a mail
             # server that is down would hold the page for each of them)
             deliver(ids)
         else:
-            send_notifications.apply_async((list(ids),), retry=False)
+            queue.send("tournaments.tasks.send_notifications", list(ids))
     except Exception:
         log.warning("mail not sent now (%s rows): left to the sweep", len(ids), exc_info=True)
         return False

@@ -158,7 +158,7 @@ def _round(number, label, stage, matches, details=None):
 
 
 def state_of(data: dict[str, Any]) -> EventState:
-    return eventfile._state_from(data)
+    return eventfile.state_from(data)
 
 
 def add_final_rounds(data: dict[str, Any], rounds: Sequence[RoundState]) -> None:

@@ -18,7 +18,7 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from tournaments.models import Event, Report, Round
-from tournaments.services import invitations, locking
+from tournaments.services import invitations, locking, queue
 from tournaments.services.errors import ServiceError
 from tournaments.services.report_files import (
     BUILDERS,
@@ -93,10 +93,8 @@ def request(
 
 
 def enqueue(report_id: int) -> None:
-    from tournaments.tasks import build_report
-
     try:
-        build_report.apply_async((report_id,), retry=False)
+        queue.send("tournaments.tasks.build_report", report_id)
     except Exception:
         if conf.CELERY_TASK_ALWAYS_EAGER:
             raise

@@ -23,7 +23,7 @@ from tournaments import selectors
 from tournaments.models import Game, Match, ResultChange, Round, Stage
 from tournaments.services import locking, result_changes
 from tournaments.services.errors import InvalidResult, StaleResult
-from tournaments.services.rounds import score_json
+from tournaments.services.result_json import score_json
 from tournaments.services.state import entrant_state, load_event_state, match_state
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -26,6 +25,7 @@ from tournaments.models import (
 )
 from tournaments.services import audit, checkin, draws, locking, notifications, standings
 from tournaments.services.errors import ServiceError
+from tournaments.services.result_json import reasons_json, score_json
 from tournaments.services.state import jsonable, load_event_state
 
 
@@ -34,13 +34,6 @@ class DraftOutcome:
     round: Round | None = None
     finished: Finished | None = None
     decision: NeedsDecision | None = None
-
-
-def reasons_json(reasons: Any) -> list[dict[str, Any]]:
-    return [
-        {"code": r.code, "text": r.text, "rule": r.rule, "params": jsonable(r.params)}
-        for r in reasons
-    ]
 
 
 def draft_next_round(event: Event, *, by: Any, now: datetime | None = None) -> DraftOutcome:
@@ -190,29 +183,6 @@ def _score_byes(event: Event, rnd: Round) -> None:
 
 
 # Games that ended otherwise than on the board: the pages, reports and exports mark them.
-MARKED_ENDINGS = ("forfeit", "default", "resignation", "time_default")
-
-
-def score_json(score: Any, games: Iterable[Any] = ()) -> dict[str, Any]:
-    """The engine's score as stored on the match, with each game that did not end on the
-    board (``endings``: number, ending, the seat who forfeited, resigned or lost on time)."""
-    endings = [
-        [g.number, str(g.ending), g.details.get("defaulter")]
-        for g in games
-        if str(g.ending) in MARKED_ENDINGS
-    ]
-    return {
-        "points": jsonable(score.points),
-        "winner": score.winner,
-        "complete": score.complete,
-        "summary": score.summary,
-        "game_scores": jsonable(score.game_scores),
-        "reasons": reasons_json(score.reasons),
-        "details": jsonable(score.details),
-        **({"endings": endings} if endings else {}),
-    }
-
-
 def delete_draft(rnd: Round, *, by: Any, now: datetime | None = None) -> None:
     now = now or timezone.now()
     with transaction.atomic():

@@ -25,7 +25,7 @@ from rules.contention import Contention, Verdict
 from rules.contention import contention as contention_of
 from rules.contract import EventState, Standings
 from tournaments.models import Entrant, Event, StandingsRow, StandingsSnapshot
-from tournaments.services import locking
+from tournaments.services import locking, queue
 from tournaments.services.state import jsonable, load_event_state
 
 log = logging.getLogger(__name__)
@@ -123,8 +123,6 @@ def schedule_recompute(event_id: int, version: int, *, delay: float | None = Non
     is already safe in the database and the periodic sweep (``sweep``) enqueues the
     recompute when the broker is back. Returns True if a task was sent.
     """
-    from tournaments.tasks import recompute_standings
-
     delay = conf.ARBITER_STANDINGS_DELAY if delay is None else delay
     key = _pending_key(event_id)
     try:
@@ -135,7 +133,7 @@ def schedule_recompute(event_id: int, version: int, *, delay: float | None = Non
     if not fresh:
         return False
     try:
-        recompute_standings.apply_async((event_id, version), countdown=delay, retry=False)
+        queue.send("tournaments.tasks.recompute_standings", event_id, version, countdown=delay)
     except Exception:
         if conf.CELERY_TASK_ALWAYS_EAGER:
             raise  # eager: the error is the task's own, not the broker's

@@ -5,7 +5,7 @@ from tournaments.management.commands._common import get_event, service_error
 from tournaments.services import conformance, limits
 from tournaments.services import history as results_history
 from tournaments.services.errors import ServiceError
-from tournaments.services.eventfile import _state_from, validate
+from tournaments.services.eventfile import state_from, validate
 
 
 class Command(BaseCommand):
@@ -49,7 +49,7 @@ class Command(BaseCommand):
                 # checking a file must not clash with an event stored under its slug
                 data["event"]["slug"] = "checked-file"
             try:
-                state = _state_from(validate(data, slug="checked-file-not-stored"))
+                state = state_from(validate(data, slug="checked-file-not-stored"))
             except ServiceError as error:
                 raise service_error(error) from None
             verdict = conformance.check_state(state, registry.get(state.format))

@@ -1,0 +1,127 @@
+"""An event as a JSON event file (docs/event-file.md): the inverse of ``import_event``."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from tournaments.models import Event, GroupMember, Round
+from tournaments.services.eventfile.schema import FILE_VERSION
+from tournaments.services.state import rounds_queryset
+
+
+def _iso(value: dt.date | dt.datetime | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def export_event(event: Event) -> dict[str, Any]:
+    """The whole event as plain data, in a fixed order, so that equal events export equal."""
+    entrants = list(event.entrants.select_related("team").order_by("number"))
+    rounds = list(rounds_queryset(event).select_related("stage"))
+    return {
+        "arbiter_event_file": FILE_VERSION,
+        "event": {
+            "slug": event.slug,
+            "name": event.name,
+            "format": event.format,
+            "settings": event.settings,
+            "status": event.status,
+            "public": event.public,
+            "starts_on": _iso(event.starts_on),
+            "ends_on": _iso(event.ends_on),
+            "time_zone": event.time_zone,
+            "venue": event.venue,
+            "random_seed": event.random_seed,
+            "external_draws": event.external_draws,
+        },
+        "teams": [{"name": t.name, "country": t.country} for t in event.teams.order_by("name")],
+        "stages": [
+            {"key": s.key, "name": s.name, "order": s.order} for s in event.stages.order_by("order")
+        ],
+        "entrants": [
+            {
+                "number": e.number,
+                "name": e.name,
+                "rating": e.rating,
+                "seed": e.seed,
+                "country": e.country,
+                "gender": e.gender,
+                "team": e.team.name if e.team_id else "",
+                "external_id": e.external_id,
+                "flags": e.flags,
+                "status": e.status,
+                "withdrawn_after_round": e.withdrawn_after_round,
+            }
+            for e in entrants
+        ],
+        "rounds": [_export_round(r) for r in rounds],
+        "draws": [
+            {
+                "key": d.key,
+                "purpose": d.purpose,
+                "method": d.method,
+                "value": d.value,
+                "details": d.details,
+                "round": d.round.number if d.round_id else None,
+                "drawn_at": _iso(d.drawn_at),
+            }
+            for d in event.draws.select_related("round").order_by("drawn_at", "pk")
+        ],
+    }
+
+
+def _export_round(rnd: Round) -> dict[str, Any]:
+    return {
+        "number": rnd.number,
+        "label": rnd.label,
+        "status": rnd.status,
+        "stage": rnd.stage.key if rnd.stage_id else None,
+        "starts_at": _iso(rnd.starts_at),
+        "deadline": _iso(rnd.deadline),
+        "published_at": _iso(rnd.published_at),
+        "completed_at": _iso(rnd.completed_at),
+        "reasons": rnd.reasons,
+        "details": rnd.details,
+        "groups": [
+            {
+                "key": g.key,
+                "label": g.label,
+                "entrants": [m.entrant.number for m in sorted(g.members.all(), key=_seed)],
+            }
+            for g in rnd.groups.all()
+        ],
+        "matches": [
+            {
+                "code": m.code,
+                "group": m.group.key if m.group_id else None,
+                "bracket": m.bracket,
+                "table": m.table,
+                "details": m.details,
+                "reasons": m.reasons,
+                "overridden": m.overridden,
+                "participants": [
+                    {
+                        "entrant": p.entrant.number if p.entrant_id else None,
+                        "role": p.role,
+                        "details": p.details,
+                    }
+                    for p in m.participants.all()
+                ],
+                "games": [
+                    {
+                        "number": g.number,
+                        "scores": g.scores,
+                        "first": g.first_seat,
+                        "ending": g.ending,
+                        "details": g.details,
+                    }
+                    for g in m.games.all()
+                ],
+            }
+            for m in rnd.matches.all()
+        ],
+    }
+
+
+def _seed(member: GroupMember) -> int:
+    return member.seed
