@@ -32,7 +32,6 @@ from tournaments.formats.base import NeedsYou
 from tournaments.models import Event, Match, ResultEntry, Round
 from tournaments.services import audit, locking, results
 from tournaments.services.errors import InvalidResult, NotAllowed, ServiceError, StaleResult
-from tournaments.services.state import load_event_state
 
 WAITING, SAVED, DISAGREED, SETTLED = "waiting", "saved", "disagreed", "settled"
 
@@ -120,10 +119,7 @@ def _score(locked: Match, games: tuple[GameState, ...], details: Mapping[str, An
         raise InvalidResult(f"{rnd.label} is not published yet: results wait for the pairing.")
     if not games and not details:
         return MatchScore(points=(), complete=False, summary="")
-    if getattr(event.engine, "scores_match_alone", False):
-        state = results._match_only_state(event, rnd, locked)
-    else:
-        state = load_event_state(event)
+    state = results.scoring_state(event, rnd, locked)
     current = next(
         m
         for r in state.rounds

@@ -31,7 +31,7 @@ from tournaments.models import Entrant, Event, Match, ResultChange, Round
 from tournaments.services import audit, locking, notifications, result_changes, results
 from tournaments.services.errors import InvalidResult, NotAllowed, ServiceError
 from tournaments.services.result_json import score_json
-from tournaments.services.state import load_event_state, match_state
+from tournaments.services.state import match_state
 
 INVERSE = {"W": "L", "L": "W", "D": "D"}
 
@@ -143,7 +143,8 @@ def _claim(
     """One player's account of the match, checked by the engine: W/L/D from their side in
     the Swiss, the games in the elimination rounds; with the summary and the winning seat."""
     me = str(entrant.number)
-    state = load_event_state(event)
+    # the engine scores one match from the event's frame (rules/scoring_frame.py)
+    state = results.scoring_state(event, locked.round, locked)
     current = state_match(state, locked)
     claim: dict[str, Any] = {"by": me, "version": locked.version}
     if schedule.stage(locked.round) == schedule.SWISS:
@@ -321,7 +322,7 @@ def confirm(
                 "Your opponent changed the report since you saw it: it now says "
                 f"{claim.get('summary', '')}. Confirm or dispute it as it is now."
             )
-        state = load_event_state(event)
+        state = results.scoring_state(event, locked.round, locked)
         apply_report(
             event,
             state,

@@ -22,7 +22,7 @@ from rules.formats.gokodom import resolve_deadline
 from tournaments import selectors
 from tournaments.formats import gokodom_schedule as schedule
 from tournaments.models import Event, Match, RandomDraw, ResultChange, Round
-from tournaments.services import audit, draws, locking, rounds, standings
+from tournaments.services import audit, draws, locking, results, rounds, standings
 from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
 from tournaments.services.format_gokodom import (
     DISPUTED,
@@ -54,7 +54,7 @@ def record_codes(
         if locked.round.status == Round.Status.DRAFT:
             raise InvalidResult(f"{locked.round.label} is not published yet.")
         details = details_with_codes(locked, codes)
-        state = load_event_state(event)
+        state = results.scoring_state(event, locked.round, locked)
         save_details(
             event,
             state,
@@ -114,7 +114,7 @@ def decide_advances(
         event, locked = locking.lock_match(match, seats=True)
         _check_version(locked, expected_version)
         details = details_with_advances(locked, entrant)
-        state = load_event_state(event)
+        state = results.scoring_state(event, locked.round, locked)
         save_details(
             event,
             state,

@@ -10,6 +10,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from rules import scoring_frame
 from rules.contract import (
     EventState,
     GameEnding,
@@ -24,7 +25,12 @@ from tournaments.models import Game, Match, ResultChange, Round, Stage
 from tournaments.services import locking, result_changes
 from tournaments.services.errors import InvalidResult, StaleResult
 from tournaments.services.result_json import score_json
-from tournaments.services.state import entrant_state, load_event_state, match_state
+from tournaments.services.state import (
+    entrant_state,
+    load_event_state,
+    match_state,
+    rounds_queryset,
+)
 
 
 @dataclass(frozen=True)
@@ -109,6 +115,18 @@ def _match_only_state(event: Any, rnd: Round, match: Match) -> EventState:
     )
 
 
+def scoring_state(event: Any, rnd: Round, match: Match) -> EventState:
+    """As much of the event as its format reads to score ``match`` (rules/scoring_frame.py):
+    loading every game of a 1,000-entrant event to score one took seconds a save."""
+    view = scoring_frame.view_of(event.engine)
+    if view == "alone":
+        return _match_only_state(event, rnd, match)
+    if view == "frame":
+        rounds = rounds_queryset(event, only_match=match.pk).select_related("stage")
+        return load_event_state(event, rounds)
+    return load_event_state(event)
+
+
 def record(
     match: Match,
     games: Sequence[Mapping[str, Any]],
@@ -139,11 +157,7 @@ def record(
         rnd = locked.round
         if rnd.status == Round.Status.DRAFT:
             raise InvalidResult(f"{rnd.label} is not published yet: results wait for the pairing.")
-        if state is None and getattr(event.engine, "scores_match_alone", False):
-            # The format scores a match from the match and the settings alone: loading a
-            # 1,000-entrant event for each result took seconds a save (bench/load.py).
-            state = _match_only_state(event, rnd, locked)
-        state = state if state is not None else load_event_state(event)
+        state = state if state is not None else scoring_state(event, rnd, locked)
         current = next(
             m
             for r in state.rounds

@@ -38,15 +38,18 @@ def entrant_key(number: int | None) -> str | None:
     return None if number is None else str(number)
 
 
-def rounds_queryset(event: Event):
-    """Rounds with everything an engine reads, in five queries whatever the event's size."""
+def rounds_queryset(event: Event, *, only_match: int | None = None):
+    """Rounds with everything an engine reads, in five queries whatever the event's size.
+    ``only_match``: of the matches, that one alone (the frame a save scores a match in:
+    rules/scoring_frame.py)."""
+    matches = Match.objects.all() if only_match is None else Match.objects.filter(pk=only_match)
     return (
         Round.objects.filter(event=event)
         .order_by("number")
         .prefetch_related(
             Prefetch(
                 "matches",
-                queryset=Match.objects.order_by("order", "code")
+                queryset=matches.order_by("order", "code")
                 .select_related("group")
                 .prefetch_related(
                     Prefetch(

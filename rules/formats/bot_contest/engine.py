@@ -42,6 +42,9 @@ from rules.formats.bot_contest.seeding import (
 
 class BotContestEngine(SettingsMixin):
     key = "bot_contest"
+    # score_match reads the settings, the entrants and the rounds' stages, not the other
+    # matches' games (rules/scoring_frame.py): a save need not load the whole event
+    scores_match_in_frame = True
     name = "Bot contest (gauntlet, double-elimination brackets, final round robin)"
     settings = (
         Setting("references", 3, "How many reference programs play the seeding gauntlet."),

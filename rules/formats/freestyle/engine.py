@@ -60,6 +60,9 @@ COLUMNS = (
 
 class FreestyleEngine(SettingsMixin):
     key = "freestyle"
+    # score_match reads who withdrew after which round and the match, not the other
+    # matches' games (rules/scoring_frame.py): a save need not load the whole event
+    scores_match_in_frame = True
     name = "Freestyle (groups, then semi-finals and final)"
     settings = (
         Setting(

@@ -36,6 +36,10 @@ from .standings import build_standings
 
 class GokodomEngine(SettingsMixin):
     key = "gokodom"
+    # score_match reads the Swiss round count (settings, the first round's order or the
+    # active players) and the match's round (rules/scoring_frame.py): a save need not load
+    # the whole event
+    scores_match_in_frame = True
     name = "GokoDom (Swiss qualifier, top-8 elimination)"
     settings = SETTINGS
 

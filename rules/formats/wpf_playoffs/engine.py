@@ -40,6 +40,10 @@ from .standings import build_standings
 
 class WpfPlayoffsEngine(SettingsMixin):
     key = "wpf_playoffs"
+    # score_match reads whether the online results are revealed (settings, the live
+    # rounds' status) and the match (rules/scoring_frame.py): a save need not load the whole
+    # event
+    scores_match_in_frame = True
     name = "WPF GP Playoffs (Swiss Elimination)"
     # Every match is fixed by the ladder the earlier results make (the Brackets tables): a
     # later round whose players a corrected result changes cannot stay as played, the
