@@ -9,11 +9,11 @@ from typing import Any
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Value
 
 from tournaments.formats import ui_for
+from tournaments.match_reads import with_seats_and_games
 from tournaments.models import (
     AuditEntry,
     Entrant,
     Event,
-    Game,
     Match,
     MatchParticipant,
     Round,
@@ -64,20 +64,6 @@ def withdrawn_pairing(event: Event, number: int) -> AuditEntry | None:
         )
         .order_by("-at", "-id")
         .first()
-    )
-
-
-def with_seats_and_games(matches: QuerySet[Match] | None = None) -> QuerySet[Match]:
-    """``matches`` (all by default) with their round and group, their seats in seat order
-    with each seat's entrant, and their games in order: three queries however many matches.
-    The shape every results screen and result service reads a match in."""
-    matches = Match.objects.all() if matches is None else matches
-    return matches.select_related("round", "group").prefetch_related(
-        Prefetch(
-            "participants",
-            queryset=MatchParticipant.objects.order_by("seat").select_related("entrant"),
-        ),
-        Prefetch("games", queryset=Game.objects.order_by("number")),
     )
 
 

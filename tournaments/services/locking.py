@@ -10,7 +10,7 @@ event. Call these inside ``transaction.atomic()``: a lock lasts until the commit
 
 from __future__ import annotations
 
-from tournaments import selectors
+from tournaments.match_reads import with_seats_and_games
 from tournaments.models import Event, Match
 from tournaments.services.errors import ServiceError
 
@@ -33,7 +33,7 @@ def lock_match(match: Match, *, seats: bool = False) -> tuple[Event, Match]:
     event = Event.objects.select_for_update(of=("self",)).get(rounds__matches=match.pk)
     rows = Match.objects.select_for_update(of=("self",)).select_related("round")
     if seats:
-        rows = selectors.with_seats_and_games(rows)
+        rows = with_seats_and_games(rows)
     locked = rows.get(pk=match.pk)
     locked.round.event = event  # the locked row, so nobody reads a stale copy of it
     return event, locked
