@@ -52,10 +52,11 @@ bench: install
 	$(PY) -m bench.saves
 	PYTHONPATH=. $(PY) bench/conformance.py $${BENCH_EVENTS:-50}
 	$(PY) -m bench.wof_check
-	$(PY) -m bench.load $${LOAD_SECONDS:-600}
+	-$(PY) -m bench.load $${LOAD_SECONDS:-600}
 
 # The load scenario alone (docs/reliability.md): LOAD_SECONDS (30 here), PostgreSQL in
-# BENCH_DATABASE_URL, Redis in REDIS_URL.
+# BENCH_DATABASE_URL, Redis in REDIS_URL. Exits 1 when a goal is missed (p95 over
+# LOAD_P95_MS, 300; any error; any lost save); `make bench` reports it and goes on.
 bench-load: install
 	$(PY) -m bench.load $${LOAD_SECONDS:-30}
 

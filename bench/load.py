@@ -219,11 +219,34 @@ def main() -> None:
     # lost: a match whose last acknowledged save is not what is stored, or a save with no
     # audit row (each acknowledged save is one version, one ResultChange)
     print()
+    lost = acknowledged - stored + max(0, outcome["saves"] - audit)
     print(
         f"saves acknowledged: {outcome['saves']}; audit rows: {audit}; matches saved: "
-        f"{acknowledged}, stored as last acknowledged: {stored}; lost results: "
-        f"{acknowledged - stored + max(0, outcome['saves'] - audit)}"
+        f"{acknowledged}, stored as last acknowledged: {stored}; lost results: {lost}"
     )
+    missed = goals_missed(rows, lost, float(os.environ.get("LOAD_P95_MS", "300")))
+    print()
+    for line in missed or ["goals met: p95 within the goal, 0 errors, 0 lost saves"]:
+        print(line)
+    if missed:
+        sys.exit(1)
+
+
+def goals_missed(rows: list[dict[str, str]], lost: int, p95_goal_ms: float) -> list[str]:
+    """The issue's goals (docs/reliability.md, "Load"): p95 of all requests under the goal,
+    no error, no lost save. Each miss is a line; none means the run passed."""
+    missed = []
+    total = next((r for r in rows if r["Name"] == "Aggregated"), None)
+    if total is None:
+        return ["no aggregated row in locust's statistics: the run did not happen"]
+    if float(total["95%"]) > p95_goal_ms:
+        missed.append(f"MISSED: p95 of all requests {total['95%']} ms > {p95_goal_ms:.0f} ms")
+    errors = sum(int(r["Failure Count"]) for r in rows if r["Name"] != "Aggregated")
+    if errors:
+        missed.append(f"MISSED: {errors} requests failed")
+    if lost:
+        missed.append(f"MISSED: {lost} saves lost")
+    return missed
 
 
 if __name__ == "__main__":

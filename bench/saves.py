@@ -3,11 +3,11 @@
     python -m bench.saves [ENTRANTS]      (1,000 by default; `make bench` runs it)
 
 For each format, a simulated event of ENTRANTS entrants (fewer where the format caps it: a
-Freestyle event takes 16 to 32 players; a round robin plays every pair, so 100) is imported halfway through its rounds;
-then 20 matches of the open round are saved again through results.record, each in a
-transaction rolled back, and timed (the events stay, under fresh slugs: use a scratch
-database). Beside it, the time to load the whole event, which is
-what a save cost before each format scored a match from its frame alone
+Freestyle event takes 16 to 32 players; a round robin plays every pair, so 100) is
+imported halfway through its rounds; then 20 matches of the open round are saved again
+through results.record, each in a transaction rolled back, and timed (the events stay,
+under fresh slugs: use a scratch database). Beside it, the time to load the whole event,
+which is what a save cost before each format scored a match from its frame alone
 (rules/scoring_frame.py). Prints median and worst wall seconds; never fails a build.
 Database: BENCH_DATABASE_URL, else DATABASE_URL (PostgreSQL), else a fresh SQLite file;
 REDIS_URL (database 13 of a local Redis by default) receives the imports' queued refreshes.
