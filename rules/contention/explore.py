@@ -13,8 +13,10 @@ sound bound.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rules.contract import (
     Engine,
@@ -184,10 +186,17 @@ def append_round(state: EventState, plan: RoundPlan, source: DrawSource) -> Even
 def pending_by_score(engine: Engine) -> Pending:
     """A match is pending when it is not a bye and the engine cannot score it complete yet."""
 
+    # One scorer per state: an engine that offers ``scorer(state)`` scores the matches of a
+    # state without working out the state's settings and rounds again for each match.
+    last: list[Any] = [None, None]
+
     def pending(state: EventState, match: MatchState) -> bool:
         if match.is_bye:
             return False
-        score = engine.score_match(state, match)
+        if last[0] is not state:
+            make = getattr(engine, "scorer", None)
+            last[:] = [state, make(state) if make else functools.partial(engine.score_match, state)]
+        score = last[1](match)
         return not (score.valid and score.complete)
 
     return pending

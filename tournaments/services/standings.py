@@ -47,17 +47,20 @@ def record_state(event: Event) -> EventState:
 
 
 def compute_state(state: EventState, engine: Any) -> tuple[Standings, Contention | None]:
-    """The engine's standings and the contention of one event state (loaded once)."""
-    return engine.standings(state), contention_or_none(state)
+    """The engine's standings and the contention of one event state (loaded once; the
+    standings computed once and handed to the contention, which ranks the same state)."""
+    standings = engine.standings(state)
+    return standings, contention_or_none(state, standings)
 
 
-def contention_or_none(state: EventState) -> Contention | None:
+def contention_or_none(state: EventState, standings: Standings | None = None) -> Contention | None:
     """Contention never holds the standings back: a format it does not know, or a state it
-    cannot read, publishes the standings without it (and says so in the log)."""
+    cannot read, publishes the standings without it (and says so in the log). ``standings``:
+    the engine's standings of ``state``, when the caller has them."""
     if not state.rounds:
         return None  # nothing played: everyone can still do everything, no mark is useful
     try:
-        return contention_of(state)
+        return contention_of(state, standings)
     except Exception:
         log.exception("contention failed for a %s event", state.format)
         return None

@@ -1,0 +1,106 @@
+"""Standings recompute bench (issue 24, item 1): a WOC Swiss after 13 rounds.
+
+    DATABASE_URL=postgres://... .venv/bin/python -m bench.standings [sizes] [--engine-only]
+
+``sizes`` is a comma-separated list (default ``1000,10000``). For each size it builds a WOC
+Swiss record of 13 completed rounds (``bench.woc_pairing.event``: greedy pairings by points,
+random disc counts) and prints, best of ``BENCH_REPEAT`` (3) runs, wall and CPU seconds of:
+
+- engine: ``WocEngine.standings`` alone, every tiebreak (points, BQ, discs, lot);
+- contention: ``rules.contention.contention`` given those standings (what the task adds);
+- recompute: ``services.standings.refresh`` on the event imported into the database (load
+  the state, engine, contention, store the snapshot), each run on a fresh results version.
+
+Without ``--engine-only`` it needs a migrated PostgreSQL database in DATABASE_URL (the
+event is imported there under a fresh slug and deleted afterwards). It never fails a build.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+ROUNDS = 13
+REPEAT = int(os.environ.get("BENCH_REPEAT", "3"))
+
+
+def best(call: Callable[[], Any], repeat: int = REPEAT) -> tuple[float, float]:
+    """(wall, CPU) seconds of the fastest of ``repeat`` calls."""
+    runs = []
+    for _ in range(repeat):
+        wall, cpu = time.perf_counter(), time.process_time()
+        call()
+        runs.append((time.perf_counter() - wall, time.process_time() - cpu))
+    return min(runs)
+
+
+def engine_rows(size: int) -> tuple[Any, list[tuple[str, float, float]]]:
+    from bench.woc_pairing import event
+    from rules.contention import contention
+    from rules.formats.woc import ENGINE
+
+    state = event(size, ROUNDS, size)
+    standings = ENGINE.standings(state)
+    rows = [("engine standings", *best(lambda: ENGINE.standings(state)))]
+    rows.append(("contention", *best(lambda: contention(state, standings))))
+    return state, rows
+
+
+def recompute_row(state: Any, size: int) -> list[tuple[str, float, float]]:
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    django.setup()
+    from unittest import mock
+
+    from django.db.models import F
+
+    from tournaments.models import Event, MatchParticipant
+    from tournaments.services import eventfile, standings
+    from tournaments.simulation import to_event_file
+
+    slug = f"bench-standings-{uuid.uuid4().hex[:8]}"
+    started = time.perf_counter()
+    data = to_event_file(state, slug=slug, name=f"Bench standings ({size:,})")
+    with mock.patch("tournaments.services.standings.schedule_recompute"):
+        event = eventfile.import_event(data, by=None, limited=False)
+    imported = time.perf_counter() - started
+    rows = [("import (setup, once)", imported, 0.0)]
+    try:
+
+        def one() -> None:
+            Event.objects.filter(pk=event.pk).update(results_version=F("results_version") + 1)
+            version = Event.objects.values_list("results_version", flat=True).get(pk=event.pk)
+            assert standings.refresh(event.pk, version)
+
+        rows.append(("recompute (load+engine+contention+store)", *best(one)))
+        loaded = best(lambda: standings.record_state(Event.objects.get(pk=event.pk)))
+        rows.append(("  of which load_event_state", *loaded))
+    finally:
+        MatchParticipant.objects.filter(match__round__event=event).delete()
+        Event.objects.filter(pk=event.pk).delete()
+    return rows
+
+
+def main(argv: list[str]) -> None:
+    engine_only = "--engine-only" in argv
+    args = [a for a in argv if not a.startswith("--")]
+    sizes = [int(s) for s in (args[0] if args else "1000,10000").split(",")]
+    print(f"WOC Swiss, {ROUNDS} rounds played; best of {REPEAT}; load average "
+          f"{os.getloadavg()[0]:.1f}")  # fmt: skip
+    print(f"| {'entrants':>8} | {'what':<42} | {'wall s':>7} | {'CPU s':>7} |")
+    print(f"| {'-' * 8} | {'-' * 42} | {'-' * 7} | {'-' * 7} |")
+    for size in sizes:
+        state, rows = engine_rows(size)
+        if not engine_only:
+            rows += recompute_row(state, size)
+        for what, wall, cpu in rows:
+            print(f"| {size:>8,} | {what:<42} | {wall:7.3f} | {cpu:7.3f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
