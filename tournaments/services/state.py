@@ -304,6 +304,8 @@ def jsonable(value: Any) -> Any:
     """Engine values (Fractions, tuples, enums) as JSON-friendly values."""
     from fractions import Fraction
 
+    if value is None or type(value) in _PLAIN:  # most values: nothing to convert
+        return value
     if isinstance(value, Fraction):
         return value.numerator if value.denominator == 1 else float(value)
     if isinstance(value, dict):
@@ -313,6 +315,9 @@ def jsonable(value: Any) -> Any:
     if hasattr(value, "items") and callable(value.items):
         return {str(k): jsonable(v) for k, v in value.items()}
     return value
+
+
+_PLAIN = (int, float, str, bool)
 
 
 def _text(field: str) -> Cast:
