@@ -48,6 +48,7 @@ format: install
 bench: install
 	$(PY) -m bench
 	$(PY) -m bench.woc_pairing --quick
+	$(PY) -m bench.standings 1000,10000 --engine-only
 	PYTHONPATH=. $(PY) bench/conformance.py $${BENCH_EVENTS:-50}
 	$(PY) -m bench.wof_check
 	$(PY) -m bench.load $${LOAD_SECONDS:-600}

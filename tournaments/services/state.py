@@ -309,6 +309,8 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, Fraction):
         return value.numerator if value.denominator == 1 else float(value)
     if isinstance(value, dict):
+        if all(type(k) is str and (v is None or type(v) in _PLAIN) for k, v in value.items()):
+            return dict(value)  # a flat row of plain values (most rows): copied as it is
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [jsonable(v) for v in value]

@@ -97,13 +97,14 @@ def collect(
         paired = tally.paired
         scored: list[_Scored] = []
         for match in rnd.matches:
-            for entrant in match.entrant_ids:
+            ids = tuple(p.entrant for p in match.participants)
+            for entrant in ids:
                 if entrant is not None:
                     rounds = paired.get(entrant)
                     if rounds is None:
                         rounds = paired[entrant] = set()
                     rounds.add(rnd.number)
-            found = _score(match, score, exact)
+            found = _score(match, ids, score, exact)
             if found is not None:
                 scored.append(found)
         counted.append((rnd.number, scored))
@@ -115,17 +116,19 @@ def collect(
     tally.scale = scale
     for number, scored in counted:
         before = dict(units)
-        for ids, discs, points in scored:
-            if len(ids) == 1:
-                _bye(tally, number, ids[0], bye_points, bye_units, bye_discs)
+        for black, white, black_discs, white_discs, black_points, white_points in scored:
+            if white is None:
+                _bye(tally, number, black, bye_points, bye_units, bye_discs)
                 continue
-            for seat, (me, other) in enumerate(((ids[0], ids[1]), (ids[1], ids[0]))):
-                own, theirs = discs[seat], discs[1 - seat]
+            for seat, me, other, own, theirs, points in (
+                (0, black, white, black_discs, white_discs, black_points),
+                (1, white, black, white_discs, black_discs, white_points),
+            ):
                 record = tally.record(me)
-                units[me] = units.get(me, 0) + unit[points[seat]]
+                units[me] = units.get(me, 0) + unit[points]
                 record.discs += own
                 record.opponents[other] += 1
-                record.games.append(Played(number, other, seat, own, theirs, exact[points[seat]]))
+                record.games.append(Played(number, other, seat, own, theirs, exact[points]))
                 mine, theirs_before = before.get(me, 0), before.get(other, 0)
                 if mine != theirs_before:
                     direction = "up" if theirs_before > mine else "down"
@@ -141,21 +144,22 @@ def collect(
     return tally
 
 
-# (entrant ids, the two disc counts, the two points as the engine gave them: keys of
-# ``exact``) of a counted game; one id for a bye
-_Scored = tuple[tuple[str, ...], tuple[int, int], tuple[object, object]]
-_BYE = ((0, 0), (0, 0))
+# A counted game, flat (one tuple each, kept until the adding up): the seat 0 and seat 1
+# entrant ids, their discs and their points as the engine gave them (keys of ``exact``).
+# A bye: the entrant and None.
+_Scored = tuple[str, str | None, int, int, object, object]
 
 
 def _score(
     match: MatchState,
+    ids: tuple[str | None, ...],
     score: Callable[[MatchState], MatchScore],
     exact: dict[object, Fraction],
 ) -> _Scored | None:
-    if match.is_bye:
-        entrant = match.participants[0].entrant
-        return None if entrant is None else ((entrant,), *_BYE)
-    ids = match.entrant_ids
+    """``ids``: the match's entrant ids (``match.entrant_ids``)."""
+    if len(ids) == 1:  # a bye
+        entrant = ids[0]
+        return None if entrant is None else (entrant, None, 0, 0, 0, 0)
     if len(ids) != 2 or ids[0] is None or ids[1] is None or not match.games:
         return None
     result = score(match)
@@ -166,7 +170,7 @@ def _score(
     for raw in (first, second):
         if raw not in exact:
             exact[raw] = Fraction(raw).limit_denominator(100)
-    return (ids[0], ids[1]), (int(discs[0] or 0), int(discs[1] or 0)), (first, second)
+    return ids[0], ids[1], int(discs[0] or 0), int(discs[1] or 0), first, second
 
 
 def _bye(tally: Tally, number: int, entrant: str, points: Fraction, units: int, discs: int) -> None:
