@@ -9,6 +9,7 @@ under settings that make the scale and C fractional, and compare value for value
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -109,3 +110,33 @@ def test_a_tie_level_keeps_the_entrants_in_order_and_splits_by_value():
     for tier in ranking.tiers:  # within a level: the input order
         assert list(tier) == sorted(tier, key=lambda e: int(e[1:]))
     assert len(ranking.decided) == 6
+
+
+def test_the_progress_of_a_state_just_ranked_reuses_its_provisional_list(monkeypatch):
+    """The standings task ranks a state and its contention asks for the same state's final
+    stages: the field is ranked once. Another state object, even an equal one, is ranked
+    anew, and the list goes when its state goes."""
+    import gc
+
+    from rules.formats.woc.engine import WocEngine
+
+    engine = WocEngine()
+    state = simulated(6, 20)
+    tallies = []
+    original = WocEngine._tally
+
+    def counted(self, s, settings):
+        tallies.append(len(s.rounds))  # not the state itself: it must be able to go
+        return original(self, s, settings)
+
+    monkeypatch.setattr(WocEngine, "_tally", counted)
+    standings = engine.standings(state)
+    progress = engine.progress(state)
+    assert len(tallies) == 1
+    assert progress == WocEngine().progress(state)  # a fresh engine ranks it itself
+    copy = replace(state, rounds=tuple(state.rounds))
+    assert engine.standings(copy) == standings
+    assert len(tallies) == 3
+    del state, copy
+    gc.collect()
+    assert engine._last is None

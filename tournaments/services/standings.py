@@ -290,7 +290,7 @@ def store_snapshot(
     )
     per_entrant = entrant_contention_json(contention)
     if created:
-        insert_rows(
+        _insert_rows(
             (
                 snapshot.pk,
                 table.key,
@@ -319,7 +319,7 @@ ROW_FIELDS = (
 JSON_FIELDS = frozenset({"values", "details", "contention"})
 
 
-def insert_rows(rows: Iterable[tuple[Any, ...]]) -> None:
+def _insert_rows(rows: Iterable[tuple[Any, ...]]) -> None:
     """Standings rows (values in ROW_FIELDS order) in one statement. On PostgreSQL a COPY:
     10,000 rows through bulk_create took seconds (a model instance each, every value
     quoted into arrays); COPY streams them as they are."""

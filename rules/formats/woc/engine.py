@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any, TypeAlias
@@ -370,7 +371,16 @@ class WocEngine(SettingsMixin):
 
         return score
 
+    # The provisional list of the last state ranked, while that state lives: the standings
+    # task ranks a state, then its contention asks for the same state's progress, which
+    # ranked the whole field again (a second at 10,000 entrants). States are immutable, so
+    # the same object has the same list; a weak reference drops it with the state.
+    _last: tuple[weakref.ref[EventState], Computed] | None = None
+
     def _provisional(self, state: EventState) -> Computed:
+        last = self._last
+        if last is not None and last[0]() is state:
+            return last[1]
         settings = self.resolved(state)
         tally = self._tally(state, settings)
         ids = self._listed(state, tally)
@@ -379,7 +389,14 @@ class WocEngine(SettingsMixin):
         values = {e: brightwell.brightwell(e, tally, withdrawn, c) for e in ids}
         names = {e.id: e.name for e in state.entrants}
         ranking = brightwell.provisional(ids, tally, values, state.draws, names)
-        return settings, tally, values, ranking, withdrawn, c
+        computed = (settings, tally, values, ranking, withdrawn, c)
+        self._last = (weakref.ref(state, self._forget), computed)
+        return computed
+
+    def _forget(self, gone: weakref.ref[EventState]) -> None:
+        last = self._last
+        if last is not None and last[0] is gone:
+            self._last = None
 
     def progress(self, state: EventState, computed: Computed | None = None) -> stages.Progress:
         """The final stages as the recorded matches leave them (II.3.2 onwards)."""
