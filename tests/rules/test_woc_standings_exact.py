@@ -140,3 +140,39 @@ def test_the_progress_of_a_state_just_ranked_reuses_its_provisional_list(monkeyp
     del state, copy
     gc.collect()
     assert engine._last is None
+
+
+def test_a_pending_check_keeps_a_state_only_for_an_engine_with_a_scorer():
+    """The WOC engine's scorer is made once per state (the 65,000 matches of a 10,000 Swiss
+    are checked with one); an engine without one is asked match by match and its checker,
+    made once for a module, holds no state."""
+    import gc
+    import weakref
+
+    from rules.contention.explore import pending_by_score
+    from rules.formats.woc.engine import WocEngine
+
+    state = simulated(7, 30)
+    match = state.rounds[-1].matches[0]
+    made = []
+
+    class Counting(WocEngine):
+        def scorer(self, s):
+            made.append(1)
+            return super().scorer(s)
+
+    with_scorer = pending_by_score(Counting())
+    assert [with_scorer(state, m) for r in state.rounds for m in r.matches].count(True) == 0
+    assert len(made) == 1
+    del with_scorer  # it holds its last state: a checker is made per contention call
+
+    class Plain:  # an engine without a scorer
+        def score_match(self, s, m):
+            return ENGINE.score_match(s, m)
+
+    plain = pending_by_score(Plain())
+    assert plain(state, match) is False
+    gone = weakref.ref(state)
+    del state, match
+    gc.collect()
+    assert gone() is None
