@@ -88,16 +88,16 @@ def _split(
     for index in range(start, len(steps)):
         step = steps[index]
         values = step.values(tied)
-        distinct = sorted({values[e] for e in tied}, reverse=True)
-        if len(distinct) == 1:
+        # One pass groups the tied by value (equal values share a hash, as in a set); a
+        # scan of the whole set per distinct value was quadratic in a large field.
+        levels: dict[Number, list[str]] = {}
+        for e in tied:
+            levels.setdefault(values[e], []).append(e)
+        if len(levels) == 1:
             continue
+        distinct = sorted(levels, reverse=True)
         next_start = 0 if restart else index + 1
-        parts = [
-            _split(
-                [e for e in tied if values[e] == v], steps, next_start, restart, initial, decided
-            )
-            for v in distinct
-        ]
+        parts = [_split(levels[v], steps, next_start, restart, initial, decided) for v in distinct]
         show = step.show or show_number
         for upper, lower in itertools.pairwise(parts):
             ahead, behind = upper[-1][-1], lower[0][0]

@@ -38,8 +38,8 @@ from .explore import pending_by_score
 from .types import Contention, EntrantContention, Method, Status, Verdict, verdict
 
 
-def wpf_playoffs(state: EventState) -> Contention:
-    standings = registry.get("wpf_playoffs").standings(state)
+def wpf_playoffs(state: EventState, standings: Standings | None = None) -> Contention:
+    standings = standings or registry.get("wpf_playoffs").standings(state)
     rows = []
     for row in standings.tables[0].rows:
         losses = int(row.values.get("losses") or 0)
@@ -70,8 +70,8 @@ def wpf_playoffs(state: EventState) -> Contention:
     return Contention(state.format, "", "", tuple(rows), Method.EXACT)
 
 
-def bot_contest(state: EventState) -> Contention:
-    standings = registry.get("bot_contest").standings(state)
+def bot_contest(state: EventState, standings: Standings | None = None) -> Contention:
+    standings = standings or registry.get("bot_contest").standings(state)
     # The overall ranking once the final is over; before, the brackets (whose rows say who
     # is in the final, in a bracket or out); before stage two, the gauntlet.
     key = next((k for k in ("overall", "brackets") if _has(standings, k)), standings.tables[0].key)

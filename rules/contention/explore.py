@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rules.contract import (
     Engine,
@@ -183,11 +184,21 @@ def append_round(state: EventState, plan: RoundPlan, source: DrawSource) -> Even
 
 def pending_by_score(engine: Engine) -> Pending:
     """A match is pending when it is not a bye and the engine cannot score it complete yet."""
+    make = getattr(engine, "scorer", None)
+    # One scorer per state: an engine that offers ``scorer(state)`` scores the matches of a
+    # state without working out the state's settings and rounds again for each match. It
+    # holds the last state, so a checker made once for a module (no scorer) keeps none.
+    last: list[Any] = [None, None]
 
     def pending(state: EventState, match: MatchState) -> bool:
         if match.is_bye:
             return False
-        score = engine.score_match(state, match)
+        if make is None:
+            score = engine.score_match(state, match)
+        else:
+            if last[0] is not state:
+                last[:] = [state, make(state)]
+            score = last[1](match)
         return not (score.valid and score.complete)
 
     return pending

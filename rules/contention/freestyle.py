@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from rules import registry
-from rules.contract import Engine, EventState, GameState, MatchState
+from rules.contract import Engine, EventState, GameState, MatchState, Standings
 from rules.formats.freestyle import ENGINE
 from rules.formats.freestyle.results import Context, RoundRecord
 from rules.formats.freestyle.tables import FINALS, SEMI_FINALS
@@ -46,8 +46,8 @@ NEXT = {1: ("round_2", "reach Round 2", 4), 2: ("round_3", "reach Round 3", 2)}
 NEXT[3] = ("semi_finals", "reach the semi-finals", 2)
 
 
-def contention(state: EventState) -> Contention:
-    standings = ENGINE.standings(state)
+def contention(state: EventState, standings: Standings | None = None) -> Contention:
+    standings = standings or ENGINE.standings(state)
     names = {e.id: e.name for e in state.entrants}
     current = max((r.number for r in state.rounds), default=0)
     if current >= 4 or current == 0:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules import registry
-from rules.contract import EventState, GameState, MatchState
+from rules.contract import EventState, GameState, MatchState, Standings
 from rules.formats.gokodom import ENGINE
 from rules.formats.gokodom.knockout import QUALIFIERS
 from rules.formats.gokodom.record import KNOCKOUT, PLAYOFF, SWISS
@@ -97,11 +97,11 @@ def _auto(state: EventState) -> int:
     return _swiss_count(state, ENGINE.resolved(state))
 
 
-def contention(state: EventState) -> Contention:
+def contention(state: EventState, standings: Standings | None = None) -> Contention:
     names = {e.id: e.name for e in state.entrants}
     if any(r.stage in (KNOCKOUT, PLAYOFF) for r in state.rounds):
-        return _knockout(state, names)
-    stage, method = swiss.verdicts(state, swiss_stage(state))
+        return _knockout(state, names, standings)
+    stage, method = swiss.verdicts(state, swiss_stage(state), standings)
     rows = tuple(EntrantContention(e, _win_from_stage(v), v) for e, v in stage.items())
     return Contention(state.format, STAGE, TARGET, rows, method)
 
@@ -120,8 +120,10 @@ def _win_from_stage(stage: Verdict) -> Verdict:
     )
 
 
-def _knockout(state: EventState, names: dict[str, str]) -> Contention:
-    standings = ENGINE.standings(state)
+def _knockout(
+    state: EventState, names: dict[str, str], standings: Standings | None = None
+) -> Contention:
+    standings = standings or ENGINE.standings(state)
     knockout = (
         {r.entrant: r for r in standings.table("knockout").rows}
         if any(t.key == "knockout" for t in standings.tables)

@@ -16,7 +16,14 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from fractions import Fraction
 
-from rules.contract import Engine, EventState, MatchState, StandingsTable
+from rules.contract import (
+    Engine,
+    EventState,
+    MatchState,
+    RoundStatus,
+    Standings,
+    StandingsTable,
+)
 
 from .bounds import Reach, fraction, top_bound
 from .cuts import table_finishes
@@ -43,66 +50,84 @@ class Stage:
     limit: int = 400
 
 
-def verdicts(state: EventState, stage: Stage) -> tuple[dict[str, Verdict], Method]:
+def verdicts(
+    state: EventState, stage: Stage, standings: Standings | None = None
+) -> tuple[dict[str, Verdict], Method]:
+    """``standings``: the engine's standings of ``state`` when the caller has them."""
     names = {e.id: e.name for e in state.entrants}
-    table = stage.engine.standings(state).table(stage.table)
+    table = (standings or stage.engine.standings(state)).table(stage.table)
     ids = [row.entrant for row in table.rows]
-    if stage.rounds_left == 0 and _affordable(state, stage, len(ids)):
+    # which matches wait for a result, found once (each is scored) for the walk and the bound
+    pending = _pending(state, stage)
 
-        def evaluate(done: EventState) -> Outcome:
-            ranked = stage.engine.standings(done).table(stage.table)
-            result = table_finishes(
-                ranked,
-                stage.places,
-                stage.firm,
-                eligible={r.entrant: stage.can_place(r.entrant, r.status) for r in ranked.rows},
-            )
-            return {e: (f, f) for e, f in result.items()}
-
-        walk = Walk(
-            stage.engine,
-            stage.menu,
-            evaluate,
-            stage.pending,
-            stop=lambda s: True,
-            limit=stage.limit,
+    def finishes(ranked: StandingsTable) -> Outcome:
+        result = table_finishes(
+            ranked,
+            stage.places,
+            stage.firm,
+            eligible={r.entrant: stage.can_place(r.entrant, r.status) for r in ranked.rows},
         )
-        outcomes = walk.outcomes(state)
+        return {e: (f, f) for e, f in result.items()}
+
+    if stage.rounds_left == 0 and _affordable(state, stage, len(ids), pending):
+        if not pending and all(r.status is RoundStatus.COMPLETED for r in state.rounds):
+            # the only outcome is the record itself, already ranked: no walk
+            outcomes: list[Outcome] | None = [finishes(table)]
+        else:
+            walk = Walk(
+                stage.engine,
+                stage.menu,
+                lambda done: finishes(stage.engine.standings(done).table(stage.table)),
+                stage.pending,
+                stop=lambda s: True,
+                limit=stage.limit,
+            )
+            outcomes = walk.outcomes(state)
         if outcomes is not None:
             return (
                 exact_verdicts(outcomes, ids, names, index=0, goal=stage.goal, target=stage.target),
                 Method.EXACT,
             )
-    return bound(state, stage, table), Method.BOUND
+    return bound(state, stage, table, pending), Method.BOUND
 
 
-def _affordable(state: EventState, stage: Stage, entrants: int) -> bool:
+def _pending(state: EventState, stage: Stage) -> list[tuple[int, MatchState]]:
+    """(round number, match) of every match waiting for a result, in record order."""
+    return [(r.number, m) for r in state.rounds for m in r.matches if stage.pending(state, m)]
+
+
+def _affordable(
+    state: EventState, stage: Stage, entrants: int, pending: list[tuple[int, MatchState]]
+) -> bool:
     """The walk's size, known before it starts: the menu's results per pending match."""
-    pending = [m for r in state.rounds for m in r.matches if stage.pending(state, m)]
     if not pending:
         return True
-    per = len(stage.menu(state, pending[0]))
+    per = len(stage.menu(state, pending[0][1]))
     if per > 1 and len(pending) > stage.limit.bit_length():
         return False  # at least 2 ** len(pending) outcomes: over the limit
     return affordable(per ** len(pending), entrants, stage.limit)
 
 
 def bound(
-    state: EventState, stage: Stage, table: StandingsTable | None = None
+    state: EventState,
+    stage: Stage,
+    table: StandingsTable | None = None,
+    pending: list[tuple[int, MatchState]] | None = None,
 ) -> dict[str, Verdict]:
-    """``table``: the stage's standings table of ``state``, when the caller has it already."""
+    """``table``: the stage's standings table of ``state``, and ``pending`` its matches
+    waiting for a result (in record order), when the caller has them already."""
     if table is None:
         table = stage.engine.standings(state).table(stage.table)
+    if pending is None:
+        pending = _pending(state, stage)
     low = {r.entrant: fraction(r.values.get(stage.points)) for r in table.rows}
     high = dict(low)
     pending_rounds = set()
-    for rnd in state.rounds:
-        for match in rnd.matches:
-            if stage.pending(state, match):
-                pending_rounds.add(rnd.number)
-                for entrant in match.entrant_ids:
-                    if entrant is not None and entrant in high:
-                        high[entrant] += stage.per_round
+    for number, match in pending:
+        pending_rounds.add(number)
+        for entrant in match.entrant_ids:
+            if entrant is not None and entrant in high:
+                high[entrant] += stage.per_round
     names = {e.id: e.name for e in state.entrants}
     reaches = [
         Reach(

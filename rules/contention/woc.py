@@ -17,7 +17,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules import registry
-from rules.contract import EventState, GameState, MatchState
+from rules.contract import EventState, GameState, MatchState, Standings
 from rules.formats.woc import ENGINE, history, system
 
 from . import swiss
@@ -66,11 +66,11 @@ def qualifying_stage(state: EventState, *, goal: str, places: int, target: str) 
     )
 
 
-def contention(state: EventState) -> Contention:
+def contention(state: EventState, standings: Standings | None = None) -> Contention:
     settings = ENGINE.resolved(state)
     if not settings["final_stages"]:
         win, method = swiss.verdicts(
-            state, qualifying_stage(state, goal="win", places=1, target="finish first")
+            state, qualifying_stage(state, goal="win", places=1, target="finish first"), standings
         )
         rows = tuple(EntrantContention(e, v) for e, v in win.items())
         return Contention(state.format, "", "", rows, method)
@@ -78,7 +78,7 @@ def contention(state: EventState) -> Contention:
     semis = prog.semi_finalists if prog is not None else None
     if semis is None:
         stage, method = swiss.verdicts(
-            state, qualifying_stage(state, goal="stage", places=4, target=TARGET)
+            state, qualifying_stage(state, goal="stage", places=4, target=TARGET), standings
         )
         rows = tuple(EntrantContention(e, _win_from_stage(v), v) for e, v in stage.items())
         return Contention(state.format, STAGE, TARGET, rows, method)
@@ -92,7 +92,7 @@ def contention(state: EventState) -> Contention:
             champion = result[0]
             beaten.add(result[1])
     final_rows: list[EntrantContention] = []
-    for row in ENGINE.standings(state).table("overall").rows:
+    for row in (standings or ENGINE.standings(state)).table("overall").rows:
         entrant = row.entrant
         if entrant not in semis:
             to_stage = verdict(

@@ -413,19 +413,29 @@ class RoundRobinEngine(SettingsMixin):
         ranks = ranking.ranks()
         withdrawn = {e.id for e in state.entrants if not e.active}
         columns = tuple(Column(step.key, COLUMN_LABELS[step.key], step.label) for step in steps)
+        # Each points level built once (a scan of the field per entrant was quadratic), and
+        # head-to-head among a level computed once for all its members.
+        levels: dict[Number, list[str]] = {}
+        for e in ids:
+            levels.setdefault(points[e], []).append(e)
+        among_level: dict[Number, Mapping[str, Number]] = {}
         rows = []
         for entrant in ranking.order:
             values: dict[str, Any] = {
                 step.key: step.values([entrant])[entrant] for step in steps[:1]
             }
-            level = [e for e in ids if points[e] == points[entrant]]
+            level = levels[points[entrant]]
             for step in steps[1:]:
                 # head-to-head is shown among those level on points, as it is applied
                 if step.key == "head_to_head" and len(level) == 1:
                     values[step.key] = None  # nobody level on points: nothing to compare
                     continue
-                group = level if step.key == "head_to_head" else [entrant]
-                values[step.key] = step.values(group)[entrant]
+                if step.key == "head_to_head":
+                    if points[entrant] not in among_level:
+                        among_level[points[entrant]] = step.values(level)
+                    values[step.key] = among_level[points[entrant]][entrant]
+                    continue
+                values[step.key] = step.values([entrant])[entrant]
             rows.append(
                 StandingRow(
                     entrant=entrant,

@@ -410,7 +410,9 @@ def _diff(
     engine = event.engine
     before, after = engine.standings(state), engine.standings(corrected)
     changes = diffs.standings_changes(before, after)
-    flips = diffs.contention_flips(contention_or_none(state), contention_or_none(corrected))
+    flips = diffs.contention_flips(
+        contention_or_none(state, before), contention_or_none(corrected, after)
+    )
     seed, external = event.random_seed, event.external_draws
     later = diffs.replan(
         engine,

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from rules.contract import DrawRecord, EventState, Number
@@ -31,20 +32,36 @@ class Brightwell:
     byes: int
     unplayed_rounds: int
 
-    @property
-    def each(self) -> Fraction:
-        return 32 + self.c * self.own_points
+    # Cached, and each made as one Fraction of whole numbers: the ranking, the row and its
+    # parts all read them, and chains of Fraction operations were slow in a large field.
+    @cached_property
+    def strength(self) -> Fraction:
+        c, points = self.c, self.opponents_points
+        return Fraction(c.numerator * points.numerator, c.denominator * points.denominator)
 
-    @property
+    @cached_property
+    def each(self) -> Fraction:
+        c, own = self.c, self.own_points
+        below = c.denominator * own.denominator
+        return Fraction(32 * below + c.numerator * own.numerator, below)
+
+    @cached_property
     def value(self) -> Fraction:
-        return self.discs + self.c * self.opponents_points + self.substituted * self.each
+        strength, each = self.strength, self.each
+        below = strength.denominator * each.denominator
+        return Fraction(
+            self.discs * below
+            + strength.numerator * each.denominator
+            + self.substituted * each.numerator * strength.denominator,
+            below,
+        )
 
     def parts(self) -> dict[str, Any]:
         return {
             "discs": self.discs,
             "opponents_points": _plain(self.opponents_points),
             "c": _plain(self.c),
-            "strength": _plain(self.c * self.opponents_points),
+            "strength": _plain(self.strength),
             "withdrawn_opponents": self.withdrawn_opponents,
             "byes": self.byes,
             "unplayed_rounds": self.unplayed_rounds,
@@ -62,8 +79,9 @@ def as_fraction(value: Number | str) -> Fraction:
 
 def brightwell(entrant: str, tally: Tally, withdrawn: set[str], c: Fraction) -> Brightwell:
     record = tally.records[entrant]
+    units = tally.units
     discs = 0
-    opponents_points = Fraction(0)
+    opponents_units = 0  # the opponents' points in 1/tally.scale: exact, without Fractions
     against_withdrawn = 0
     byes = 0
     for game in record.games:
@@ -73,11 +91,11 @@ def brightwell(entrant: str, tally: Tally, withdrawn: set[str], c: Fraction) -> 
             against_withdrawn += 1  # 3a: games against a withdrawn opponent are left out
         else:
             discs += game.own
-            opponents_points += tally.records[game.opponent].points
+            opponents_units += units[game.opponent]
     unplayed = len(set(tally.rounds) - record.rounds - tally.paired.get(entrant, set()))
     return Brightwell(
         discs=discs,
-        opponents_points=opponents_points,
+        opponents_points=Fraction(opponents_units, tally.scale),
         c=c,
         substituted=against_withdrawn + byes + unplayed,
         own_points=record.points,

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import weakref
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any, TypeAlias
 
@@ -290,8 +291,8 @@ class WocEngine(SettingsMixin):
     def score_match(self, state: EventState, match: MatchState) -> MatchScore:
         if "kind" in match.details or self._final_round(state, match.round_number):
             return finals.score_final_match(match)
-        settings = self.resolved(state)
         if match.is_bye:
+            settings = self.resolved(state)
             points = brightwell.as_fraction(settings["bye_points"])
             return MatchScore(
                 points=(points,),
@@ -337,12 +338,49 @@ class WocEngine(SettingsMixin):
     def _tally(self, state: EventState, settings: Mapping[str, Any]) -> history.Tally:
         return history.collect(
             state,
-            lambda match: self.score_match(state, match),
+            self.scorer(state),
             brightwell.as_fraction(settings["bye_points"]),
             int(settings["bye_discs"]),
         )
 
+    def scorer(self, state: EventState) -> Callable[[MatchState], MatchScore]:
+        """``score_match`` for one state, with the score of a plain one-game match (whole
+        disc counts, no game details) kept by its game: such a score depends on the game
+        alone, and a large field repeats the same few thousand games."""
+        final_rounds = {r.number for r in state.rounds if not history.qualifying(r.stage)}
+        known: dict[tuple[object, ...], MatchScore] = {}
+
+        def score(match: MatchState) -> MatchScore:
+            games = match.games
+            if (
+                len(games) != 1
+                or len(match.participants) != 2
+                or "kind" in match.details
+                or match.round_number in final_rounds
+                or games[0].details
+            ):
+                return self.score_match(state, match)
+            game = games[0]
+            if not all(type(value) is int for value in game.scores):
+                return self.score_match(state, match)
+            key = (game.number, game.ending, *game.scores)
+            found = known.get(key)
+            if found is None:
+                found = known[key] = self.score_match(state, match)
+            return found
+
+        return score
+
+    # The provisional list of the last state ranked, while that state lives: the standings
+    # task ranks a state, then its contention asks for the same state's progress, which
+    # ranked the whole field again (a second at 10,000 entrants). States are immutable, so
+    # the same object has the same list; a weak reference drops it with the state.
+    _last: tuple[weakref.ref[EventState], Computed] | None = None
+
     def _provisional(self, state: EventState) -> Computed:
+        last = self._last
+        if last is not None and last[0]() is state:
+            return last[1]
         settings = self.resolved(state)
         tally = self._tally(state, settings)
         ids = self._listed(state, tally)
@@ -351,7 +389,14 @@ class WocEngine(SettingsMixin):
         values = {e: brightwell.brightwell(e, tally, withdrawn, c) for e in ids}
         names = {e.id: e.name for e in state.entrants}
         ranking = brightwell.provisional(ids, tally, values, state.draws, names)
-        return settings, tally, values, ranking, withdrawn, c
+        computed = (settings, tally, values, ranking, withdrawn, c)
+        self._last = (weakref.ref(state, self._forget), computed)
+        return computed
+
+    def _forget(self, gone: weakref.ref[EventState]) -> None:
+        last = self._last
+        if last is not None and last[0] is gone:
+            self._last = None
 
     def progress(self, state: EventState, computed: Computed | None = None) -> stages.Progress:
         """The final stages as the recorded matches leave them (II.3.2 onwards)."""

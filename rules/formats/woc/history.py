@@ -7,18 +7,22 @@ third day are not part of it).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import NamedTuple
 
 from rules.contract import EventState, MatchScore, MatchState, RoundStatus
 
 FINAL_STAGES = ("playoff", "semi_final", "final", "other")
 
 
-@dataclass(frozen=True)
-class Played:
+class Played(NamedTuple):
+    """One game (or bye) of an entrant. A named tuple: a large field makes hundreds of
+    thousands, and a frozen dataclass took six times as long to build."""
+
     round: int
     opponent: str | None  # None: a bye
     seat: int | None  # 0 Black, 1 White; None for a bye
@@ -57,9 +61,17 @@ class Tally:
     # rounds in which each entrant was paired, played or not yet entered: a game still
     # waiting for its result is not an unplayed round (Appendix A 3)
     paired: dict[str, set[int]] = field(default_factory=dict)
+    # Each entrant's points in whole numbers of 1/scale (``collect``): exact, and cheap to
+    # add up and compare where Fractions are slow in a large field.
+    scale: int = 1
+    units: dict[str, int] = field(default_factory=dict)
 
     def record(self, entrant: str) -> Record:
-        return self.records.setdefault(entrant, Record())
+        # not setdefault: that would build a Record (and its Counter) on every call
+        found = self.records.get(entrant)
+        if found is None:
+            found = self.records[entrant] = Record()
+        return found
 
 
 def qualifying(stage: str) -> bool:
@@ -72,54 +84,97 @@ def collect(
     bye_points: Fraction,
     bye_discs: int,
 ) -> Tally:
+    """Every counted round scored first, then added up in whole numbers of ``1/scale``
+    (``scale`` a common denominator of every score): exact, and in a large field far
+    cheaper than adding and comparing Fractions. ``Record.points`` is the same Fraction."""
     tally = Tally({e.id: Record() for e in state.entrants}, [])
+    exact: dict[object, Fraction] = {}  # a match's points as Fractions, each value made once
+    counted: list[tuple[int, list[_Scored]]] = []
     for rnd in state.rounds:
         if rnd.status is RoundStatus.DRAFT or not qualifying(rnd.stage):
             continue
         tally.rounds.append(rnd.number)
-        before = {e: r.points for e, r in tally.records.items()}
+        paired = tally.paired
+        scored: list[_Scored] = []
         for match in rnd.matches:
-            for entrant in match.entrant_ids:
+            ids = tuple(p.entrant for p in match.participants)
+            for entrant in ids:
                 if entrant is not None:
-                    tally.paired.setdefault(entrant, set()).add(rnd.number)
-            _add(tally, rnd.number, match, score, before, bye_points, bye_discs)
+                    rounds = paired.get(entrant)
+                    if rounds is None:
+                        rounds = paired[entrant] = set()
+                    rounds.add(rnd.number)
+            found = _score(match, ids, score, exact)
+            if found is not None:
+                scored.append(found)
+        counted.append((rnd.number, scored))
+    scale = math.lcm(bye_points.denominator, *(f.denominator for f in exact.values()))
+    # keyed by the engine's raw points (cheap to hash, unlike a Fraction)
+    unit = {raw: f.numerator * (scale // f.denominator) for raw, f in exact.items()}
+    bye_units = bye_points.numerator * (scale // bye_points.denominator)
+    units = tally.units = dict.fromkeys(tally.records, 0)
+    tally.scale = scale
+    for number, scored in counted:
+        before = dict(units)
+        for black, white, black_discs, white_discs, black_points, white_points in scored:
+            if white is None:
+                _bye(tally, number, black, bye_points, bye_units, bye_discs)
+                continue
+            for seat, me, other, own, theirs, points in (
+                (0, black, white, black_discs, white_discs, black_points),
+                (1, white, black, white_discs, black_discs, white_points),
+            ):
+                record = tally.record(me)
+                units[me] = units.get(me, 0) + unit[points]
+                record.discs += own
+                record.opponents[other] += 1
+                record.games.append(Played(number, other, seat, own, theirs, exact[points]))
+                mine, theirs_before = before.get(me, 0), before.get(other, 0)
+                if mine != theirs_before:
+                    direction = "up" if theirs_before > mine else "down"
+                    record.last_float = direction
+                    record.floats.append((number, direction))
+    made: dict[int, Fraction] = {}
+    for entrant, record in tally.records.items():
+        count = units.setdefault(entrant, 0)
+        total = made.get(count)
+        if total is None:
+            total = made[count] = Fraction(count, scale)
+        record.points = total
     return tally
 
 
-def _add(
-    tally: Tally,
-    number: int,
+# A counted game, flat (one tuple each, kept until the adding up): the seat 0 and seat 1
+# entrant ids, their discs and their points as the engine gave them (keys of ``exact``).
+# A bye: the entrant and None.
+_Scored = tuple[str, str | None, int, int, object, object]
+
+
+def _score(
     match: MatchState,
+    ids: tuple[str | None, ...],
     score: Callable[[MatchState], MatchScore],
-    before: dict[str, Fraction],
-    bye_points: Fraction,
-    bye_discs: int,
-) -> None:
-    if match.is_bye:
-        entrant = match.participants[0].entrant
-        if entrant is not None:
-            record = tally.record(entrant)
-            record.points += bye_points
-            record.discs += bye_discs
-            record.games.append(Played(number, None, None, bye_discs, 0, bye_points))
-        return
-    ids = match.entrant_ids
+    exact: dict[object, Fraction],
+) -> _Scored | None:
+    """``ids``: the match's entrant ids (``match.entrant_ids``)."""
+    if len(ids) == 1:  # a bye
+        entrant = ids[0]
+        return None if entrant is None else (entrant, None, 0, 0, 0, 0)
     if len(ids) != 2 or ids[0] is None or ids[1] is None or not match.games:
-        return
+        return None
     result = score(match)
     if not result.valid or not result.game_scores:
-        return
+        return None
     discs = result.game_scores[0]
-    for seat, (me, other) in enumerate(((ids[0], ids[1]), (ids[1], ids[0]))):
-        own, theirs = discs[seat], discs[1 - seat]
-        points = Fraction(result.points[seat]).limit_denominator(100)
-        record = tally.record(me)
-        record.points += points
-        record.discs += int(own or 0)
-        record.opponents[other] += 1
-        record.games.append(Played(number, other, seat, int(own or 0), int(theirs or 0), points))
-        mine, theirs_before = before.get(me, Fraction(0)), before.get(other, Fraction(0))
-        if mine != theirs_before:
-            direction = "up" if theirs_before > mine else "down"
-            record.last_float = direction
-            record.floats.append((number, direction))
+    first, second = result.points[0], result.points[1]
+    for raw in (first, second):
+        if raw not in exact:
+            exact[raw] = Fraction(raw).limit_denominator(100)
+    return ids[0], ids[1], int(discs[0] or 0), int(discs[1] or 0), first, second
+
+
+def _bye(tally: Tally, number: int, entrant: str, points: Fraction, units: int, discs: int) -> None:
+    record = tally.record(entrant)
+    tally.units[entrant] = tally.units.get(entrant, 0) + units
+    record.discs += discs
+    record.games.append(Played(number, None, None, discs, 0, points))

@@ -1,0 +1,85 @@
+"""The standings refresh's store step and collector pause (issue 24, item 1): the rows a COPY
+writes are the rows bulk_create wrote, and the collector is back on after a refresh."""
+
+from __future__ import annotations
+
+import gc
+from unittest import mock
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from tournaments import simulation
+from tournaments.models import Event, StandingsRow, StandingsSnapshot
+from tournaments.services import standings
+from tournaments.services.eventfile import import_event
+
+pytestmark = pytest.mark.django_db
+
+COMPARED = ("table_key", "position", "entrant__number", "rank", "points", "values", "status")
+COMPARED += ("details", "contention")
+
+
+def woc_event(slug: str) -> Event:
+    pure = simulation.cut(simulation.simulate("woc", 24, seed=2), 3)
+    with mock.patch("tournaments.services.standings.schedule_recompute"):
+        return import_event(simulation.to_event_file(pure, slug=slug, name="x"), by=None)
+
+
+def stored(snapshot: StandingsSnapshot) -> list[tuple]:
+    return list(
+        StandingsRow.objects.filter(snapshot=snapshot)
+        .order_by("table_key", "position")
+        .values_list(*COMPARED)
+    )
+
+
+def test_copied_rows_equal_the_rows_bulk_create_wrote(monkeypatch):
+    assert connection.vendor == "postgresql"  # the tests' database, as in production
+    event = woc_event("store-copy")
+    state = standings.record_state(event)
+    computed, contention = standings.compute_state(state, event.engine)
+    assert contention is not None
+    now = timezone.now()
+    manager = StandingsRow.objects
+    with mock.patch.object(manager, "bulk_create", wraps=manager.bulk_create) as bulk:
+        copied = standings.store_snapshot(
+            event, computed, 101, now=now, published=False, contention=contention
+        )
+        assert not bulk.called
+        monkeypatch.setattr(connection, "vendor", "sqlite")  # the other path: bulk_create
+        created = standings.store_snapshot(
+            event, computed, 102, now=now, published=False, contention=contention
+        )
+        assert bulk.called
+    rows = stored(copied)
+    assert len(rows) == len(computed.table("overall").rows) == 24
+    assert rows == stored(created)
+    first = rows[0]
+    assert first[COMPARED.index("contention")]["win"]["status"]  # a verdict made it in
+    assert "brightwell" in first[COMPARED.index("details")]
+
+
+def test_a_refresh_turns_the_collector_back_on_even_when_it_fails():
+    event = woc_event("store-gc")
+    seen = []
+
+    def during():
+        seen.append(gc.isenabled())
+        raise RuntimeError("killed in the middle")
+
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError):
+        standings.refresh(event.pk, event.results_version, after_compute=during)
+    assert seen == [False]
+    assert gc.isenabled()
+    assert standings.refresh(event.pk, event.results_version)
+
+
+def test_a_pause_inside_a_pause_leaves_the_collector_off():
+    with standings.collector_paused():
+        with standings.collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
