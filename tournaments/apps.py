@@ -4,3 +4,16 @@ from django.apps import AppConfig
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = "Tournaments"
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_delete, post_save
+
+        from tournaments.models import Event
+        from tournaments.views.pagecache import events_changed
+
+        # A saved or deleted event: the public page cache reads its stamp again.
+        def changed(**kwargs) -> None:
+            events_changed()
+
+        post_save.connect(changed, sender=Event, weak=False, dispatch_uid="pagecache-event")
+        post_delete.connect(changed, sender=Event, weak=False, dispatch_uid="pagecache-event-del")

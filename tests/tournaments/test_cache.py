@@ -4,14 +4,14 @@ visitor, HTMX and full pages apart, and a site that keeps working when Redis is 
 import uuid
 
 import pytest
-from django.middleware.csrf import _unmask_cipher_token
 from django.urls import reverse
 
 from config.celery import app
 from tests.factories import play_round, round_robin_event
 from tournaments import tasks
 from tournaments.models import Event, Match
-from tournaments.services import pagecache, results, standings
+from tournaments.services import results, standings
+from tournaments.views import pagecache
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -44,7 +44,7 @@ def standings_url():
 def test_a_page_is_built_once_per_change(client, director, event, django_assert_max_num_queries):
     first = client.get(standings_url())
     assert first["X-Page-Cache"] == "miss"
-    with django_assert_max_num_queries(1):  # the event's versions; the page comes from Redis
+    with django_assert_max_num_queries(0):  # the event's stamp and the page come from Redis
         second = client.get(standings_url())
     assert second["X-Page-Cache"] == "hit"
     assert second.content.decode().count("Player 1") == first.content.decode().count("Player 1")
@@ -59,14 +59,20 @@ def test_each_visitor_gets_their_own_csrf_token(client, event):
     from django.test import Client
 
     client.get(standings_url())  # fills the cache
+    tokens = set()
     for visitor in (Client(), Client()):
         response = visitor.get(standings_url())
         assert response["X-Page-Cache"] == "hit"
         html = response.content.decode()
         assert pagecache.PLACEHOLDER not in html
         token = html.split('"X-CSRFToken": "')[1].split('"')[0]
-        secret = response.cookies["csrftoken"].value
-        assert _unmask_cipher_token(token) == secret
+        assert token not in tokens  # each visitor's own
+        tokens.add(token)
+        # the token works with this visitor's cookie: a CSRF-checked POST is let through
+        visitor.handler.enforce_csrf_checks = True
+        login = reverse("accounts:login")
+        assert visitor.post(login, {}, HTTP_X_CSRFTOKEN=token).status_code != 403
+        assert visitor.post(login, {}, HTTP_X_CSRFTOKEN="x" * 64).status_code == 403
 
 
 def test_htmx_and_full_pages_are_cached_apart(client, event):
@@ -134,3 +140,46 @@ def test_with_redis_down_pages_are_served_results_saved_and_the_sweep_catches_up
     assert tasks.sweep_standings.delay().get() == 1
     event.refresh_from_db()
     assert event.standings_version == event.results_version
+
+
+def test_an_etag_gives_a_304_until_the_page_changes(client, director, event):
+    client.get(standings_url())  # a first visit sets the CSRF cookie the page's token is for
+    first = client.get(standings_url())
+    etag = first["ETag"]
+    again = client.get(standings_url(), HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304 and again.content == b""
+    match = Match.objects.filter(round__event=event, round__number=2).first()
+    results.record(match, [{"scores": [0, 1]}], expected_version=match.version, by=director)
+    changed = client.get(standings_url(), HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+
+
+def test_a_gzip_client_gets_the_same_page_compressed_with_its_own_token(client, event):
+    import gzip
+
+    client.get(standings_url())  # fills the cache
+    for _ in range(2):  # from the cache, then built anew
+        response = client.get(standings_url(), HTTP_ACCEPT_ENCODING="gzip, deflate")
+        assert response["Content-Encoding"] == "gzip"
+        assert "Accept-Encoding" in response["Vary"]
+        html = gzip.decompress(response.content).decode()
+        plain = client.get(standings_url()).content.decode()
+        token = html.split('"X-CSRFToken": "')[1].split('"')[0]
+        assert pagecache.PLACEHOLDER not in html and len(token) == 64
+        # the same page as the uncompressed one, apart from the token (masked anew each time)
+        other = plain.split('"X-CSRFToken": "')[1].split('"')[0]
+        assert html.replace(token, "") == plain.replace(other, "")
+        Event.objects.filter(pk=event.pk).update(name="Cached Open")  # rebuilt on the next
+
+
+def test_a_stamp_never_outlives_the_event_going_private(client, event, django_assert_num_queries):
+    assert client.get(standings_url()).status_code == 200
+    with django_assert_num_queries(0):
+        assert client.get(standings_url())["X-Page-Cache"] == "hit"
+    event.public = False
+    event.save()
+    assert client.get(standings_url()).status_code == 404
+    Event.objects.filter(pk=event.pk).update(public=True)
+    assert client.get(standings_url()).status_code == 200
+    Event.objects.filter(pk=event.pk).update(slug="renamed")  # the old address is gone
+    assert client.get(standings_url()).status_code == 404

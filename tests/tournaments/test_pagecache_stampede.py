@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from tests.factories import play_round, round_robin_event
 from tournaments.models import Match
-from tournaments.services import pagecache, results
+from tournaments.services import results
+from tournaments.views import pagecache
 
 pytestmark = pytest.mark.django_db
 
