@@ -27,9 +27,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
+import threading
 import time
-import uuid
 import zlib
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -41,6 +42,8 @@ from django.middleware.csrf import get_token
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 
+from tournaments.views.pagegen import generation
+
 log = logging.getLogger(__name__)
 
 PLACEHOLDER = "__ARBITER_CSRF_TOKEN__"
@@ -48,7 +51,6 @@ RETRY_AFTER_FAILURE = 5.0  # seconds the cache is left alone after an error
 BUILD_LOCK_SECONDS = 30  # the longest a build may hold the page (a crashed one: expiry)
 # A stamp also expires: a generation bump lost to a Redis error is covered within a minute.
 STAMP_SECONDS = 60
-GENERATION = "pagegen"
 _down_until = 0.0
 
 View = Callable[..., HttpResponse]
@@ -66,6 +68,36 @@ def _cache_call(method: str, *args: Any, **kwargs: Any) -> Any:
         return None
 
 
+# -- this worker's copies ----------------------------------------------------------------
+#
+# A page under a given key never changes (the key holds the event's versions), and a stamp
+# is checked against the generation on every request: so each worker keeps the last few of
+# both in memory, and a cached page costs one small cache read (the generation).
+
+LOCAL_ENTRIES = 32
+LOCAL_LARGEST = 2 * 1024 * 1024  # bytes: a larger page is read from the cache each time
+_local: OrderedDict[str, Any] = OrderedDict()
+_local_lock = threading.Lock()
+
+
+def _local_get(key: str) -> Any:
+    with _local_lock:
+        value = _local.get(key)
+        if value is not None:
+            _local.move_to_end(key)
+        return value
+
+
+def _local_put(key: str, value: Any, size: int = 0) -> None:
+    if size > LOCAL_LARGEST:
+        return
+    with _local_lock:
+        _local[key] = value
+        _local.move_to_end(key)
+        while len(_local) > LOCAL_ENTRIES:
+            _local.popitem(last=False)
+
+
 # -- the event's stamp -------------------------------------------------------------------
 
 
@@ -76,7 +108,7 @@ def events_changed() -> None:
     update free of the extra query that would name the events it touched."""
 
     def bump() -> None:
-        _cache_call("set", GENERATION, uuid.uuid4().hex, None)
+        generation(bump=True)
 
     bump()
     transaction.on_commit(bump)
@@ -87,16 +119,15 @@ def _stamp(slug: str) -> dict[str, Any] | None:
     private or missing event (never stored: its view decides)."""
     from tournaments.models import Event
 
-    found = _cache_call("get_many", [GENERATION, "pagestamp:" + slug]) or {}
-    generation = found.get(GENERATION)
-    stamp = found.get("pagestamp:" + slug)
-    if generation is not None and stamp is not None and stamp["generation"] == generation:
+    current = generation()
+    stamp = _local_get("pagestamp:" + slug)
+    if current is None or stamp is None or stamp["generation"] != current:
+        stamp = _cache_call("get", "pagestamp:" + slug)
+    if current is not None and stamp is not None and stamp["generation"] == current:
+        _local_put("pagestamp:" + slug, stamp)
         return stamp
-    if generation is None:
-        # The generation is read before the database: a write committed after this read
-        # moves it, so the stamp stored below is stale at once rather than wrong for long.
-        _cache_call("add", GENERATION, uuid.uuid4().hex, None)
-        generation = _cache_call("get", GENERATION)
+    # The generation was read before the database: a write committed after that read
+    # moves it, so the stamp stored below is stale at once rather than wrong for long.
     event = (
         Event.objects.filter(slug=slug, public=True)
         .values("pk", "created_at", "updated_at", "results_version", "standings_version")
@@ -105,7 +136,7 @@ def _stamp(slug: str) -> dict[str, Any] | None:
     if event is None:
         return None
     stamp = {
-        "generation": generation,
+        "generation": current,
         "version": ":".join(
             str(v)
             for v in (
@@ -117,7 +148,7 @@ def _stamp(slug: str) -> dict[str, Any] | None:
             )
         ),
     }
-    if generation is not None:
+    if current is not None:
         _cache_call("set", "pagestamp:" + slug, stamp, timeout=STAMP_SECONDS)
     return stamp
 
@@ -166,6 +197,11 @@ def _shift(length: int) -> int:
     return result
 
 
+@functools.cache
+def _token_shift(length: int) -> int:
+    return _shift(length)
+
+
 _GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"  # deflate, no name, no time
 
 
@@ -192,9 +228,11 @@ def _gzip_body(gz: dict[str, Any], token: bytes) -> bytes:
     if len(pieces) == 1:
         crc = crcs[0]
         return b"".join([pieces[0], crc.to_bytes(4, "little"), gz["length"].to_bytes(4, "little")])
-    compressor = zlib.compressobj(6, zlib.DEFLATED, -15)
-    packed = compressor.compress(token) + compressor.flush(zlib.Z_SYNC_FLUSH)
-    token_crc, token_shift = zlib.crc32(token), _shift(len(token))
+    # The token as a stored (uncompressed) deflate block: 64 random characters would not
+    # compress anyway, and this costs no compressor. The piece before ends on a byte.
+    size = len(token)
+    packed = b"\x00" + size.to_bytes(2, "little") + (size ^ 0xFFFF).to_bytes(2, "little") + token
+    token_crc, token_shift = zlib.crc32(token), _token_shift(size)
     crc = crcs[0]
     out = [pieces[0]]
     for index in range(1, len(pieces)):
@@ -273,7 +311,11 @@ def _cached(
         response["X-Page-Cache"] = "not-modified"
         return response
     variant = ":gz" if _accepts_gzip(request) else ":id"
-    hit, state = _cache_call("get", key + variant), "hit"
+    hit, state = _local_get(key + variant), "hit"
+    if hit is None:
+        hit = _cache_call("get", key + variant)
+        if hit is not None:
+            _local_put(key + variant, hit, _size(hit))
     served_key = key
     building = None
     min_age = settings.ARBITER_PAGE_MIN_AGE
@@ -306,6 +348,11 @@ def _cached(
     return response
 
 
+def _size(entry: tuple) -> int:
+    body = entry[2]
+    return sum(map(len, body["pieces"] if isinstance(body, dict) else body))
+
+
 def _store(request: HttpRequest, key: str, response: HttpResponse) -> HttpResponse:
     segments = response.content.split(PLACEHOLDER.encode())
     content_type = response["Content-Type"]
@@ -313,6 +360,8 @@ def _store(request: HttpRequest, key: str, response: HttpResponse) -> HttpRespon
     plain = (content_type, tokens, segments)
     packed = (content_type, tokens, _gzip_pieces(segments))
     timeout = settings.ARBITER_PAGE_CACHE_SECONDS
+    _local_put(key + ":id", plain, _size(plain))
+    _local_put(key + ":gz", packed, _size(packed))
     _cache_call(
         "set_many",
         {
