@@ -1,14 +1,16 @@
 """Public pages cached in Redis, served without a database query.
 
 A page is rebuilt once per change of the event (a result, a publication, new standings, an
-edit of the event), not once per visitor. What the page's key needs from the database (the
-event's id, whether it is public, its versions and times) is kept in the cache too, as the
-event's *stamp*; every write to an event (save, delete, or a queryset update such as the
-results version's bump) moves a generation number once its transaction commits, and a stamp
-read under another generation is read again from the database. So a cached page is served
-from two cache reads and no query, and a change is seen by the very next request. Only
-anonymous visitors share cached pages (a signed-in director or player may see links others
-do not); a private or missing event is never stamped, so its view always answers.
+edit of the event, a renamed entrant), not once per visitor. What the page's key needs from
+the database (the event's id, whether it is public, its versions and times) is kept in the
+cache too, as the event's *stamp*; every write to an event (save, delete, or a queryset
+update such as the results version's bump) moves a generation number (now, and again once
+its transaction commits), and a stamp read under another generation is read again from the
+database. Each worker keeps the generation in memory, told of each change by Redis
+(tournaments/views/pagegen.py), and the last pages and stamps it served: so a cached page is
+served without a query and, on a worker that served it before, without a cache round trip.
+Only anonymous visitors share cached pages (a signed-in director or player may see links
+others do not); a private or missing event is never stamped, so its view always answers.
 
 The one per-visitor thing in a public page is the CSRF token: the page is built with a
 placeholder where the token goes (the view puts it in the template context) and each
@@ -114,6 +116,29 @@ def events_changed() -> None:
     transaction.on_commit(bump)
 
 
+def names_epoch(event_id: int) -> str:
+    """The event's names epoch; one is made when the cache has none (time-based, so it
+    never repeats one an evicted key held)."""
+    key = f"names:{event_id}"
+    found = _cache_call("get", key)
+    if found is None:
+        _cache_call("add", key, time.time_ns(), None)
+        found = _cache_call("get", key)
+    return str(found)
+
+
+def names_changed(event_id: int) -> None:
+    """An entrant or a team of the event saved: its fragments and cached pages are stale,
+    now and again once the transaction commits."""
+
+    def bump() -> None:
+        _cache_call("set", f"names:{event_id}", time.time_ns(), None)
+
+    bump()
+    transaction.on_commit(bump)
+    events_changed()
+
+
 def _stamp(slug: str) -> dict[str, Any] | None:
     """The public event's stamp, from the cache when its generation is current; None for a
     private or missing event (never stored: its view decides)."""
@@ -145,6 +170,7 @@ def _stamp(slug: str) -> dict[str, Any] | None:
                 int(event["updated_at"].timestamp() * 1e6),
                 event["results_version"],
                 event["standings_version"],
+                names_epoch(event["pk"]),
             )
         ),
     }

@@ -7,7 +7,9 @@ keeps the highest value it saw and a thread that listens for changes: each new v
 published, and each worker's listener takes it as it comes; meanwhile a worker answers
 from memory. The listener is trusted only while it is subscribed: before it is (and after
 any error, a Redis restart included), every read asks Redis. Values only grow, so the
-highest seen is the newest whatever order messages and reads arrive in. The writing worker
+highest seen is the newest whatever order messages and reads arrive in; a counter starts
+from the clock (nanoseconds), so one made after a Redis restart never repeats a value a
+worker still holds. The writing worker
 takes its own new value at once, so its next request sees the change without waiting.
 """
 
@@ -86,9 +88,13 @@ class _Listener:
             if epoch % 2 and key in self.values:
                 return self.values[key]
         value = self.client.get(key)
-        return self._keep(key, int(value) if value and value.isdigit() else 0, epoch)
+        if value is None or not value.isdigit():
+            self.client.set(key, time.time_ns(), nx=value is None)
+            value = self.client.get(key)
+        return self._keep(key, int(value), epoch)
 
     def bump(self, key: str) -> None:
+        self.client.set(key, time.time_ns(), nx=True)
         value = self.client.incr(key)
         with self.lock:
             epoch = self.epoch
@@ -119,7 +125,7 @@ def generation(bump: bool = False) -> int | None:
     try:
         listener = _listener()
         if listener is None:  # local memory (tests, a site without Redis)
-            cache.add(KEY, 0, None)
+            cache.add(KEY, time.time_ns(), None)
             return cache.incr(KEY) if bump else cache.get(KEY)
         key = cache.make_key(KEY)
         if bump:
