@@ -183,3 +183,76 @@ def test_a_stamp_never_outlives_the_event_going_private(client, event, django_as
     assert client.get(standings_url()).status_code == 200
     Event.objects.filter(pk=event.pk).update(slug="renamed")  # the old address is gone
     assert client.get(standings_url()).status_code == 404
+
+
+def test_a_renamed_entrant_is_seen_on_the_cached_page(client, director, event):
+    from tournaments.models import Entrant
+
+    assert "Player 1<" in client.get(standings_url()).content.decode()
+    assert client.get(standings_url())["X-Page-Cache"] == "hit"
+    entrant = Entrant.objects.get(event=event, name="Player 1")
+    entrant.name = "Player One"
+    entrant.save()
+    page = client.get(standings_url())
+    assert page["X-Page-Cache"] == "miss"
+    assert "Player One<" in page.content.decode()
+
+
+def test_the_standings_task_stores_the_tables_before_anyone_asks(client, director, event):
+    from unittest import mock
+
+    from tournaments.views import fragments
+
+    match = Match.objects.filter(round__event=event, round__number=2).first()
+    with mock.patch("tournaments.services.standings.schedule_recompute"):
+        results.record(match, [{"scores": [0, 1]}], expected_version=match.version, by=director)
+    event.refresh_from_db()
+    assert tasks.recompute_standings(event.pk, event.results_version)
+    with mock.patch.object(fragments, "render_to_string") as rendered:
+        for url in (standings_url(), reverse("tournaments:event", args=["cached"])):
+            assert client.get(url).status_code == 200
+    assert not rendered.called  # standings, top ten and pairings: all stored by the task
+
+
+def test_a_worker_hears_of_another_workers_change_without_asking_redis(settings):
+    """The generation every cached page checks: read from memory once the listener is
+    subscribed, and a change published by another process arrives by itself."""
+    import time
+
+    import redis
+
+    from tournaments.views import pagegen
+
+    if "Redis" not in settings.CACHES["default"]["BACKEND"]:
+        pytest.skip("needs Redis")
+    first = pagegen.generation()
+    listener = pagegen._listener()
+    deadline = time.monotonic() + 5
+    while not listener.epoch % 2 and time.monotonic() < deadline:
+        time.sleep(0.05)  # the listener subscribes
+    assert pagegen.generation() == first
+    other = redis.Redis.from_url(settings.CACHES["default"]["LOCATION"])
+    key = pagecache.cache.make_key(pagegen.KEY)
+    value = other.incr(key)
+    other.publish(key, value)  # another worker's write
+    with mock_get(listener) as asked:
+        while pagegen.generation() != value and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert pagegen.generation() == value
+    assert asked == []  # every read came from memory
+
+
+def mock_get(listener):
+    import contextlib
+
+    @contextlib.contextmanager
+    def spy():
+        asked = []
+        real = listener.client.get
+        listener.client.get = lambda key: asked.append(key) or real(key)
+        try:
+            yield asked
+        finally:
+            listener.client.get = real
+
+    return spy()
