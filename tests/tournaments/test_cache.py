@@ -146,6 +146,7 @@ def test_an_etag_gives_a_304_until_the_page_changes(client, director, event):
     client.get(standings_url())  # a first visit sets the CSRF cookie the page's token is for
     first = client.get(standings_url())
     etag = first["ETag"]
+    assert "private" in first["Cache-Control"] and "no-cache" in first["Cache-Control"]
     again = client.get(standings_url(), HTTP_IF_NONE_MATCH=etag)
     assert again.status_code == 304 and again.content == b""
     match = Match.objects.filter(round__event=event, round__number=2).first()

@@ -22,6 +22,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from tournaments import selectors
+from tournaments.endings import ending_notes
 from tournaments.formats import ui_for
 from tournaments.models import Event, Match, Round, StandingsSnapshot
 from tournaments.views.pagecache import _cache_call, _local_get, _local_put, names_epoch
@@ -65,6 +66,10 @@ def round_matches(event: Event, rnd: Round) -> list[Match]:
 
 
 def render_pairings(event: Event, rnd: Round | None, matches: list[Match], query: str) -> str:
+    ui = ui_for(event)
+    for match in matches:  # worked out once here, not looked up row by row in the template
+        match.seats = list(match.participants.all())
+        match.notes = ending_notes(match) + ui.match_notes(match)
     pairings = {
         "round": rnd,
         "q": query,

@@ -41,7 +41,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
-from django.utils.cache import patch_vary_headers
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
 
 from tournaments.views.pagegen import generation
@@ -322,6 +322,9 @@ def cached_public_page(view: View) -> View:
             return view(request, slug, *args, **kwargs)
         response = _cached(request, view, name, slug, stamp, args, kwargs)
         patch_vary_headers(response, ["HX-Request", "Accept-Encoding"])
+        # Kept by the browser and asked again each time (a 304 while unchanged); never by a
+        # shared proxy: the body holds this visitor's CSRF token.
+        patch_cache_control(response, private=True, no_cache=True)
         return response
 
     return wrapper
