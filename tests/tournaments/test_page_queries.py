@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from tests.factories import bulk_event
 from tournaments.models import Event
-from tournaments.views import pagecache
+from tournaments.views import pagecache, pagegen
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +34,7 @@ def own_cache(settings):
         name: {**conf, "KEY_PREFIX": f"q-{uuid.uuid4().hex[:8]}"}
         for name, conf in settings.CACHES.items()
     }
-    pagecache._down_until = 0.0
+    pagecache._down_until = pagegen._down_until = 0.0
     pagecache._local.clear()
 
 

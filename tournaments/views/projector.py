@@ -44,6 +44,7 @@ def _render(
     )
     if building_for_cache(request):  # each visitor's own token goes in when it is served
         context["csrf_token"] = PLACEHOLDER
+        context["shared_page"] = True  # no htmx token in the body: nothing here posts by htmx
     template = f"{page}#projector" if getattr(request, "htmx", False) else page
     response = render(request, template, context)
     patch_vary_headers(response, ["HX-Request"])

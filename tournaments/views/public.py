@@ -66,6 +66,7 @@ def _page(
     )
     if building_for_cache(request):  # each visitor's own token goes in when it is served
         context["csrf_token"] = PLACEHOLDER
+        context["shared_page"] = True  # no htmx token in the body: nothing here posts by htmx
     # Dates and times on the page read in the event's own time zone.
     with timezone.override(_zone(event)):
         response = render(request, _template(request, page, partial), context)
