@@ -185,10 +185,9 @@ def page_key(request: HttpRequest, view: str, slug: str, stamp: dict[str, Any]) 
     return ":".join(["page", view, slug, stamp["version"], get_language() or "", htmx, path])
 
 
-def _latest_key(key: str) -> str:
+def _latest_key(key: str, stamp: dict[str, Any]) -> str:
     """The key without the event's versions: the newest page built for this address."""
-    parts = key.split(":")
-    return ":".join(["latest", *parts[1:3], *parts[8:]])
+    return "latest" + key.removeprefix("page").replace(":" + stamp["version"] + ":", ":", 1)
 
 
 # -- gzip in pieces ----------------------------------------------------------------------
@@ -353,10 +352,10 @@ def _cached(
         # seconds; the others meanwhile get the previous version (a page polls, so it
         # catches up), rather than every worker rendering the same large page after
         # each of a stream of results.
-        lock = "building:" + _latest_key(key)
+        lock = "building:" + _latest_key(key, stamp)
         building = _cache_call("add", lock, 1, timeout=min_age or BUILD_LOCK_SECONDS)
         if building is False:
-            latest = _cache_call("get", _latest_key(key) + variant)
+            latest = _cache_call("get", _latest_key(key, stamp) + variant)
             if latest is not None:
                 served_key, hit, state = latest[0], latest[1], "stale"
     if hit is not None:
@@ -369,11 +368,11 @@ def _cached(
         finally:
             request._arbiter_page_build = False  # type: ignore[attr-defined]
         if response.status_code == 200 and not response.streaming:
-            response = _store(request, key, response)
+            response = _store(request, key, _latest_key(key, stamp), response)
         done = True
     finally:
         if building and (not done or not min_age):  # a failed build: retry now
-            _cache_call("delete", "building:" + _latest_key(key))
+            _cache_call("delete", "building:" + _latest_key(key, stamp))
     return response
 
 
@@ -382,7 +381,7 @@ def _size(entry: tuple) -> int:
     return sum(map(len, body["pieces"] if isinstance(body, dict) else body))
 
 
-def _store(request: HttpRequest, key: str, response: HttpResponse) -> HttpResponse:
+def _store(request: HttpRequest, key: str, latest: str, response: HttpResponse) -> HttpResponse:
     segments = response.content.split(PLACEHOLDER.encode())
     content_type = response["Content-Type"]
     tokens = len(segments) > 1
@@ -396,8 +395,8 @@ def _store(request: HttpRequest, key: str, response: HttpResponse) -> HttpRespon
         {
             key + ":id": plain,
             key + ":gz": packed,
-            _latest_key(key) + ":id": (key, plain),
-            _latest_key(key) + ":gz": (key, packed),
+            latest + ":id": (key, plain),
+            latest + ":gz": (key, packed),
         },
         timeout=timeout,
     )
