@@ -49,6 +49,7 @@ class _Listener:
         )
         self.values: dict[str, int] = {}
         self.epoch = 0  # moves at each (re)subscription; odd: subscribed
+        self.failed = False
         self.lock = threading.Lock()
         threading.Thread(target=self._listen, name="pagecache-generation", daemon=True).start()
 
@@ -68,10 +69,13 @@ class _Listener:
                         self._keep(message["channel"].decode(), int(message["data"]))
             except Exception as error:  # Redis gone: every read asks Redis until it is back
                 with self.lock:
-                    if self.epoch % 2:
+                    was_listening = self.epoch % 2
+                    if was_listening:
                         self.epoch += 1
                     self.values.clear()
-                log.info("page cache listener: %s", error.__class__.__name__)
+                if was_listening or not self.failed:  # once per outage, not every second
+                    log.info("page cache listener: %s", error.__class__.__name__)
+                self.failed = True
                 time.sleep(1.0)
 
     def _keep(self, key: str, value: int, epoch: int | None = None) -> int:
