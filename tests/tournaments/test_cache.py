@@ -293,3 +293,20 @@ def mock_get(listener):
             listener.client.get = real
 
     return spy()
+
+
+@pytest.mark.parametrize(
+    "name,args",
+    [("event", []), ("round", [2]), ("standings", []), ("entrant", [1]), ("round_projector", [2])],
+)
+def test_every_cached_page_is_html_plain_and_the_same_gzipped(client, event, name, args):
+    import gzip
+
+    url = reverse(f"tournaments:{name}", args=["cached", *args])
+    for _ in range(2):  # built (for a gzip client first), then from the cache
+        packed = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+        assert packed["Content-Encoding"] == "gzip"
+        plain = client.get(url)
+        assert not plain.has_header("Content-Encoding")
+        assert plain.content.lstrip().lower().startswith(b"<!doctype html>")
+        assert gzip.decompress(packed.content) == plain.content

@@ -367,7 +367,12 @@ def _cached(
             response = view(request, slug, *args, **kwargs)
         finally:
             request._arbiter_page_build = False  # type: ignore[attr-defined]
-        if response.status_code == 200 and not response.streaming:
+        # (a response already encoded, e.g. by a cached view inside, is passed on as is)
+        if (
+            response.status_code == 200
+            and not response.streaming
+            and not response.has_header("Content-Encoding")
+        ):
             response = _store(request, key, _latest_key(key, stamp), response)
         done = True
     finally:

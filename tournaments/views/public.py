@@ -161,8 +161,6 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_safe
 @cached_public_page  # rebuilt once per change of the event
-@require_safe
-@cached_public_page  # rebuilt once per change of the event
 def entrant(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = event_for_viewer(request.user, slug)
     rounds = selectors.public_rounds(event)
