@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run install migrate demo test test-deep lint format typecheck bench bench-load bench-fuzz bench-reliability bench-wof lock clean
+.PHONY: run install migrate demo test test-deep lint format typecheck bench bench-pages bench-load bench-fuzz bench-reliability bench-wof lock clean
 
 $(VENV)/.installed: requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -48,12 +48,17 @@ format: install
 # docs/conformance.md). BENCH_EVENTS sets the conformance events per format.
 bench: install
 	$(PY) -m bench
+	$(PY) -m bench.pages
 	$(PY) -m bench.woc_pairing --quick
 	$(PY) -m bench.saves
 	$(PY) -m bench.standings 1000,10000 --engine-only
 	PYTHONPATH=. $(PY) bench/conformance.py $${BENCH_EVENTS:-50}
 	$(PY) -m bench.wof_check
 	-$(PY) -m bench.load $${LOAD_SECONDS:-600}
+
+# The public pages alone (docs/performance.md): build times, cached page, 304, bare view.
+bench-pages: install
+	$(PY) -m bench.pages
 
 # The load scenario alone (docs/reliability.md): LOAD_SECONDS (30 here), PostgreSQL in
 # BENCH_DATABASE_URL, Redis in REDIS_URL. Exits 1 when a goal is missed (p95 over

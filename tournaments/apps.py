@@ -4,3 +4,24 @@ from django.apps import AppConfig
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = "Tournaments"
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_delete, post_save
+
+        from tournaments.models import Entrant, Event, Team
+        from tournaments.views.pagecache import events_changed, names_changed
+
+        # A saved or deleted event: the public page cache reads its stamp again.
+        def changed(**kwargs) -> None:
+            events_changed()
+
+        post_save.connect(changed, sender=Event, weak=False, dispatch_uid="pagecache-event")
+        post_delete.connect(changed, sender=Event, weak=False, dispatch_uid="pagecache-event-del")
+
+        # A renamed entrant or team shows in every row of the event's pages.
+        def renamed(instance, **kwargs) -> None:
+            names_changed(instance.event_id)
+
+        for model in (Entrant, Team):
+            for signal in (post_save, post_delete):
+                signal.connect(renamed, sender=model, weak=False, dispatch_uid=f"names-{model}")

@@ -25,6 +25,23 @@ def new_claim_code() -> str:
     return secrets.token_urlsafe(9)
 
 
+class EventQuerySet(models.QuerySet):
+    """Every bulk write to events tells the public page cache (its stamps name the events'
+    versions), as Event.save and delete do through signals (tournaments.apps)."""
+
+    def update(self, **kwargs):
+        from tournaments.views.pagecache import events_changed
+
+        events_changed()
+        return super().update(**kwargs)
+
+    def delete(self):
+        from tournaments.views.pagecache import events_changed
+
+        events_changed()
+        return super().delete()
+
+
 class Event(models.Model):
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("Registration")
@@ -64,6 +81,8 @@ class Event(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = EventQuerySet.as_manager()
 
     class Meta:
         ordering = ["-starts_on", "name"]

@@ -143,9 +143,11 @@ def match_sections(matches: list[Match], ui: Any = None) -> list[MatchSection]:
     return list(sections.values())
 
 
-def published_standings(event: Event) -> tuple[StandingsSnapshot | None, list[dict]]:
-    """The newest published snapshot and its tables, each with its rows."""
-    snapshot = latest_snapshot(event)
+def published_standings(
+    event: Event, snapshot: StandingsSnapshot | None = None
+) -> tuple[StandingsSnapshot | None, list[dict]]:
+    """The newest published snapshot (or the one given) and its tables, each with its rows."""
+    snapshot = snapshot or latest_snapshot(event)
     if snapshot is None:
         return None, []
     rows = (

@@ -6,6 +6,7 @@ killed in the middle of a task leaves its message to be redelivered to another w
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from pathlib import Path
@@ -14,6 +15,8 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from tournaments.services import event_import, notifications, reports, standings
+
+log = logging.getLogger(__name__)
 
 # Transient failures worth a retry: the database restarting, a dropped connection.
 TRANSIENT = (OperationalError, InterfaceError, ConnectionError)
@@ -57,7 +60,22 @@ def _test_pause() -> None:
     max_retries=8,
 )
 def recompute_standings(event_id: int, results_version: int) -> bool:
-    return standings.refresh(event_id, results_version, after_compute=_test_pause)
+    stored = standings.refresh(event_id, results_version, after_compute=_test_pause)
+    if stored:
+        _prerender(event_id)
+    return stored
+
+
+def _prerender(event_id: int) -> None:
+    """The new snapshot's public tables rendered now, by the worker, rather than by the
+    first visitor (tournaments/views/fragments.py). Only an optimisation: a failure leaves
+    the pages to render them."""
+    from tournaments.views import fragments
+
+    try:
+        fragments.prerender(event_id)
+    except Exception:
+        log.warning("public fragments of event %s not prerendered", event_id, exc_info=True)
 
 
 @shared_task(**SWEEP)

@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from tests.factories import play_round, round_robin_event
 from tournaments.models import Match
-from tournaments.services import pagecache, results
+from tournaments.services import results
+from tournaments.views import pagecache, pagegen
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +23,7 @@ def fresh_cache(settings):
         name: {**conf, "KEY_PREFIX": f"s-{uuid.uuid4().hex[:8]}"}
         for name, conf in settings.CACHES.items()
     }
-    pagecache._down_until = 0.0
+    pagecache._down_until = pagegen._down_until = 0.0
 
 
 def _token(response) -> str:

@@ -20,7 +20,7 @@ from accounts.permissions import event_for_viewer
 from tournaments import selectors
 from tournaments.formats import ui_for
 from tournaments.models import Event, Round
-from tournaments.services.pagecache import cached_public_page
+from tournaments.views.pagecache import PLACEHOLDER, building_for_cache, cached_public_page
 from tournaments.views.public import POLL_SECONDS, version_token
 
 TOP_ROWS = 30  # of each standings table: a projector shows the top, the page has the rest
@@ -42,6 +42,9 @@ def _render(
         poll_seconds=getattr(settings, "ARBITER_POLL_SECONDS", POLL_SECONDS),
         pause_seconds=getattr(settings, "ARBITER_PROJECTOR_PAUSE_SECONDS", PAUSE_SECONDS),
     )
+    if building_for_cache(request):  # each visitor's own token goes in when it is served
+        context["csrf_token"] = PLACEHOLDER
+        context["shared_page"] = True  # no htmx token in the body: nothing here posts by htmx
     template = f"{page}#projector" if getattr(request, "htmx", False) else page
     response = render(request, template, context)
     patch_vary_headers(response, ["HX-Request"])

@@ -23,10 +23,11 @@ from accounts.permissions import event_for_viewer, is_director, is_player_of
 from tournaments import selectors
 from tournaments.formats import ui_for
 from tournaments.models import Event, Round
-from tournaments.services.pagecache import cached_public_page
+from tournaments.views import fragments
+from tournaments.views.pagecache import PLACEHOLDER, building_for_cache, cached_public_page
 
 POLL_SECONDS = 20
-HOME_ROWS = 10
+HOME_ROWS = fragments.HOME_ROWS
 
 
 def _template(request: HttpRequest, page: str, partial: str) -> str:
@@ -63,6 +64,9 @@ def _page(
         version_token=version_token(event, len(rounds), hidden),
         poll_seconds=getattr(settings, "ARBITER_POLL_SECONDS", POLL_SECONDS),
     )
+    if building_for_cache(request):  # each visitor's own token goes in when it is served
+        context["csrf_token"] = PLACEHOLDER
+        context["shared_page"] = True  # no htmx token in the body: nothing here posts by htmx
     # Dates and times on the page read in the event's own time zone.
     with timezone.override(_zone(event)):
         response = render(request, _template(request, page, partial), context)
@@ -76,18 +80,23 @@ def event_list(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/event_list.html", {"events": events})
 
 
-def _pairings_context(request: HttpRequest, event: Event, rnd: Round | None) -> dict[str, Any]:
+def _pairings_context(
+    request: HttpRequest, event: Event, rnd: Round | None, rounds: list[Round]
+) -> dict[str, Any]:
+    """A round's pairings. Unsearched, its tables are the round's stored fragment (its
+    matches are read only when the fragment is built); a search renders the matches
+    found."""
     query = request.GET.get("q", "").strip()[:100]
-    matches = list(rnd.matches.all()) if rnd else []
-    found = selectors.find_matches(matches, query)
-    return {
-        "round": rnd,
-        "q": query,
-        "match_count": len(matches),
-        "found_count": len(found),
-        "sections": selectors.match_sections(found, ui_for(event)),
-        "has_tables": any(m.table is not None for m in matches),
-    }
+    context: dict[str, Any] = {"round": rnd, "q": query}
+    if rnd is not None and query:
+        found = selectors.find_matches(fragments.round_matches(event, rnd), query)
+        context["found_count"] = len(found)
+        context["tables_html"] = fragments.render_pairings(event, rnd, found, query)
+    elif rnd is not None:
+        context["tables_html"] = fragments.pairings_tables(event, rnd, rounds)
+    else:
+        context["tables_html"] = fragments.render_pairings(event, None, [], "")
+    return context
 
 
 @require_safe
@@ -95,18 +104,20 @@ def _pairings_context(request: HttpRequest, event: Event, rnd: Round | None) -> 
 def event_home(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_for_viewer(request.user, slug)
     rounds = selectors.public_rounds(event)
-    current = selectors.round_with_matches(event, rounds[-1].number) if rounds else None
-    snapshot, tables = selectors.published_standings(event)
-    context = {
+    current = rounds[-1] if rounds else None
+    snapshot = selectors.latest_snapshot(event)
+    context: dict[str, Any] = {
         "rounds": rounds,
         "snapshot": snapshot,
-        # the top of the first table; the standings page has every row and table
-        "sections": selectors.standings_sections(selectors.top_of(tables[:1], HOME_ROWS)),
-        "more_tables": len(tables) > 1 or any(len(t["rows"]) > HOME_ROWS for t in tables),
         "pending": snapshot.pending if snapshot else [],
         "is_director": is_director(request.user, event),
-        "pairings": _pairings_context(request, event, current),
+        "pairings": _pairings_context(request, event, current, rounds),
     }
+    if snapshot:
+        # the top of the first table; the standings page has every row and table
+        context["tables_html"], context["more_tables"] = fragments.standings_tables(
+            event, snapshot, rounds, top=HOME_ROWS
+        )
     return _page(request, event, "tournaments/event.html", "overview", context)
 
 
@@ -115,7 +126,8 @@ def event_home(request: HttpRequest, slug: str) -> HttpResponse:
 def round_pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = event_for_viewer(request.user, slug)
     rounds = selectors.public_rounds(event)
-    if number not in {r.number for r in rounds}:
+    rnd = next((r for r in rounds if r.number == number), None)
+    if rnd is None:
         # A pairing the director withdrew to pair again: say so, and the poller brings the new
         # one in once it is published.
         withdrawn = selectors.withdrawn_pairing(event, number)
@@ -123,8 +135,11 @@ def round_pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse
             raise Http404("No such round.")
         context = {"rounds": rounds, "withdrawn": withdrawn}
         return _page(request, event, "tournaments/round_withdrawn.html", "pairings", context)
-    rnd = selectors.round_with_matches(event, number)
-    context = {"rounds": rounds, "round": rnd, "pairings": _pairings_context(request, event, rnd)}
+    context = {
+        "rounds": rounds,
+        "round": rnd,
+        "pairings": _pairings_context(request, event, rnd, rounds),
+    }
     return _page(request, event, "tournaments/round.html", "pairings", context)
 
 
@@ -132,12 +147,15 @@ def round_pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse
 @cached_public_page  # rebuilt once per change of the event
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_for_viewer(request.user, slug)
-    snapshot, tables = selectors.published_standings(event)
-    context = {
+    rounds = selectors.public_rounds(event)
+    snapshot = selectors.latest_snapshot(event)
+    context: dict[str, Any] = {
+        "rounds": rounds,
         "snapshot": snapshot,
-        "sections": selectors.standings_sections(tables),
         "pending": snapshot.pending if snapshot else [],
     }
+    if snapshot:
+        context["tables_html"], _ = fragments.standings_tables(event, snapshot, rounds)
     return _page(request, event, "tournaments/standings.html", "standings", context)
 
 

@@ -1,0 +1,172 @@
+"""The large parts of public pages (a round's pairing tables, a snapshot's standings
+tables), rendered once per version of what they show and kept in the cache: each later
+build of the page (another address, a signed-in visitor, the next change elsewhere in the
+event) puts the stored HTML in place instead of rendering a thousand rows again.
+
+A fragment's key names everything it shows: the event and its edit time, the snapshot or
+the round and the results version, whether results are hidden, the language and the time
+zone, and the event's *names epoch*, which moves when an entrant or a team is saved (a
+rename changes no version, yet shows in every row).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import formats, timezone, translation
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+
+from tournaments import selectors
+from tournaments.endings import ending_notes
+from tournaments.formats import ui_for
+from tournaments.models import Event, Match, Round, StandingsSnapshot
+from tournaments.views.pagecache import _cache_call, _local_get, _local_put, names_epoch
+
+
+def entrant_url(slug: str) -> str:
+    """The entrants' pages' address up to the number: reversed once per page."""
+    return reverse("tournaments:entrant", args=[slug, 0])[: -len("0/")]
+
+
+def fragment(kind: str, event: Any, parts: Iterable[Any], build: Callable[[], str]) -> SafeString:
+    """The stored HTML for this key, or ``build()``'s, stored."""
+    key = ":".join(
+        [
+            "fragment",
+            kind,
+            str(event.pk),
+            str(int(event.updated_at.timestamp() * 1e6)),
+            names_epoch(event.pk),
+            *map(str, parts),
+            get_language() or "",
+            timezone.get_current_timezone_name(),
+        ]
+    )
+    html = _local_get(key)
+    if html is None:
+        html = _cache_call("get", key)
+    if html is None:
+        html = str(build())
+        _cache_call("set", key, html, timeout=settings.ARBITER_PAGE_CACHE_SECONDS)
+    _local_put(key, html, len(html))
+    return mark_safe(html)  # rendered by our own templates, escaped there
+
+
+# -- the two fragments ---------------------------------------------------------------------
+
+
+def round_matches(event: Event, rnd: Round) -> list[Match]:
+    loaded = selectors.round_with_matches(event, rnd.number)
+    return list(loaded.matches.all()) if loaded else []
+
+
+def render_pairings(event: Event, rnd: Round | None, matches: list[Match], query: str) -> str:
+    ui = ui_for(event)
+    for match in matches:  # worked out once here, not looked up row by row in the template
+        match.seats = list(match.participants.all())
+        match.notes = ending_notes(match) + ui.match_notes(match)
+    pairings = {
+        "round": rnd,
+        "q": query,
+        "sections": selectors.match_sections(matches, ui_for(event)),
+        "has_tables": any(m.table is not None for m in matches),
+    }
+    context = {"event": event, "pairings": pairings, "entrant_url": entrant_url(event.slug)}
+    return render_to_string("tournaments/_pairings_tables.html", context)
+
+
+def pairings_tables(event: Event, rnd: Round, rounds: list[Round]) -> SafeString:
+    """A round's pairing tables, unsearched: stored per results version."""
+    hidden = ui_for(event).hides_results(event, rounds)
+    return fragment(
+        "pairings",
+        event,
+        [rnd.pk, rnd.status, event.results_version, hidden],
+        lambda: render_pairings(event, rnd, round_matches(event, rnd), ""),
+    )
+
+
+MORE = "<!--more-->"  # ends a top-of-standings fragment that has more rows than it shows
+
+
+def standings_tables(
+    event: Event, snapshot: StandingsSnapshot, rounds: list[Round], top: int | None = None
+) -> tuple[SafeString, bool]:
+    """The snapshot's standings tables as stored HTML (all of them, or the top rows of the
+    first), and whether there is more than that to see."""
+    hidden = ui_for(event).hides_results(event, rounds)
+
+    def build() -> str:
+        _, tables = selectors.published_standings(event, snapshot)
+        more = False
+        if top is not None:
+            more = len(tables) > 1 or any(len(t["rows"]) > top for t in tables)
+            tables = selectors.top_of(tables[:1], top)
+        _format_cells(tables)
+        html = render_to_string(
+            "tournaments/_standings_tables.html",
+            {
+                "sections": selectors.standings_sections(tables),
+                "snapshot": snapshot,
+                "results_hidden": hidden,
+                "entrant_url": entrant_url(event.slug),
+            },
+        )
+        return html + (MORE if more else "")
+
+    kind = "standings-top" if top else "standings"
+    html = fragment(kind, event, [snapshot.pk, top, hidden], build)
+    return html, html.endswith(MORE)
+
+
+def _format_cells(tables: list[dict]) -> None:
+    """Each cell as the text the template showed ({{ v|default_if_none:"" }}, localised),
+    worked out here: localising thousands of numbers one by one in the template was a
+    third of the table's time."""
+    separator = formats.get_format("DECIMAL_SEPARATOR")
+    plain = not settings.USE_THOUSAND_SEPARATOR
+
+    def text(value: Any) -> Any:
+        if value is None:
+            return ""
+        if isinstance(value, bool) or not isinstance(value, int | float) or not plain:
+            return value
+        shown = str(value)
+        if "e" in shown or "n" in shown:  # 1e-07, inf, nan: as Django says them
+            return formats.localize(value)
+        return shown.replace(".", separator)
+
+    for table in tables:
+        for row in table["rows"]:
+            row["cells"] = [text(v) for v in row["cells"]]
+
+
+def prerender(event_id: int) -> None:
+    """Store the public fragments of an event's newest standings and current round, as a
+    visitor in the site's language would ask for them: called by the standings task once
+    a snapshot is stored, so the first visitor after it does not render a thousand rows."""
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
+        return
+    from accounts.permissions import activate_zone
+
+    with translation.override(settings.LANGUAGE_CODE):
+        activate_zone(event)
+        try:
+            rounds = selectors.public_rounds(event)
+            snapshot = selectors.latest_snapshot(event)
+            if snapshot is not None:
+                standings_tables(event, snapshot, rounds)
+                standings_tables(event, snapshot, rounds, top=HOME_ROWS)
+            if rounds:
+                pairings_tables(event, rounds[-1], rounds)
+        finally:
+            timezone.deactivate()
+
+
+HOME_ROWS = 10  # the standings rows on an event's home page
