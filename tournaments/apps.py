@@ -9,6 +9,7 @@ class TournamentsConfig(AppConfig):
         from django.db.models.signals import post_delete, post_save
 
         from tournaments.models import Entrant, Event, Team
+        from tournaments.signals import events_written
         from tournaments.views.pagecache import events_changed, names_changed
 
         # A saved or deleted event: the public page cache reads its stamp again.
@@ -16,6 +17,7 @@ class TournamentsConfig(AppConfig):
             events_changed()
 
         post_save.connect(changed, sender=Event, weak=False, dispatch_uid="pagecache-event")
+        events_written.connect(changed, weak=False, dispatch_uid="pagecache-event-bulk")
         post_delete.connect(changed, sender=Event, weak=False, dispatch_uid="pagecache-event-del")
 
         # A renamed entrant or team shows in every row of the event's pages.

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from rules import registry
+from tournaments.signals import events_written
 
 
 def new_seed() -> str:
@@ -27,18 +28,15 @@ def new_claim_code() -> str:
 
 class EventQuerySet(models.QuerySet):
     """Every bulk write to events tells the public page cache (its stamps name the events'
-    versions), as Event.save and delete do through signals (tournaments.apps)."""
+    versions), as Event.save and delete do: a signal the view side listens to
+    (tournaments.apps), so models import no view."""
 
     def update(self, **kwargs):
-        from tournaments.views.pagecache import events_changed
-
-        events_changed()
+        events_written.send(sender=Event)
         return super().update(**kwargs)
 
     def delete(self):
-        from tournaments.views.pagecache import events_changed
-
-        events_changed()
+        events_written.send(sender=Event)
         return super().delete()
 
 
