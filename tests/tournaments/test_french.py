@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from types import SimpleNamespace
 
 import pytest
 from django.conf import settings
@@ -14,7 +15,9 @@ from django.utils import translation
 
 from tests.factories import play_round, round_robin_event
 from tests.tournaments.catalogue import PO, public_msgids, read_mo, read_po
+from tournaments.endings import ending_notes
 from tournaments.services import pagecache
+from tournaments.templatetags.arbiter_formats import role_label
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 
@@ -163,3 +166,24 @@ def test_the_switch_posts_to_set_language_and_comes_back_in_french(client, event
 @pytest.mark.django_db
 def test_the_switch_refuses_a_get(client):
     assert client.get(reverse("set_language"), {"language": "fr"}).status_code == 405
+
+
+class _Participants:
+    def __init__(self, *names):
+        self.names = names
+
+    def all(self):
+        return [SimpleNamespace(entrant=SimpleNamespace(name=name)) for name in self.names]
+
+
+def test_a_game_ending_and_a_seat_are_worded_in_the_language_of_the_page():
+    """The words are looked up when the page is built, not once when the module loads."""
+    match = SimpleNamespace(
+        result={"endings": [[1, "resignation", 0]]}, participants=_Participants("Ann", "Bob")
+    )
+    with translation.override("fr"):
+        assert ending_notes(match) == ["Ann a abandonné"]
+        assert str(role_label("black")) == "noir" and role_label("A") == "A"
+    with translation.override("en"):
+        assert ending_notes(match) == ["Ann resigned"]
+        assert str(role_label("black")) == "black"
