@@ -111,11 +111,10 @@ def _unquote(lines: list[str]) -> str:
     return "".join(ast.literal_eval(line) for line in lines)
 
 
-def read_po(path: Path = PO) -> dict[tuple[str, str], Entry]:
-    """The entries of a .po file, keyed by (context, msgid); a plural's key is its singular
-    and its msgstr the msgstr[0], and its plural msgid is a key too (msgstr[1]). The header
-    (empty msgid) is left out."""
-    entries: dict[tuple[str, str], Entry] = {}
+def po_entries(path: Path = PO) -> list[Entry]:
+    """Every entry of a .po file (the header, an empty msgid, left out); a plural gives two,
+    its singular (msgstr[0]) and its plural form (msgstr[1])."""
+    entries: list[Entry] = []
     for block in re.split(r"\n\s*\n", path.read_text(encoding="utf-8")):
         fields: dict[str, list[str]] = {}
         current = None
@@ -140,14 +139,22 @@ def read_po(path: Path = PO) -> dict[tuple[str, str], Entry]:
         context = _unquote(fields.get("msgctxt", ['""']))
         key = f"{context}\x04{msgid}" if context else msgid
         if "msgid_plural" not in fields:
-            entries[(context, msgid)] = Entry(msgid, msgstr, context, fuzzy, False, key)
+            entries.append(Entry(msgid, msgstr, context, fuzzy, False, key))
             continue
-        entries[(context, msgid)] = Entry(msgid, msgstr, context, fuzzy, True, (key, 0))
-        # the plural form is looked up by its own text too (French has two forms)
+        entries.append(Entry(msgid, msgstr, context, fuzzy, True, (key, 0)))
         plural = _unquote(fields["msgid_plural"])
         many = _unquote(fields.get("msgstr[1]", ['""']))
-        entries[(context, plural)] = Entry(plural, many, context, fuzzy, True, (key, 1))
+        entries.append(Entry(plural, many, context, fuzzy, True, (key, 1)))
     return entries
+
+
+def read_po(path: Path = PO) -> dict[tuple[str, str], Entry]:
+    """The entries of a .po file keyed by (context, msgid), as a template names them: a
+    plural's singular and its plural form are both keys (the first entry of a text wins)."""
+    found: dict[tuple[str, str], Entry] = {}
+    for entry in po_entries(path):
+        found.setdefault((entry.context, entry.msgid), entry)
+    return found
 
 
 def read_mo(path: Path = MO) -> gettext.GNUTranslations:

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.factories import play_round, round_robin_event
-from tests.tournaments.catalogue import PO, public_msgids, read_mo, read_po
+from tests.tournaments.catalogue import PO, po_entries, public_msgids, read_mo, read_po
 from tournaments.endings import ending_notes
 from tournaments.services import pagecache
 from tournaments.templatetags.arbiter_formats import role_label
@@ -40,6 +40,14 @@ def test_every_string_of_the_public_pages_has_a_french_sentence():
     assert not problems, "\n".join(problems)
 
 
+def test_every_sentence_of_the_catalogue_is_in_french():
+    """The director's screens too: a string added to the .po by `make messages` waits for
+    its French here rather than showing English in the middle of a French page."""
+    entries = po_entries()
+    untranslated = sorted(e.msgid for e in entries if not e.msgstr.strip() or e.fuzzy)
+    assert not untranslated, f"{len(untranslated)} without French: {untranslated[:10]}"
+
+
 def test_the_walk_sees_strings_of_included_and_partial_templates():
     found = public_msgids()
     # base.html (extended), _event_nav.html (included), the standings partial
@@ -52,7 +60,7 @@ def test_the_walk_sees_strings_of_included_and_partial_templates():
 def test_the_committed_mo_says_what_the_po_says():
     """Django reads the .mo; a .po translated but not compiled would show English."""
     compiled = read_mo()._catalog
-    entries = [e for e in read_po().values() if e.msgstr and not e.fuzzy]
+    entries = [e for e in po_entries() if e.msgstr and not e.fuzzy]
     assert len(entries) > 150
     stale = [e.msgid for e in entries if compiled.get(e.mo_key) != e.msgstr]
     assert not stale, f"the .mo is older than the .po; run `make messages`: {stale[:5]}"
