@@ -195,3 +195,18 @@ def test_a_game_ending_and_a_seat_are_worded_in_the_language_of_the_page():
     with translation.override("en"):
         assert ending_notes(match) == ["Ann resigned"]
         assert str(role_label("black")) == "black"
+
+
+def test_every_gettext_call_is_one_makemessages_can_see():
+    """xgettext knows gettext, gettext_lazy, ngettext, pgettext... and "_": a string marked
+    through another alias (``gettext as _g``) never reaches the .po and stays English."""
+    alias = re.compile(r"from django\.utils\.translation import \w*gettext\w* as (\w+)")
+    root = PO.parents[3]
+    found = [
+        f"{path.relative_to(root)}: as {name}"
+        for folder in ("tournaments", "accounts", "config")
+        for path in (root / folder).rglob("*.py")
+        for name in alias.findall(path.read_text(encoding="utf-8"))
+        if name != "_"
+    ]
+    assert not found, found
