@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run install migrate demo test test-deep lint format typecheck bench bench-pages bench-load bench-fuzz bench-reliability bench-wof lock clean
+.PHONY: run install migrate demo messages test test-deep lint format typecheck bench bench-pages bench-load bench-fuzz bench-reliability bench-wof lock clean
 
 $(VENV)/.installed: requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,15 @@ demo: migrate
 
 run: demo
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py runserver $(HOST):$(PORT)
+
+# The translations (docs/translations.md): collects every marked string of the templates and
+# the Python into locale/<lang>/LC_MESSAGES/django.po (keeping what is translated), then
+# compiles the .mo Django reads. Both files are committed, so `make run` needs no gettext.
+MESSAGE_LANGUAGES ?= fr
+MESSAGE_IGNORE := --ignore=.venv --ignore=node_modules --ignore=var --ignore=bench --ignore=tests
+messages: install
+	$(PY) manage.py makemessages --add-location=file $(MESSAGE_IGNORE) $(foreach l,$(MESSAGE_LANGUAGES),-l $(l))
+	$(PY) manage.py compilemessages $(MESSAGE_IGNORE)
 
 lint: install
 	$(VENV)/bin/ruff check .

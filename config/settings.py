@@ -115,6 +115,10 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True
 
 LANGUAGE_CODE = "en"
+# The public pages in French too (issue 23); a visitor picks one with the switch in the
+# footer (a cookie), else the browser's Accept-Language decides (LocaleMiddleware).
+LANGUAGES = [("en", "English"), ("fr", "Français")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_str("ARBITER_TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

@@ -129,6 +129,11 @@ TABLE: dict[str, list[Case]] = {
         Case(None, EVERYONE, method="POST"),
     ],
     "accounts:password_reset_complete": [Case(None, EVERYONE)],
+    # --- the language switch (Django's set_language, POST only) -----------------------
+    "set_language": [
+        Case(None, "405 405 405 405 405"),
+        Case(None, "302 302 302 302 302", method="POST", data={"language": "fr", "next": "/"}),
+    ],
     # --- public pages ----------------------------------------------------------------
     "tournaments:event_list": [Case(None, EVERYONE)],
     "tournaments:health": [Case(None, EVERYONE)],

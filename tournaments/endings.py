@@ -7,13 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+# Lazy: built once at import, each note is worded in the language of the page that shows it
 WORDS = {
     # ending: (with the player named, without)
-    "forfeit": (_("%(name)s did not play (forfeit)"), _("forfeit")),
-    "default": (_("%(name)s did not play (default)"), _("default")),
-    "resignation": (_("%(name)s resigned"), _("resignation")),
-    "time_default": (_("%(name)s lost on time"), _("time default")),
+    "forfeit": (gettext_lazy("%(name)s did not play (forfeit)"), gettext_lazy("forfeit")),
+    "default": (gettext_lazy("%(name)s did not play (default)"), gettext_lazy("default")),
+    "resignation": (gettext_lazy("%(name)s resigned"), gettext_lazy("resignation")),
+    "time_default": (gettext_lazy("%(name)s lost on time"), gettext_lazy("time default")),
 }
 
 
@@ -31,7 +33,7 @@ def ending_notes(match: Any) -> list[str]:
     for number, ending, seat in endings:
         named, plain = WORDS.get(ending, (None, ending.replace("_", " ")))
         who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else ""
-        text = named % {"name": who} if named and who else plain
+        text = named % {"name": who} if named and who else str(plain)
         notes.append(_("Game %(n)s: %(text)s") % {"n": number, "text": text} if several else text)
     return notes
 

@@ -8,9 +8,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-OUTCOME_WORDS = {"W": _("a win"), "L": _("a loss"), "D": _("a draw")}
-THAT_YOU = {"W": _("you won"), "L": _("you lost"), "D": _("you drew")}
+# Lazy: worded in the language of the page that shows them, not the one active at import
+OUTCOME_WORDS = {
+    "W": gettext_lazy("a win"),
+    "L": gettext_lazy("a loss"),
+    "D": gettext_lazy("a draw"),
+}
+THAT_YOU = {
+    "W": gettext_lazy("you won"),
+    "L": gettext_lazy("you lost"),
+    "D": gettext_lazy("you drew"),
+}
 # The report's statuses in match details["report"] (services/format_gokodom writes them).
 REPORTED, DISPUTED, CONFIRMED = "reported", "disputed", "confirmed"
 

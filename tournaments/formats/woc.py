@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.utils.translation import gettext as _g
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.formats.base import Breakdown, DetailField, FormatUI
@@ -59,20 +59,23 @@ class WocUI(FormatUI):
             return None
         c = _num(parts[0][1]["c"])
         return Breakdown(
-            title=_g("Brightwell Quotient, part by part"),
-            caption=_g(
+            title=gettext("Brightwell Quotient, part by part"),
+            caption=gettext(
                 "BQ = discs in games against opponents still in the event + C × those "
                 "opponents' points + (32 + C × own points) for each bye, each game against a "
                 "withdrawn opponent and each round without a game (Appendix A, C = %(c)s)."
             )
             % {"c": c},
             columns=(
-                (_g("Discs"), _g("Discs in the games that count")),
-                (_g("Opp. pts"), _g("Points of the opponents in those games")),
-                (f"{c} × " + _g("opp. pts"), _g("C times the opponents' points")),
-                (_g("Subst."), _g("Byes, games against withdrawn opponents, rounds missed")),
-                (_g("Each"), _g("32 + C × own points, added for each substituted game")),
-                ("BQ", _g("Brightwell Quotient")),
+                (gettext("Discs"), gettext("Discs in the games that count")),
+                (gettext("Opp. pts"), gettext("Points of the opponents in those games")),
+                (f"{c} × " + gettext("opp. pts"), gettext("C times the opponents' points")),
+                (
+                    gettext("Subst."),
+                    gettext("Byes, games against withdrawn opponents, rounds missed"),
+                ),
+                (gettext("Each"), gettext("32 + C × own points, added for each substituted game")),
+                ("BQ", gettext("Brightwell Quotient")),
             ),
             rows=tuple(
                 (
@@ -94,7 +97,7 @@ class WocUI(FormatUI):
         p = row.details.get("brightwell")
         if not p:
             return ""
-        text = _g(
+        text = gettext(
             "BQ %(bq)s = %(discs)s discs + %(c)s × %(opp)s opponents' points (%(strength)s)"
         ) % {
             "bq": _num(p["bq"]),
@@ -105,7 +108,7 @@ class WocUI(FormatUI):
         }
         count = _count(p)
         if count:
-            text += _g(" + %(n)s × %(each)s for %(what)s (32 + C × own points)") % {
+            text += gettext(" + %(n)s × %(each)s for %(what)s (32 + C × own points)") % {
                 "n": count,
                 "each": _num(p["each_substitute"]),
                 "what": _substituted(p),
@@ -129,43 +132,43 @@ class WocUI(FormatUI):
         notes: list[str] = []
         ranks, minutes = match.details.get("ranks"), match.details.get("minutes")
         if ranks and len(ranks) == 2:
-            notes.append(_g("Places %(a)s and %(b)s") % {"a": ranks[0], "b": ranks[1]})
+            notes.append(gettext("Places %(a)s and %(b)s") % {"a": ranks[0], "b": ranks[1]})
         if minutes:
-            best_of = _g("best of three") if kind in BEST_OF_THREE else _g("one game")
+            best_of = gettext("best of three") if kind in BEST_OF_THREE else gettext("one game")
             notes.append(
-                _g("%(games)s, %(minutes)s minutes per player (IV.1)")
+                gettext("%(games)s, %(minutes)s minutes per player (IV.1)")
                 % {"games": best_of.capitalize(), "minutes": minutes}
             )
         if kind in BEST_OF_THREE:
             notes += [
-                _g("Game %(n)s: %(name)s had Black") % {"n": i + 1, "name": names[b]}
+                gettext("Game %(n)s: %(name)s had Black") % {"n": i + 1, "name": names[b]}
                 for i, b in enumerate(blacks)
             ]
             chooser = details.get("game3_choice")
             if chooser in (0, 1) and len(blacks) == 2:
                 discs = details.get("discs") or [0, 0]
                 why = (
-                    _g("more discs in games 1 and 2")
+                    gettext("more discs in games 1 and 2")
                     if discs[0] != discs[1]
-                    else _g("equal discs in games 1 and 2: the better-ranked player")
+                    else gettext("equal discs in games 1 and 2: the better-ranked player")
                 )
                 notes.append(
-                    _g("Game 3: %(name)s chooses the colour (%(why)s)")
+                    gettext("Game 3: %(name)s chooses the colour (%(why)s)")
                     % {"name": names[chooser], "why": why}
                 )
             return notes
         choice = match.details.get("choice") or details.get("choice")
         if choice == "colour":
             notes.append(
-                _g("%(better)s chose the colour; a draw goes to %(other)s")
+                gettext("%(better)s chose the colour; a draw goes to %(other)s")
                 % {"better": names[0], "other": names[1]}
             )
         elif choice == "draw_win":
             notes.append(
-                _g("%(other)s chose the colour; a draw goes to %(better)s")
+                gettext("%(other)s chose the colour; a draw goes to %(better)s")
                 % {"better": names[0], "other": names[1]}
             )
-        notes += [_g("%(name)s had Black") % {"name": names[b]} for b in blacks]
+        notes += [gettext("%(name)s had Black") % {"name": names[b]} for b in blacks]
         return notes
 
 
@@ -183,11 +186,11 @@ def _substituted(parts: Mapping[str, Any]) -> str:
     """What the substituted games were: "1 bye(s), 2 round(s) missed"."""
     what = []
     if parts["byes"]:
-        what.append(_g("%(n)s bye(s)") % {"n": parts["byes"]})
+        what.append(gettext("%(n)s bye(s)") % {"n": parts["byes"]})
     if parts["withdrawn_opponents"]:
-        what.append(_g("%(n)s vs withdrawn") % {"n": parts["withdrawn_opponents"]})
+        what.append(gettext("%(n)s vs withdrawn") % {"n": parts["withdrawn_opponents"]})
     if parts["unplayed_rounds"]:
-        what.append(_g("%(n)s round(s) missed") % {"n": parts["unplayed_rounds"]})
+        what.append(gettext("%(n)s round(s) missed") % {"n": parts["unplayed_rounds"]})
     return ", ".join(what) if what else "0"
 
 

@@ -2,6 +2,7 @@
 
 from django import template
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tournaments import audit_words
 from tournaments.endings import ending_notes
@@ -69,6 +70,22 @@ STATUS_LABELS = {
 def action_text(action):
     """An audit action code ("round.published") in words."""
     return audit_words.action_text(action)
+
+
+# A seat's role as the engines name it (rules/contract.py Participant.role), in words; a
+# letter (A, B, X, O) reads the same in every language and passes through.
+ROLE_WORDS = {
+    "black": pgettext_lazy("seat", "black"),
+    "white": pgettext_lazy("seat", "white"),
+    "red": pgettext_lazy("seat", "red"),
+    "blue": pgettext_lazy("seat", "blue"),
+}
+
+
+@register.filter
+def role_label(role):
+    """A seat's role ("black") in the page's language."""
+    return ROLE_WORDS.get(role, role)
 
 
 @register.filter
