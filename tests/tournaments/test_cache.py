@@ -4,6 +4,7 @@ visitor, HTMX and full pages apart, and a site that keeps working when Redis is 
 import uuid
 
 import pytest
+from django.conf import settings as django_settings
 from django.urls import reverse
 
 from config.celery import app
@@ -246,8 +247,10 @@ def test_the_standings_task_stores_the_tables_before_anyone_asks(client, directo
     event.refresh_from_db()
     assert tasks.recompute_standings(event.pk, event.results_version)
     with mock.patch.object(fragments, "render_to_string") as rendered:
-        for url in (standings_url(), reverse("tournaments:event", args=["cached"])):
-            assert client.get(url).status_code == 200
+        for language in ("en", "fr"):  # in every language the site speaks
+            client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = language
+            for url in (standings_url(), reverse("tournaments:event", args=["cached"])):
+                assert client.get(url).status_code == 200
     assert not rendered.called  # standings, top ten and pairings: all stored by the task
 
 

@@ -147,26 +147,27 @@ def _format_cells(tables: list[dict]) -> None:
 
 
 def prerender(event_id: int) -> None:
-    """Store the public fragments of an event's newest standings and current round, as a
-    visitor in the site's language would ask for them: called by the standings task once
-    a snapshot is stored, so the first visitor after it does not render a thousand rows."""
+    """Store the public fragments of an event's newest standings and current round, in
+    each of the site's languages: called by the standings task once a snapshot is stored,
+    so the first visitor after it, English or French, does not render a thousand rows."""
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
         return
     from accounts.permissions import activate_zone
 
-    with translation.override(settings.LANGUAGE_CODE):
-        activate_zone(event)
-        try:
-            rounds = selectors.public_rounds(event)
-            snapshot = selectors.latest_snapshot(event)
-            if snapshot is not None:
-                standings_tables(event, snapshot, rounds)
-                standings_tables(event, snapshot, rounds, top=HOME_ROWS)
-            if rounds:
-                pairings_tables(event, rounds[-1], rounds)
-        finally:
-            timezone.deactivate()
+    rounds = selectors.public_rounds(event)
+    snapshot = selectors.latest_snapshot(event)
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            activate_zone(event)
+            try:
+                if snapshot is not None:
+                    standings_tables(event, snapshot, rounds)
+                    standings_tables(event, snapshot, rounds, top=HOME_ROWS)
+                if rounds:
+                    pairings_tables(event, rounds[-1], rounds)
+            finally:
+                timezone.deactivate()
 
 
 HOME_ROWS = 10  # the standings rows on an event's home page
