@@ -13,16 +13,8 @@ from rules import registry, variations
 from rules.checkers import OVERRIDE, audit, check
 from rules.contract import EntrantStatus, EventState, GameEnding, Participant, PlannedMatch
 from rules.variations import Variations
+from tests.format_fields import IN_MEMORY as SIZES
 from tournaments.simulation import SIMULATORS  # pure: the simulators simulate_event runs
-
-SIZES = {
-    "round_robin": 9,
-    "freestyle": 24,
-    "bot_contest": 16,
-    "wpf_playoffs": 20,
-    "gokodom": 24,
-    "woc": 12,
-}
 
 
 def simulate(key: str, seed: int, vary: Variations) -> EventState:

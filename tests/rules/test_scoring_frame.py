@@ -15,16 +15,8 @@ import pytest
 from rules import registry, scoring_frame, variations
 from rules.contract import EventState, MatchState, RoundStatus
 from rules.variations import Variations
+from tests.format_fields import IN_MEMORY as SIZES
 from tournaments.simulation import SIMULATORS  # pure: the simulators simulate_event runs
-
-SIZES = {
-    "round_robin": 9,
-    "freestyle": 24,
-    "bot_contest": 16,
-    "wpf_playoffs": 20,
-    "gokodom": 24,
-    "woc": 12,
-}
 
 
 def moments(state: EventState):

@@ -6,6 +6,7 @@ cuts from the whole event, and a save in every format never loads every match.""
 import pytest
 
 from rules import registry, scoring_frame
+from tests.format_fields import IMPORTED as FIELDS
 from tournaments import simulation
 from tournaments.models import Match, Round
 from tournaments.services import results
@@ -13,15 +14,6 @@ from tournaments.services.eventfile import import_event
 from tournaments.services.state import load_event_state
 
 pytestmark = pytest.mark.django_db
-
-FIELDS = {
-    "round_robin": 7,
-    "freestyle": 16,
-    "bot_contest": 9,
-    "wpf_playoffs": 14,
-    "gokodom": 12,
-    "woc": 10,
-}
 
 
 def event_during_a_round(key: str):

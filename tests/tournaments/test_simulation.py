@@ -9,6 +9,7 @@ from rules import checkers, registry
 from rules.contract import EntrantStatus, RoundPlan
 from rules.draws import DrawSource
 from rules.variations import Variations
+from tests.format_fields import IMPORTED as FIELDS
 from tournaments import simulation
 from tournaments.models import Event, Match
 from tournaments.services import conformance, rounds, standings
@@ -16,15 +17,6 @@ from tournaments.services.eventfile import import_event
 from tournaments.services.state import load_event_state
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-FIELDS = {
-    "round_robin": 7,
-    "freestyle": 16,
-    "bot_contest": 9,
-    "wpf_playoffs": 14,
-    "gokodom": 12,
-    "woc": 10,
-}
 
 
 def ranks(result):

@@ -8,6 +8,7 @@ import pytest
 
 from rules.contract import RoundStatus
 from rules.variations import Variations
+from tests.format_fields import IMPORTED as FIELDS
 from tournaments import simulation
 from tournaments.models import Entrant, Round, Team
 from tournaments.services import rounds
@@ -15,15 +16,6 @@ from tournaments.services.eventfile import import_event
 from tournaments.services.state import load_event_state, rounds_queryset
 
 pytestmark = pytest.mark.django_db
-
-FIELDS = {
-    "round_robin": 7,
-    "freestyle": 16,
-    "bot_contest": 9,
-    "wpf_playoffs": 14,
-    "gokodom": 12,
-    "woc": 10,
-}
 
 
 def from_instances(event, *, drafts=True):
