@@ -70,6 +70,8 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
+            # {{ reason|said }} on every page: an engine's message in the page's language
+            "builtins": ["tournaments.templatetags.words"],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",

@@ -70,9 +70,12 @@ def seats(match: MatchState) -> list[int]:
     return [i for i, p in enumerate(match.participants) if p.entrant in gone]
 
 
-def reason(name: str, outcome: str, rule: str, entrant: str) -> Reason:
-    """ "Ann is absent: <outcome>." with the rule or decision it applies."""
-    return Reason("absent", f"{name} is absent: {outcome}.", rule, {"entrant": entrant})
+def reason(name: str, outcome: Any, rule: str, entrant: str) -> Reason:
+    """ "Ann is absent: <outcome>." with the rule or decision it applies; ``outcome`` is
+    the format's message (rules.words.message) for what the absence does."""
+    return Reason(
+        "absent", rule=rule, params={"entrant": entrant, "name": name, "outcome": outcome}
+    )
 
 
 def refuse(state: EventState, absent: Collection[str], why: str) -> EngineError:
@@ -84,8 +87,7 @@ def refuse(state: EventState, absent: Collection[str], why: str) -> EngineError:
             Problem(
                 "absent.refused",
                 "absent",
-                f"{names} marked absent: {why}",
-                {"absent": list(absent)},
+                params={"absent": list(absent), "names": names, "why": why},
             )
         ]
     )

@@ -18,6 +18,8 @@ from dataclasses import field as _field
 from fractions import Fraction
 from typing import Any, Protocol, TypeAlias, runtime_checkable
 
+from rules import words
+
 # A score or tiebreak value. Fractions keep halves and normalised values exact inside an
 # engine; the service layer stores them as floats or text, so an engine must not depend on
 # getting a Fraction back.
@@ -54,8 +56,9 @@ class DrawMethod(enum.StrEnum):
 
 
 # ---------------------------------------------------------------------------------------
-# Messages: engines speak in codes and data; ``text`` is the English sentence built from
-# them, which the web layer shows (translated where a translation exists).
+# Messages: engines speak in codes and data. ``text`` is the English sentence, looked up
+# by code in the words modules (rules/words.py) when the engine gives none; the web side
+# says the same code and parameters in the reader's language (tournaments/words.py).
 # ---------------------------------------------------------------------------------------
 
 
@@ -68,8 +71,12 @@ class Problem:
 
     code: str
     field: str
-    text: str
+    text: str = ""
     params: Mapping[str, Any] = _field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.text:
+            object.__setattr__(self, "text", words.render(self.code, self.params))
 
 
 @dataclass(frozen=True)
@@ -80,9 +87,13 @@ class Reason:
     """
 
     code: str
-    text: str
+    text: str = ""
     rule: str = ""
     params: Mapping[str, Any] = _field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.text:
+            object.__setattr__(self, "text", words.render(self.code, self.params))
 
 
 class EngineError(Exception):
@@ -281,10 +292,14 @@ class NeedsDecision:
     chosen, where the choice is a closed one."""
 
     code: str
-    text: str
+    text: str = ""
     key: str = ""  # where the answer is stored: a draw key or a match code
     options: tuple[str, ...] = ()
     params: Mapping[str, Any] = _field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.text:
+            object.__setattr__(self, "text", words.render(self.code, self.params))
 
 
 NextRound: TypeAlias = RoundPlan | Finished | NeedsDecision

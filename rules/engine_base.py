@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.contract import EventState, Problem, Setting
+from rules.words import message
 
 
 class SettingsMixin:
@@ -33,7 +34,7 @@ class SettingsMixin:
             setting = known.get(key)
             if setting is None:
                 problems.append(
-                    Problem("setting.unknown", key, f"'{key}' is not a setting of this format.")
+                    Problem("setting.unknown", key, params={"key": key})
                 )
                 continue
             if setting.choices and value not in setting.choices:
@@ -42,8 +43,12 @@ class SettingsMixin:
                     Problem(
                         "setting.choice",
                         key,
-                        f"'{key}' must be one of {allowed}; got {value!r}.",
-                        {"choices": list(setting.choices), "value": value},
+                        params={
+                            "key": key,
+                            "allowed": allowed,
+                            "choices": list(setting.choices),
+                            "value": value,
+                        },
                     )
                 )
             elif setting.default is not None and not _same_kind(setting.default, value):
@@ -51,8 +56,7 @@ class SettingsMixin:
                     Problem(
                         "setting.type",
                         key,
-                        f"'{key}' must be {_kind_name(setting.default)}; got {value!r}.",
-                        {"value": value},
+                        params={"key": key, "kind": _kind(setting.default), "value": value},
                     )
                 )
         return problems
@@ -66,13 +70,14 @@ def _same_kind(default: Any, value: Any) -> bool:
     return isinstance(value, type(default))
 
 
-def _kind_name(default: Any) -> str:
+def _kind(default: Any) -> dict[str, Any] | str:
+    """What a setting takes, as a message (a type no check knows: its Python name)."""
     if isinstance(default, bool):
-        return "true or false"
+        return message("setting.kind.bool")
     if isinstance(default, int | float):
-        return "a number"
+        return message("setting.kind.number")
     if isinstance(default, str):
-        return "text"
+        return message("setting.kind.text")
     if isinstance(default, list | tuple):
-        return "a list"
+        return message("setting.kind.list")
     return type(default).__name__

@@ -86,3 +86,57 @@ def _own_rate_limit_counters(request, monkeypatch):
     from tournaments import ratelimit
 
     monkeypatch.setattr(ratelimit, "KEY_PREFIX", f"ratelimit-test-{uuid.uuid4().hex[:12]}")
+
+
+def _as_stored(value):
+    """A message's parameters as a snapshot stores them (the rule of
+    tournaments.services.state.jsonable, then JSON): what the web side will read back."""
+    import json
+    from fractions import Fraction
+
+    def plain(v):
+        if isinstance(v, Fraction):
+            return v.numerator if v.denominator == 1 else float(v)
+        if isinstance(v, dict) or (hasattr(v, "items") and callable(v.items)):
+            return {str(k): plain(x) for k, x in v.items()}
+        if isinstance(v, list | tuple):
+            return [plain(x) for x in v]
+        return v
+
+    return json.loads(json.dumps(plain(value), default=str))
+
+
+def _said_again(cls):
+    """Every message whose sentence comes from the words modules must say the same from
+    its stored parameters: an engine that passed a Fraction or a tuple where the sentence
+    shows it would read differently on a page than in the engine (rules/words.py)."""
+    original = cls.__post_init__
+
+    def checked(self):
+        from rules import words
+
+        given = bool(self.text)
+        original(self)
+        if given:
+            return
+        again = words.render(self.code, _as_stored(dict(self.params)))
+        assert again == self.text, (
+            f"{self.code}: said {self.text!r} from the engine's parameters but "
+            f"{again!r} from the stored ones; pass what the sentence shows (text, whole numbers)"
+        )
+
+    return original, checked
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _messages_say_the_same_when_stored():
+    from rules.contract import NeedsDecision, Problem, Reason
+
+    saved = []
+    for cls in (Reason, Problem, NeedsDecision):
+        original, checked = _said_again(cls)
+        saved.append((cls, original))
+        cls.__post_init__ = checked
+    yield
+    for cls, original in saved:
+        cls.__post_init__ = original

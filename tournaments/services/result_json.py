@@ -10,15 +10,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from tournaments.services.state import jsonable
+from tournaments.words import stored
 
 MARKED_ENDINGS = ("forfeit", "default", "resignation", "time_default")
 
 
 def reasons_json(reasons: Any) -> list[dict[str, Any]]:
-    return [
-        {"code": r.code, "text": r.text, "rule": r.rule, "params": jsonable(r.params)}
-        for r in reasons
-    ]
+    return [stored(r) for r in reasons]
 
 
 def score_json(score: Any, games: Iterable[Any] = ()) -> dict[str, Any]:

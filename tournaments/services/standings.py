@@ -30,6 +30,7 @@ from rules.contract import EventState, Standings
 from tournaments.models import Entrant, Event, StandingsRow, StandingsSnapshot
 from tournaments.services import locking, queue
 from tournaments.services.state import jsonable, load_event_state
+from tournaments.words import stored
 
 log = logging.getLogger(__name__)
 
@@ -76,8 +77,7 @@ def verdict_json(verdict: Verdict | None) -> dict[str, Any] | None:
     return {
         "status": verdict.status.value,
         "method": verdict.method.value,
-        "code": verdict.reason.code,
-        "text": verdict.reason.text,
+        **stored(verdict.reason),
     }
 
 
@@ -89,7 +89,7 @@ def contention_json(result: Contention | None) -> dict[str, Any]:
         "stage_key": result.stage_key,
         "stage_name": result.stage_name,
         "method": result.method.value,
-        "notes": [{"code": n.code, "text": n.text, "rule": n.rule} for n in result.notes],
+        "notes": [stored(n) for n in result.notes],
     }
 
 
@@ -281,7 +281,7 @@ def store_snapshot(
             "final": standings.final,
             "tables": [table_json(t) for t in standings.tables],
             "pending": [
-                {"code": p.code, "text": p.text, "key": p.key, "options": list(p.options)}
+                {**stored(p), "key": p.key, "options": list(p.options)}
                 for p in standings.pending
             ],
             "contention": contention_json(contention),
@@ -349,7 +349,7 @@ def table_json(table: Any) -> dict[str, Any]:
             {"ahead": d.ahead, "behind": d.behind, "step": d.step, "detail": d.detail}
             for d in table.decided
         ],
-        "notes": [{"code": n.code, "text": n.text, "rule": n.rule} for n in table.notes],
+        "notes": [stored(n) for n in table.notes],
     }
 
 

@@ -1,0 +1,104 @@
+"""Words at the edge: what an engine says is a code and its parameters; the sentence is
+looked up here, by code.
+
+Each format (and contention, and the shared checks) keeps its sentences in a ``words``
+module beside its code: ``WORDS = {code: gettext_noop("English with {params}.")}``. A
+``Reason`` or ``Problem`` built without a text gets its English sentence from that table,
+so the engine never writes the sentence itself and the web side can say it in another
+language from the stored code and parameters (tournaments/words.py, through gettext).
+
+A parameter is shown as it is (``str.format``), so an engine passes what a reader sees:
+names, whole numbers, a score already written as ``12½``. A parameter that is itself a
+message (a mapping with a ``code``) is said as a sentence in the same language.
+"""
+
+from __future__ import annotations
+
+import importlib
+import string
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+# Each module holds WORDS. Imported on first use by name, so that no words module imports
+# the contract that imports this one.
+WORD_MODULES: tuple[str, ...] = (
+    "rules.words_common",
+    "rules.contention.words",
+    "rules.formats.round_robin_words",
+    "rules.formats.freestyle.words",
+    "rules.formats.bot_contest.words",
+    "rules.formats.wpf_playoffs.words",
+    "rules.formats.woc.words",
+    "rules.formats.gokodom.words",
+)
+
+
+def gettext_noop(message: str) -> str:
+    """Marks a sentence for translation without translating it (``makemessages`` finds
+    this name, as it finds Django's own)."""
+    return message
+
+
+class DuplicateCode(ValueError):
+    pass
+
+
+@cache
+def catalogue() -> dict[str, str]:
+    """Every code's English sentence. A code is said one way only: two modules giving the
+    same code is an error, not an override."""
+    merged: dict[str, str] = {}
+    for name in WORD_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            if error.name != name:
+                raise
+            continue  # a format whose sentences are still written inline
+        for code, sentence in module.WORDS.items():
+            if code in merged:
+                raise DuplicateCode(f"{code} is in {name} and an earlier words module")
+            merged[code] = sentence
+    return merged
+
+
+def template(code: str) -> str | None:
+    return catalogue().get(code)
+
+
+def placeholders(sentence: str) -> set[str]:
+    """The parameter names a sentence uses (``{name}``, ``{name!r}``, ``{name:>3}``)."""
+    return {
+        field.split(".")[0].split("[")[0]
+        for _, field, _, _ in string.Formatter().parse(sentence)
+        if field
+    }
+
+
+def say(sentence: str, params: Mapping[str, Any], translate: Any = None) -> str:
+    """``sentence`` with its parameters; a parameter that is a message is said first
+    (by ``translate`` on the web side, in English here)."""
+    values = {
+        key: (
+            render(value["code"], value.get("params") or {}, translate)
+            if isinstance(value, Mapping) and "code" in value
+            else value
+        )
+        for key, value in params.items()
+    }
+    return sentence.format_map(values)
+
+
+def render(code: str, params: Mapping[str, Any], translate: Any = None) -> str:
+    """The sentence of ``code`` (through ``translate`` when given: gettext on the web
+    side). KeyError for a code no words module knows."""
+    sentence = catalogue()[code]
+    if translate is not None:
+        sentence = translate(sentence)
+    return say(sentence, params, translate)
+
+
+def message(code: str, **params: Any) -> dict[str, Any]:
+    """A message as a parameter of another (``{"why": message("woc.x", n=3)}``)."""
+    return {"code": code, "params": params}
