@@ -33,9 +33,7 @@ class SettingsMixin:
         for key, value in settings.items():
             setting = known.get(key)
             if setting is None:
-                problems.append(
-                    Problem("setting.unknown", key, params={"key": key})
-                )
+                problems.append(Problem("setting.unknown", key, params={"key": key}))
                 continue
             if setting.choices and value not in setting.choices:
                 allowed = ", ".join(map(str, setting.choices))

@@ -281,8 +281,7 @@ def store_snapshot(
             "final": standings.final,
             "tables": [table_json(t) for t in standings.tables],
             "pending": [
-                {**stored(p), "key": p.key, "options": list(p.options)}
-                for p in standings.pending
+                {**stored(p), "key": p.key, "options": list(p.options)} for p in standings.pending
             ],
             "contention": contention_json(contention),
         },
