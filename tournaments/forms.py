@@ -15,6 +15,7 @@ from rules.formats.woc.wof import decode as decode_text
 from tournaments.models import Entrant, Event
 from tournaments.services import limits
 from tournaments.services.errors import ServiceError
+from tournaments.words import sentence
 
 
 class EventForm(forms.Form):
@@ -140,7 +141,7 @@ class SettingsForm(forms.Form):
                 settings[setting.key] = value
         for problem in self.engine.validate_settings(settings):
             name = f"setting_{problem.field}"
-            self.add_error(name if name in self.fields else None, problem.text)
+            self.add_error(name if name in self.fields else None, sentence(problem))
         data["settings"] = settings
         return data
 

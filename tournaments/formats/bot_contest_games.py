@@ -28,6 +28,7 @@ from tournaments.models import Entrant, Event, Game, Match, Round
 from tournaments.services.errors import InvalidResult
 from tournaments.services.results import parse_games
 from tournaments.services.state import load_event_state, match_state
+from tournaments.words import sentence
 
 COLUMNS = ("round", "board", "x", "o", "result", "x_points", "o_points")
 OPTIONAL = ("game_id", "ending")
@@ -400,5 +401,5 @@ def _report(change: MatchChange, problems: Iterable[Problem], origin, fail) -> N
             if index < len(change.games):
                 number = change.games[index]["number"]
         line = origin.get((change.match.pk, number)) if number else None
-        text = f"{change.match.code}: {problem.text}"
+        text = f"{change.match.code}: {sentence(problem)}"
         fail(line or change.lines[0], _column_of(problem.field), text)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.contract import Problem
+from tournaments.words import sentence
 
 
 class ServiceError(Exception):
@@ -19,7 +20,8 @@ class ServiceError(Exception):
 
     @property
     def messages(self) -> list[str]:
-        return [p.text for p in self.problems]
+        """The problems in the reader's language (the exception's own text is English)."""
+        return [sentence(p) for p in self.problems]
 
 
 class InvalidResult(ServiceError):

@@ -32,6 +32,7 @@ from rules.formats.woc.wof import binary
 from tournaments.models import Event, ImportJob
 from tournaments.services import audit, eventfile, events, ftd, ftd_shape, limits, queue, wof
 from tournaments.services.errors import ServiceError
+from tournaments.words import sentence
 
 log = logging.getLogger(__name__)
 
@@ -402,13 +403,13 @@ def _check_wof(
 
 def _examined(preview: Preview, examined: wof.Examined) -> None:
     """What the reader and the list-against-games check found, for the preview."""
-    preview.notes = [note.text for note in examined.notes]
+    preview.notes = [sentence(note) for note in examined.notes]
     preview.note_codes = [note.code for note in examined.notes]
     rows = examined.difference_rows()
     preview.difference_count = len(rows)
     preview.differences = rows[: limits.PREVIEW_ROWS]
     if examined.truncated is not None:
-        preview.truncated = examined.truncated.text
+        preview.truncated = sentence(examined.truncated)
         preview.truncation = wof.truncation_problem(examined)
 
 
@@ -633,7 +634,7 @@ def _finish(
 ) -> None:
     job.status = status
     job.progress = 100 if event is not None else job.progress
-    job.problems = [p.text for p in problems]
+    job.problems = [sentence(p) for p in problems]
     job.event = event
     job.text = ""  # the file is not kept once the job has ended
     job.finished_at = now or timezone.now()

@@ -19,6 +19,7 @@ from pathlib import Path
 from rules.formats.woc import ENGINE
 from tournaments.services import event_import, wof
 from tournaments.services.errors import ServiceError
+from tournaments.words import sentence
 
 log = logging.getLogger(__name__)
 SUFFIXES = {"wof": (".elo",), "ftd": (".json",)}
@@ -97,7 +98,7 @@ class Tally:
 def _refused(error: ServiceError) -> Outcome:
     problems = list(error.problems)
     more = len(problems) - 1
-    text = problems[0].text if problems else "refused."
+    text = sentence(problems[0]) if problems else "refused."
     suffix = f" (and {more} more)" if more > 0 else ""
     return Outcome("refused", f"refused: {text}{suffix}")
 

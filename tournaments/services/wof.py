@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from rules.contract import Problem
 from rules.formats.woc import ENGINE, record, wof, wof_check
 from rules.formats.woc.finals import KIND_STAGE
@@ -29,6 +31,7 @@ from tournaments.services.record_file import (  # noqa: F401 (the FlipTheDisc im
     state_of,
 )
 from tournaments.services.wof_export import CREATOR, export_wof  # noqa: F401
+from tournaments.words import sentence
 
 RESULT_WORDS = {">": "black", "<": "white", "=": "draw"}
 
@@ -110,13 +113,11 @@ def examine(text: str) -> Examined:
 def truncation_problem(examined: Examined) -> Problem:
     note = examined.truncated
     assert note is not None
-    return Problem(
-        "wof.truncated",
-        "file",
-        f"{note.text} Nothing was saved: confirm that the file holds all that was played to "
-        "import it as it is.",
-        dict(note.params),
-    )
+    text = _(
+        "%(note)s Nothing was saved: confirm that the file holds all that was played to "
+        "import it as it is."
+    ) % {"note": sentence(note)}
+    return Problem("wof.truncated", "file", text, dict(note.params))
 
 
 def refuse_truncated(examined: Examined, accept: bool) -> None:

@@ -24,6 +24,7 @@ from tournaments.services import corrections
 from tournaments.services import format_freestyle as service
 from tournaments.services.errors import ServiceError
 from tournaments.views.manage_rounds import redraw_number, seen_version
+from tournaments.words import sentence
 
 TEMPLATES = "tournaments/formats/freestyle/"
 
@@ -68,7 +69,8 @@ def _render(request: HttpRequest, page: str, partial: str, context: dict[str, An
 
 def _add_errors(form: forms.Form, error: ServiceError, default: str) -> None:
     for problem in error.problems:
-        form.add_error(problem.field if problem.field in form.fields else default, problem.text)
+        field = problem.field if problem.field in form.fields else default
+        form.add_error(field, sentence(problem))
 
 
 @login_required

@@ -30,6 +30,7 @@ from tournaments.services import format_gokodom_director as director
 from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
 from tournaments.services.state import load_event_state
 from tournaments.views.manage_rounds import redraw_number, seen_version
+from tournaments.words import sentence
 
 PAGE = "tournaments/formats/gokodom/manage.html"
 GRID = "tournaments/manage/round.html#result-row"
@@ -261,7 +262,7 @@ def _save(request: HttpRequest, event: Event, match_id: int, write) -> HttpRespo
     except StaleResult as conflict:
         return _grid_row(request, event, match_id, {"conflict": conflict}, 409)
     except InvalidResult as refused:
-        errors = {"match": [p.text for p in refused.problems]}
+        errors = {"match": [sentence(p) for p in refused.problems]}
         return _grid_row(request, event, match_id, {"errors": errors, "posted": True}, 422)
     except ServiceError as error:
         errors = {"match": error.messages}

@@ -29,6 +29,7 @@ from tournaments.models import Entrant, Event, Round
 from tournaments.services import format_wpf_playoffs as service
 from tournaments.services.errors import ServiceError
 from tournaments.services.standings import compute
+from tournaments.words import sentence
 
 T = "tournaments/formats/wpf_playoffs/"
 
@@ -97,7 +98,7 @@ def eligibility(request: HttpRequest, slug: str) -> HttpResponse:
                 changed = service.save_eligibility(event, form.entries, by=request.user)
             except ServiceError as error:
                 for problem in error.problems:
-                    form.errors[problem.field or "form"] = problem.text
+                    form.errors[problem.field or "form"] = sentence(problem)
                 status = 422
             else:
                 messages.success(request, f"Saved: {changed} candidates changed.")
@@ -123,7 +124,7 @@ def _eligibility_preview(event: Event) -> dict[str, Any]:
     """The engine's eligibility table (score, eligible, seed) for each entrant number."""
     table = next(t for t in compute(event).tables if t.key == "eligibility")
     found: dict[str, Any] = {row.entrant: dict(row.values) for row in table.rows}
-    found["__notes__"] = [n.text for n in table.notes]
+    found["__notes__"] = [sentence(n) for n in table.notes]
     return found
 
 
@@ -152,7 +153,7 @@ def puzzles(request: HttpRequest, slug: str) -> HttpResponse:
             except ServiceError as error:
                 for problem in error.problems:
                     form.add_error(
-                        problem.field if problem.field in form.fields else None, problem.text
+                        problem.field if problem.field in form.fields else None, sentence(problem)
                     )
             else:
                 messages.success(request, "The puzzles are saved.")
@@ -225,7 +226,7 @@ def _preferences(
             except ServiceError as error:
                 for problem in error.problems:
                     name = "letter" if problem.field == "letter" else None
-                    form.add_error(name, problem.text)
+                    form.add_error(name, sentence(problem))
             else:
                 messages.success(request, "The preference list is saved.")
                 return redirect(back)

@@ -16,6 +16,7 @@ from tournaments.services import corrections, events, invitations
 from tournaments.services import entrants as entrant_service
 from tournaments.services.errors import ServiceError
 from tournaments.views.manage_rounds import redraw_number, seen_version
+from tournaments.words import sentence
 
 PAGE = "tournaments/manage/entrants.html"
 EDIT_PAGE = "tournaments/manage/entrant_edit.html"
@@ -52,7 +53,7 @@ def entrant_list(request: HttpRequest, slug: str) -> HttpResponse:
         except ServiceError as error:
             for problem in error.problems:
                 form.add_error(
-                    problem.field if problem.field in form.fields else None, problem.text
+                    problem.field if problem.field in form.fields else None, sentence(problem)
                 )
         else:
             if getattr(request, "htmx", False):

@@ -15,6 +15,7 @@ from tournaments.formats import ui_for
 from tournaments.forms import EventForm, SettingsForm
 from tournaments.services import checkin, double_entry, events, standings
 from tournaments.services.errors import ServiceError
+from tournaments.words import sentence
 
 
 def _saving(request: HttpRequest) -> bool:
@@ -50,7 +51,7 @@ def create_event(request: HttpRequest) -> HttpResponse:
         except ServiceError as error:
             for problem in error.problems:
                 field = problem.field if problem.field in form.fields else None
-                form.add_error(field, problem.text)
+                form.add_error(field, sentence(problem))
         else:
             messages.success(request, f"{event.name} is created. Add its entrants next.")
             return redirect("tournaments:manage_entrants", slug=event.slug)

@@ -9,6 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.http import urlencode
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.permissions import event_for_director
@@ -19,6 +20,7 @@ from tournaments.forms import DrawForm, SwapForm
 from tournaments.models import Match, Round
 from tournaments.services import conformance, corrections, double_entry, draws, results, rounds
 from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
+from tournaments.words import sentence
 
 PAGE = "tournaments/manage/round.html"
 
@@ -106,11 +108,14 @@ def draft_next(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, " ".join(error.messages))
         return redirect("tournaments:manage", slug=slug)
     if outcome.finished is not None:
-        messages.info(request, f"The event is finished: {outcome.finished.reason.text}")
+        messages.info(
+            request,
+            _("The event is finished: %(reason)s") % {"reason": sentence(outcome.finished.reason)},
+        )
         return redirect("tournaments:manage", slug=slug)
     if outcome.decision is not None:
         decision = outcome.decision
-        messages.warning(request, decision.text)
+        messages.warning(request, sentence(decision))
         # the format's own screen for this question, else the outside-draw screen
         target = ui_for(event).decision_url(event, decision)
         if target:
@@ -212,7 +217,7 @@ def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         except ServiceError as error:
             for problem in error.problems:
                 form.add_error(
-                    problem.field if problem.field in form.fields else None, problem.text
+                    problem.field if problem.field in form.fields else None, sentence(problem)
                 )
         else:
             for warning in warnings:
@@ -372,7 +377,7 @@ def _errors(problems) -> dict[str, list[str]]:
         if field.startswith("games[") and "]" in field:
             index = int(field[6 : field.index("]")])
             field = f"g{index + 1}"
-        errors.setdefault(field or "match", []).append(problem.text)
+        errors.setdefault(field or "match", []).append(sentence(problem))
     return errors
 
 
