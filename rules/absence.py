@@ -78,7 +78,7 @@ def reason(name: str, outcome: Any, rule: str, entrant: str) -> Reason:
     )
 
 
-def refuse(state: EventState, absent: Collection[str], why: str) -> EngineError:
+def refuse(state: EventState, absent: Collection[str], why: Any) -> EngineError:
     """A format (or a stage of one) where an absence cannot be honoured: the director must
     mark the entrants present, or withdraw them."""
     names = ", ".join(state.entrant(e).name for e in absent)
@@ -93,7 +93,7 @@ def refuse(state: EventState, absent: Collection[str], why: str) -> EngineError:
     )
 
 
-def mark_matches(state: EventState, outcome: NextRound, what: str, rule: str) -> NextRound:
+def mark_matches(state: EventState, outcome: NextRound, what: Any, rule: str) -> NextRound:
     """Keep every two-player match of an absent entrant in the plan, marked (match details
     ``"absent"``) with a reason each: a walkover in a knockout, scored by the format's
     ``score_match``. The plan's details record every absent entrant it marked."""

@@ -40,6 +40,7 @@ from rules.contract import (
 )
 from rules.engine_base import SettingsMixin
 from rules.tiebreaks import Step, rank
+from rules.words import message
 
 # Short column labels; the step names above are used in the reasons.
 COLUMN_LABELS = {
@@ -98,24 +99,20 @@ class RoundRobinEngine(SettingsMixin):
         problems = super().validate_settings(settings)
         tiebreaks = settings.get("tiebreaks", []) if isinstance(settings, Mapping) else []
         if not isinstance(tiebreaks, list | tuple):
-            problems.append(
-                Problem("setting.tiebreak", "tiebreaks", "'tiebreaks' must be a list of names.")
-            )
+            problems.append(Problem("round_robin.setting.tiebreaks", "tiebreaks"))
             tiebreaks = []
         for key in tiebreaks:
             if not isinstance(key, str) or key not in TIEBREAKS:
                 problems.append(
                     Problem(
-                        "setting.tiebreak",
+                        "round_robin.setting.tiebreak",
                         "tiebreaks",
-                        f"'{key}' is not a tiebreak; choose from {', '.join(TIEBREAKS)}.",
+                        params={"key": str(key), "allowed": ", ".join(TIEBREAKS)},
                     )
                 )
         games = settings.get("games_per_match", 1)
         if not isinstance(games, int) or isinstance(games, bool) or not 1 <= games <= 10:
-            problems.append(
-                Problem("setting.games", "games_per_match", "'games_per_match' must be 1 to 10.")
-            )
+            problems.append(Problem("round_robin.setting.games", "games_per_match"))
         return problems
 
     # -- pairing -------------------------------------------------------------------------
@@ -172,35 +169,28 @@ class RoundRobinEngine(SettingsMixin):
             ),
             None,
         )
+        name = entrants[second].name
         if again is None:
-            meets = f"{entrants[second].name} would leave the table's order for the rounds left"
+            meets = message("round_robin.swap.leaves_order", name=name)
         elif opponent in entrants:
-            meets = (
-                f"{entrants[second].name} would meet {entrants[opponent or ''].name} in round "
-                f"{number} and again in round {again}"
+            meets = message(
+                "round_robin.swap.meets_again",
+                name=name,
+                opponent=entrants[opponent or ""].name,
+                round=number,
+                again=again,
             )
         else:
-            meets = (
-                f"{entrants[second].name} would have the round off in round {number} and "
-                f"again in round {again}"
-            )
+            meets = message("round_robin.swap.off_again", name=name, round=number, again=again)
         return SwapPlan(
-            refused=Problem(
-                "round_robin.swap_after_round_1",
-                "second",
-                f"In a round robin every round follows the Berger table: {meets}. Swap "
-                "players of different matches before round 1 is published (their draw "
-                "numbers are exchanged for the whole table), or swap two opponents' seats.",
-            )
+            refused=Problem("round_robin.swap_after_round_1", "second", params={"meets": meets})
         )
 
     def next_round(self, state: EventState, draws: DrawSourceProtocol) -> NextRound:
         settings = self.resolved(state)
         numbers = self.draw_numbers(state, draws)
         if len(numbers) < 2:
-            raise EngineError(
-                [Problem("round_robin.too_few", "entrants", "A round robin needs two entrants.")]
-            )
+            raise EngineError([Problem("round_robin.too_few", "entrants")])
         late = [e.name for e in state.entrants if e.active and e.id not in numbers]
         if late:
             raise EngineError(
@@ -208,9 +198,7 @@ class RoundRobinEngine(SettingsMixin):
                     Problem(
                         "round_robin.late_entry",
                         "entrants",
-                        "A round robin cannot take entrants after round 1: "
-                        + ", ".join(sorted(late))
-                        + ".",
+                        params={"names": ", ".join(sorted(late))},
                     )
                 ]
             )
@@ -220,8 +208,8 @@ class RoundRobinEngine(SettingsMixin):
             return Finished(
                 Reason(
                     "round_robin.finished",
-                    f"All {len(schedule)} rounds of the round robin have been played.",
-                    "Berger tables",
+                    rule="Berger tables",
+                    params={"rounds": len(schedule)},
                 )
             )
         entrants = state.entrants_by_id
@@ -232,16 +220,11 @@ class RoundRobinEngine(SettingsMixin):
         for pairing in schedule[number - 1]:
             first = numbers[pairing.first - 1]
             second = numbers[pairing.second - 1] if pairing.second else None
-            table_reason = Reason(
-                "round_robin.berger",
-                f"Berger table, round {number}: "
-                + (
-                    f"number {pairing.first} meets number {pairing.second}"
-                    if pairing.second
-                    else f"number {pairing.first} has the round off"
-                ),
-                "Berger tables",
-                {"first": pairing.first, "second": pairing.second},
+            where = {"round": number, "first": pairing.first, "second": pairing.second}
+            table_reason = (
+                Reason("round_robin.berger", rule="Berger tables", params=where)
+                if pairing.second
+                else Reason("round_robin.berger.off", rule="Berger tables", params=where)
             )
             gone = [
                 e
@@ -255,10 +238,10 @@ class RoundRobinEngine(SettingsMixin):
                     why = (
                         Reason(
                             "round_robin.opponent_withdrawn",
-                            f"{entrants[gone[0]].name} has withdrawn: the round is off.",
+                            params={"entrant": gone[0], "name": entrants[gone[0]].name},
                         )
                         if gone
-                        else Reason("round_robin.odd_field", "Odd field: the round is off.")
+                        else Reason("round_robin.odd_field")
                     )
                     byes.append(
                         PlannedMatch(
@@ -298,22 +281,25 @@ class RoundRobinEngine(SettingsMixin):
             details[absence.KEY] = [e for e in numbers if e in absent]
         cycle_rounds = len(schedule) // settings["cycles"]
         label = f"Round {number}"
+        round_of = {"round": number, "rounds": len(schedule)}
+        schedule_reason = (
+            Reason(
+                "round_robin.schedule.cycle",
+                rule="Berger tables",
+                params={
+                    **round_of,
+                    "cycle": (number - 1) // cycle_rounds + 1,
+                    "cycles": settings["cycles"],
+                },
+            )
+            if settings["cycles"] > 1
+            else Reason("round_robin.schedule", rule="Berger tables", params=round_of)
+        )
         return RoundPlan(
             number=number,
             label=label,
             matches=tuple(matches),
-            reasons=(
-                Reason(
-                    "round_robin.schedule",
-                    f"Round {number} of {len(schedule)}"
-                    + (
-                        f" (cycle {(number - 1) // cycle_rounds + 1} of {settings['cycles']})"
-                        if settings["cycles"] > 1
-                        else ""
-                    ),
-                    "Berger tables",
-                ),
-            ),
+            reasons=(schedule_reason,),
             details=details,
         )
 
@@ -325,20 +311,32 @@ class RoundRobinEngine(SettingsMixin):
             return MatchScore(
                 points=(_num(settings["bye_points"]),),
                 summary="bye",
-                reasons=(Reason("round_robin.bye", "A round off scores the bye points."),),
+                reasons=(Reason("round_robin.bye"),),
             )
         if absence.unplayed(match):
             return _score_absence(match, settings)
         problems: list[Problem] = []
         expected = settings["games_per_match"]
         if len(match.games) != expected:
+            given = len(match.games)
             problems.append(
                 Problem(
                     "round_robin.game_count",
                     "games",
-                    f"This match has {expected} game{'s' if expected != 1 else ''}; "
-                    f"{len(match.games)} {'was' if len(match.games) == 1 else 'were'} entered.",
-                    {"expected": expected, "given": len(match.games)},
+                    params={
+                        "expected": expected,
+                        "given": given,
+                        "has": (
+                            message("round_robin.games.one")
+                            if expected == 1
+                            else message("round_robin.games.many", count=expected)
+                        ),
+                        "entered": (
+                            message("round_robin.entered.one")
+                            if given == 1
+                            else message("round_robin.entered.many", count=given)
+                        ),
+                    },
                 )
             )
         points: list[Number] = [Fraction(0), Fraction(0)]
@@ -350,7 +348,7 @@ class RoundRobinEngine(SettingsMixin):
                     Problem(
                         "round_robin.score_missing",
                         f"{place}.scores",
-                        f"Game {game.number}: enter a score for both players.",
+                        params={"game": game.number},
                     )
                 )
                 continue
@@ -361,7 +359,7 @@ class RoundRobinEngine(SettingsMixin):
                     Problem(
                         "round_robin.score_negative",
                         f"{place}.scores",
-                        f"Game {game.number}: a score cannot be negative.",
+                        params={"game": game.number},
                     )
                 )
                 continue
@@ -370,7 +368,7 @@ class RoundRobinEngine(SettingsMixin):
                     Problem(
                         "round_robin.ending",
                         f"{place}.ending",
-                        f"Game {game.number}: a game between two players cannot end as a bye.",
+                        params={"game": game.number},
                     )
                 )
                 continue
@@ -524,9 +522,9 @@ class _Tally:
 
 def _absent_reason(name: str, entrant: str, settings: Mapping[str, Any]) -> Reason:
     if settings["absent_result"] == "bye":
-        outcome = "the game is not played; the opponent has the round off"
+        outcome = message("round_robin.absent.bye")
     else:
-        outcome = "the game is a forfeit, won by the opponent"
+        outcome = message("round_robin.absent.forfeit")
     return absence.reason(name, outcome, "round_robin.md, Absence", entrant)
 
 
@@ -542,7 +540,7 @@ def _score_absence(match: MatchState, settings: Mapping[str, Any]) -> MatchScore
         return MatchScore(
             points=points,
             summary="not played",
-            reasons=(Reason("round_robin.absent_bye", "Not played: a player was absent."),),
+            reasons=(Reason("round_robin.absent_bye"),),
             details={"absent": [match.participants[s].entrant for s in gone]},
         )
     points = tuple(
@@ -554,16 +552,19 @@ def _score_absence(match: MatchState, settings: Mapping[str, Any]) -> MatchScore
         points=points,
         winner=winner,
         summary="forfeit",
-        reasons=(
-            Reason(
-                "round_robin.absent_forfeit",
-                "Forfeit: the absent player loses the game"
-                + ("s" if games > 1 else "")
-                + (", and so does the other one (both absent)." if winner is None else "."),
-            ),
-        ),
+        reasons=(_forfeit_reason(games, both=winner is None),),
         details={"absent": [match.participants[s].entrant for s in gone]},
     )
+
+
+def _forfeit_reason(games: int, both: bool) -> Reason:
+    if both:
+        if games > 1:
+            return Reason("round_robin.absent_forfeit.both_games")
+        return Reason("round_robin.absent_forfeit.both")
+    if games > 1:
+        return Reason("round_robin.absent_forfeit.games")
+    return Reason("round_robin.absent_forfeit")
 
 
 def _tiebreak(key: str, tally: _Tally, points: Mapping[str, Number]) -> Any:

@@ -49,6 +49,7 @@ from rules.engine_base import SettingsMixin
 from rules.formats.freestyle import groups, knockout, ranking
 from rules.formats.freestyle.results import Context, plain, score_match
 from rules.formats.freestyle.tables import ADVANCE, FINALS, GROUP_ROUNDS, MIN_ENTRANTS, SEMI_FINALS
+from rules.words import message
 
 COLUMNS = (
     Column("wins", "Wins", "A tie counts half a win."),
@@ -85,10 +86,9 @@ class FreestyleEngine(SettingsMixin):
         ):
             problems.append(
                 Problem(
-                    "setting.max_entrants",
+                    "freestyle.setting.max_entrants",
                     "max_entrants",
-                    f"'max_entrants' must be a whole number of at least {MIN_ENTRANTS}: "
-                    "Round 2 needs four players from each of the four Round 1 groups.",
+                    params={"minimum": MIN_ENTRANTS},
                 )
             )
         return problems
@@ -107,15 +107,14 @@ class FreestyleEngine(SettingsMixin):
             if missing:
                 return NeedsDecision(
                     "freestyle.results_missing",
-                    f"{state.rounds[-1].label} is not finished: {', '.join(missing)} "
-                    "still need a result (a tie in the last two rounds is replayed).",
                     options=tuple(missing),
+                    params={"round": state.rounds[-1].label, "matches": ", ".join(missing)},
                 )
         if done >= 3:
             return absence.mark_matches(
                 state,
                 self._knockout(ctx, draws, mode, done),
-                "the match is lost by walkover",
+                message("freestyle.absent.walkover"),
                 "freestyle.md, Absence",
             )
         plan: NextRound
@@ -133,13 +132,7 @@ class FreestyleEngine(SettingsMixin):
         caught = [e for e in absence.absent_now(state, done + 1) if e in playing]
         if caught:
             # freestyle.md, Absence: a group round is a whole round robin of the group
-            raise absence.refuse(
-                state,
-                caught,
-                "a Freestyle group round is every game of the group, so a player who cannot "
-                "play it leaves the event (freestyle.txt, Player withdrawals). Mark them "
-                "present, or withdraw them.",
-            )
+            raise absence.refuse(state, caught, message("freestyle.absent.group_round"))
         return plan
 
     def _knockout(self, ctx: Context, draws: DrawSourceProtocol, mode: str, done: int) -> NextRound:
@@ -152,9 +145,8 @@ class FreestyleEngine(SettingsMixin):
         return Finished(
             Reason(
                 "freestyle.finished",
-                f"The final has been played: {ctx.name(champion)} wins the tournament.",
-                knockout.RULE_FINAL,
-                {"champion": champion},
+                rule=knockout.RULE_FINAL,
+                params={"champion": champion, "name": ctx.who(champion)},
             )
         )
 
@@ -215,10 +207,15 @@ def group_table(ctx: Context, result: ranking.GroupRanking) -> StandingsTable:
     if number in ADVANCE:
         notes.append(
             Reason(
+                "freestyle.advance.semi_finals",
+                rule="Ranking and Advancement",
+                params={"count": ADVANCE[number]},
+            )
+            if number == 3
+            else Reason(
                 "freestyle.advance",
-                f"The top {ADVANCE[number]} go on to "
-                + ("the semi-finals." if number == 3 else f"Round {number + 1}."),
-                "Ranking and Advancement",
+                rule="Ranking and Advancement",
+                params={"count": ADVANCE[number], "next": number + 1},
             )
         )
     return StandingsTable(

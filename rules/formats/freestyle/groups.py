@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import groupby
+from typing import Any
 
 from rules import berger
 from rules.contract import (
@@ -36,6 +37,7 @@ from rules.formats.freestyle.tables import (
     snake_group,
 )
 from rules.tiebreaks import Step
+from rules.words import message
 
 RULE_ROLES = "Choosing Who is A and Who is B"
 RULE_ROUND1 = "Round 1 - 4 Groups of 7 Players"
@@ -60,18 +62,14 @@ def rating_order(
                 Problem(
                     "freestyle.field_size",
                     "entrants",
-                    f"A Freestyle tournament takes {MIN_ENTRANTS} to {maximum} players; "
-                    f"{len(players)} are entered.",
-                    {"given": len(players), "minimum": MIN_ENTRANTS, "maximum": maximum},
+                    params={"given": len(players), "minimum": MIN_ENTRANTS, "maximum": maximum},
                 )
             ]
         )
     reasons: list[Reason] = []
     if all(e.seed is not None for e in players):
         ordered = sorted(players, key=lambda e: (e.seed or 0, e.id))
-        return [e.id for e in ordered], [
-            Reason("freestyle.seed_order", "Players listed by the seeds the director gave.")
-        ]
+        return [e.id for e in ordered], [Reason("freestyle.seed_order")]
     players.sort(key=lambda e: (e.rating is None, -(e.rating or 0), e.id))
     order: list[str] = []
     for rating, same in groupby(players, key=lambda e: e.rating):
@@ -86,8 +84,12 @@ def rating_order(
             reasons.append(
                 Reason(
                     "freestyle.equal_rating",
-                    f"{ctx.names(ids)} have equal rating points ({label}): ordered by lot.",
-                    RULE_ROUND1,
+                    rule=RULE_ROUND1,
+                    params={
+                        "entrants": ids,
+                        "names": ctx.names(ids),
+                        "rating": message("freestyle.rating.none") if rating is None else label,
+                    },
                 )
             )
         order.extend(ids)
@@ -103,15 +105,7 @@ def plan_round1(ctx: Context, draws: DrawSourceProtocol, maximum: int) -> RoundP
         GroupState(key, f"Group {key} ({ROUND1_GROUP_NAMES[key]})", tuple(members[i]))
         for i, key in enumerate(ROUND1_GROUPS)
     ]
-    reasons.append(
-        Reason(
-            "freestyle.snake",
-            "Players listed by rating points fill groups B, Y, R, G by the table "
-            "1, 8, 9, 16, 17, 24, 25 / 2, 7, 10, 15, ... (a snake of four).",
-            RULE_ROUND1,
-            {"rating_order": order},
-        )
-    )
+    reasons.append(Reason("freestyle.snake", rule=RULE_ROUND1, params={"rating_order": order}))
     return _plan(1, groups, reasons, {"rating_order": order})
 
 
@@ -145,16 +139,24 @@ def group_matches(number: int, group: GroupState) -> list[PlannedMatch]:
             if number == 1:
                 a = round1_a_seed(high, low)
                 b = low if a == high else high
-                parity = "even" if (high + low) % 2 == 0 else "odd"
+                parity = (
+                    message("freestyle.even") if (high + low) % 2 == 0 else message("freestyle.odd")
+                )
                 participants = (
                     Participant(entrants[a - 1], "A", {"group_seed": a}),
                     Participant(entrants[b - 1], "B", {"group_seed": b}),
                 )
                 why = Reason(
                     "freestyle.round1_roles",
-                    f"Seeds {high} and {low} add up to {high + low}, {parity}: seed {a} is A.",
-                    f"{RULE_ROLES}: In Round 1",
-                    {"a": a, "b": b},
+                    rule=f"{RULE_ROLES}: In Round 1",
+                    params={
+                        "a": a,
+                        "b": b,
+                        "high": high,
+                        "low": low,
+                        "total": high + low,
+                        "parity": parity,
+                    },
                 )
             else:
                 participants = (
@@ -162,14 +164,14 @@ def group_matches(number: int, group: GroupState) -> list[PlannedMatch]:
                     Participant(entrants[low - 1], "", {"group_seed": low}),
                 )
                 why = Reason(
-                    "freestyle.choice",
-                    f"Seed {high} is the higher seed and chooses to be A or B.",
-                    f"{RULE_ROLES}: After the first round",
+                    "freestyle.higher_seed_chooses",
+                    rule=f"{RULE_ROLES}: After the first round",
+                    params={"high": high},
                 )
             order = Reason(
                 "freestyle.berger",
-                f"Playing round {pairing.round} of the group (Berger tables).",
-                "Overview of tournament",
+                rule="Overview of tournament",
+                params={"round": pairing.round},
             )
             matches.append(
                 PlannedMatch(
@@ -210,24 +212,20 @@ def draw_grouping(draws: DrawSourceProtocol, number: int) -> tuple[int, list[int
             reasons.append(
                 Reason(
                     "freestyle.digit_again",
-                    f"Digit {digit} drawn ({key}): it chooses no grouping, drawn again.",
-                    RULE_RANDOM,
-                    {"key": key, "digit": digit},
+                    rule=RULE_RANDOM,
+                    params={"key": key, "digit": digit},
                 )
             )
             continue
         reasons.append(
             Reason(
                 "freestyle.digit",
-                f"Digit {digit} drawn ({key}): grouping {chosen} is used.",
-                RULE_RANDOM,
-                {"key": key, "digit": digit, "grouping": chosen},
+                rule=RULE_RANDOM,
+                params={"key": key, "digit": digit, "grouping": chosen},
             )
         )
         return chosen, digits, reasons
-    raise EngineError(
-        [Problem("freestyle.draw", "draws", f"No Round {number} grouping after many digits.")]
-    )
+    raise EngineError([Problem("freestyle.draw", "draws", params={"round": number})])
 
 
 def grouping_purpose(number: int, attempt: int, earlier: Sequence[int]) -> str:
@@ -255,12 +253,12 @@ def plan_round2(ctx: Context, draws: DrawSourceProtocol, mode: str) -> RoundPlan
         groups.append(GroupState(key, f"Group {key}", entrants))
     reasons.append(
         Reason(
-            "freestyle.grouping",
-            f"Grouping {chosen}: "
-            + " . ".join("(" + ",".join(g) + ")" for g in ROUND2_GROUPINGS[chosen])
-            + "; the groups are T, E, B, S in that order.",
-            RULE_ROUND2,
-            {"grouping": chosen},
+            "freestyle.grouping.round2",
+            rule=RULE_ROUND2,
+            params={
+                "grouping": chosen,
+                "groups": " . ".join("(" + ",".join(g) + ")" for g in ROUND2_GROUPINGS[chosen]),
+            },
         )
     )
     return _plan(2, groups, reasons, {"grouping": chosen, "digits": digits})
@@ -280,18 +278,19 @@ def plan_round3(ctx: Context, draws: DrawSourceProtocol, mode: str) -> RoundPlan
             if len(present) == 2:
                 seeded = ranking.seed_pair(present, round3_steps(ctx, draws, key, place, pair))
                 entrants += seeded.order
-                reasons.extend(seeding_reasons(ctx, seeded.decided, f"Group {key}"))
+                where = message("freestyle.where.group", group=key)
+                reasons.extend(seeding_reasons(ctx, seeded.decided, where))
             else:
                 entrants += present
         groups.append(GroupState(key, f"Group {key}", tuple(entrants)))
     reasons.append(
         Reason(
-            "freestyle.grouping",
-            f"Grouping {chosen}: "
-            + " & ".join("(" + ", ".join(g) + ")" for g in ROUND3_GROUPINGS[chosen])
-            + "; the #1s are seeds 1 and 2, the #2s seeds 3 and 4.",
-            RULE_ROUND3,
-            {"grouping": chosen},
+            "freestyle.grouping.round3",
+            rule=RULE_ROUND3,
+            params={
+                "grouping": chosen,
+                "groups": " & ".join("(" + ", ".join(g) + ")" for g in ROUND3_GROUPINGS[chosen]),
+            },
         )
     )
     return _plan(3, groups, reasons, {"grouping": chosen, "digits": digits})
@@ -331,15 +330,23 @@ def round3_steps(
 
 
 def seeding_reasons(
-    ctx: Context, decided: Sequence[Decided], where: str, rule: str = RULE_ROUND3
+    ctx: Context, decided: Sequence[Decided], where: dict[str, Any], rule: str = RULE_ROUND3
 ) -> list[Reason]:
+    """Why one of a pair is seeded above the other; ``where`` is a freestyle.where.*
+    message (a Round 3 group, the final, the third place game)."""
     return [
         Reason(
             "freestyle.seeded",
-            f"{where}: {ctx.name(item.ahead)} is seeded above {ctx.name(item.behind)} "
-            f"({item.detail}).",
-            rule,
-            {"ahead": item.ahead, "behind": item.behind, "step": item.step},
+            rule=rule,
+            params={
+                "ahead": item.ahead,
+                "behind": item.behind,
+                "step": item.step,
+                "where": where,
+                "ahead_name": ctx.name(item.ahead),
+                "behind_name": ctx.name(item.behind),
+                "detail": item.detail,
+            },
         )
         for item in decided
     ]

@@ -20,6 +20,7 @@ from rules.formats.freestyle.groups import previous_places, seeding_reasons
 from rules.formats.freestyle.results import Context
 from rules.formats.freestyle.tables import FINALS, ROUND_LABELS, SEMI_FINALS
 from rules.tiebreaks import Step
+from rules.words import message
 
 RULE_SEMI = "Semi-finals - 2 Pairings of 2 Players"
 RULE_FINAL = "Finals - 2 Players, 1 Game"
@@ -40,9 +41,8 @@ def plan_semi_finals(ctx: Context, mode: str) -> RoundPlan | NeedsDecision:
     for code, high, low in pairs:
         why = Reason(
             "freestyle.semi_final",
-            f"{code}: the #1 of one Round 3 group ({ctx.name(high)}) against the #2 of the "
-            f"other ({ctx.name(low)}); the #1 is the higher seed and chooses to be A or B.",
-            RULE_SEMI,
+            rule=RULE_SEMI,
+            params={"match": code, "high": ctx.who(high), "low": ctx.who(low)},
         )
         match = knockout_match(ctx, code, high, low, why)
         if match is not None:
@@ -69,8 +69,8 @@ def knockout_match(
                 why,
                 Reason(
                     "freestyle.no_opponent",
-                    f"{ctx.name(present[0])} has no opponent left and goes through.",
-                    RULE_WITHDRAWALS,
+                    rule=RULE_WITHDRAWALS,
+                    params={"entrant": present[0], "name": ctx.name(present[0])},
                 ),
             ),
         )
@@ -119,9 +119,8 @@ def plan_finals(ctx: Context, draws: DrawSourceProtocol) -> RoundPlan:
             reasons.append(
                 Reason(
                     "freestyle.moved_up",
-                    f"{ctx.name(winner)} withdrew after the semi-finals: "
-                    f"{ctx.name(moved)} moves up to the final.",
-                    RULE_WITHDRAWALS,
+                    rule=RULE_WITHDRAWALS,
+                    params={"name": ctx.name(winner), "moved": ctx.who(moved)},
                 )
             )
             finalists[index], losers[index] = moved, None
@@ -136,19 +135,19 @@ def plan_finals(ctx: Context, draws: DrawSourceProtocol) -> RoundPlan:
             key = f"finals/{code}/seeding/digit"
             steps = final_steps(ctx, draws, present[0], key, third)
             seeded = ranking.seed_pair(present, steps)
-            where = "Third place game" if third else "Final"
+            where = (
+                message("freestyle.where.third_place")
+                if third
+                else message("freestyle.where.final")
+            )
             reasons.extend(seeding_reasons(ctx, seeded.decided, where, RULE_FINAL))
             high, low = seeded.order[0], seeded.order[1]
         else:
             high = present[0] if present else None
-        why = Reason(
-            "freestyle.third_place" if third else "freestyle.final",
-            (
-                "The losing players in the Semi-Finals play off for 3rd/4th place."
-                if third
-                else "The winners of the two semi-finals play."
-            ),
-            RULE_FINAL,
+        why = (
+            Reason("freestyle.third_place", rule=RULE_FINAL)
+            if third
+            else Reason("freestyle.final", rule=RULE_FINAL)
         )
         match = knockout_match(ctx, code, high, low, why)
         if match is not None:
@@ -219,11 +218,5 @@ def final_table(ctx: Context) -> StandingsTable | None:
         title="Final ranking",
         columns=(Column("place", "Place"),),
         rows=tuple(rows),
-        notes=(
-            Reason(
-                "freestyle.final_ranking",
-                "1st and 2nd from the final, 3rd and 4th from the third place game.",
-                RULE_FINAL,
-            ),
-        ),
+        notes=(Reason("freestyle.final_ranking", rule=RULE_FINAL),),
     )

@@ -206,14 +206,15 @@ def pending(ctx: Context, result: GroupRanking, mode: str) -> list[NeedsDecision
         found.append(
             NeedsDecision(
                 code="freestyle.tiebreaker_game",
-                text=(
-                    f"{ctx.names(list(tier))} are still tied for place {place} in Round "
-                    f"{result.round}, {label}, after every ranking step: they play a "
-                    "tiebreaker game; record its winner."
-                ),
                 key=key,
                 options=tuple(tier),
-                params={"round": result.round, "group": result.group.key, "place": place},
+                params={
+                    "round": result.round,
+                    "group": result.group.key,
+                    "place": place,
+                    "names": ctx.names(list(tier)),
+                    "label": label,
+                },
             )
         )
     return found

@@ -28,6 +28,7 @@ from rules.contract import (
     RoundStatus,
 )
 from rules.formats.freestyle.tables import SEMI_FINALS
+from rules.words import message
 
 HALF = Fraction(1, 2)
 B_COLOURS = ("blue/red", "yellow/green")
@@ -131,6 +132,11 @@ class Context:
         found = self.entrants.get(entrant)
         return found.name if found else entrant
 
+    def who(self, entrant: str | None) -> str | dict[str, Any]:
+        """An entrant's name as a parameter of a message: "nobody" is said in the reader's
+        language."""
+        return message("freestyle.nobody") if entrant is None else self.name(entrant)
+
     def names(self, entrants: Sequence[str]) -> str:
         names = [self.name(e) for e in entrants]
         return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
@@ -199,11 +205,11 @@ def score_match(ctx: Context, match: MatchState) -> MatchScore:
                 points=(1,),
                 winner=0,
                 summary="bye",
-                reasons=(Reason("freestyle.bye", "No opponent: goes through without play."),),
+                reasons=(Reason("freestyle.bye"),),
             )
         return MatchScore(points=(0,), summary="bye")
     if len(match.participants) != 2:
-        return _refused("freestyle.players", "participants", "A Freestyle game has two players.")
+        return _refused(Problem("freestyle.players", "participants"))
     if knockout and absence.unplayed(match):
         return _absent_walkover(ctx, match)
     present = [
@@ -215,14 +221,7 @@ def score_match(ctx: Context, match: MatchState) -> MatchScore:
         return _without_play(ctx, match, present, knockout)
     problems = _check_choice(match)
     if len(match.games) > 1 and not knockout:
-        problems.append(
-            Problem(
-                "freestyle.one_game",
-                "games",
-                f"Matches are one game, no rematch; {len(match.games)} games were entered.",
-                {"given": len(match.games)},
-            )
-        )
+        problems.append(Problem("freestyle.one_game", "games", params={"given": len(match.games)}))
     scores: list[tuple[Fraction, Fraction]] = []
     for index, game in enumerate(match.games):
         checked = _check_game(index, game, problems)
@@ -269,7 +268,7 @@ def _knockout(
                     Problem(
                         "freestyle.after_decision",
                         f"games[{index + 1}]",
-                        f"Game {index + 1} already had a winner; only a tie game is replayed.",
+                        params={"game": index + 1},
                     ),
                 ),
             )
@@ -284,8 +283,7 @@ def _knockout(
             reasons=(
                 Reason(
                     "freestyle.replay",
-                    "Tie game: it is replayed with the players switching A and B roles.",
-                    "Semi-finals: If a semi-final or final game is a tie game, it is replayed",
+                    rule="Semi-finals: If a semi-final or final game is a tie game, it is replayed",
                 ),
             ),
         )
@@ -317,8 +315,8 @@ def _without_play(
             reasons=(
                 Reason(
                     "freestyle.walkover",
-                    f"{ctx.names([str(e) for e in gone])} withdrew: the opponent goes through.",
-                    "Player withdrawals",
+                    rule="Player withdrawals",
+                    params={"names": ctx.names([str(e) for e in gone])},
                 ),
             ),
         )
@@ -329,9 +327,8 @@ def _without_play(
         reasons=(
             Reason(
                 "freestyle.void",
-                f"{ctx.names([str(e) for e in gone])} withdrew during the round: "
-                "this game does not count.",
-                "Player withdrawals: his games (even if he played all of them) do not count",
+                rule="Player withdrawals: his games (even if he played all of them) do not count",
+                params={"names": ctx.names([str(e) for e in gone])},
             ),
         ),
     )
@@ -349,9 +346,7 @@ def _absent_walkover(ctx: Context, match: MatchState) -> MatchScore:
             complete=False,
             reasons=(
                 Reason(
-                    "freestyle.both_absent",
-                    f"{names} are both absent: enter the game, or withdraw one of them.",
-                    "freestyle.md, Absence",
+                    "freestyle.both_absent", rule="freestyle.md, Absence", params={"names": names}
                 ),
             ),
         )
@@ -364,16 +359,14 @@ def _absent_walkover(ctx: Context, match: MatchState) -> MatchScore:
         details={"absent": [match.participants[gone[0]].entrant]},
         reasons=(
             Reason(
-                "freestyle.absent_walkover",
-                f"{names} was absent: the opponent goes through.",
-                "freestyle.md, Absence",
+                "freestyle.absent_walkover", rule="freestyle.md, Absence", params={"names": names}
             ),
         ),
     )
 
 
-def _refused(code: str, field: str, text: str) -> MatchScore:
-    return MatchScore(points=(0, 0), complete=False, problems=(Problem(code, field, text),))
+def _refused(problem: Problem) -> MatchScore:
+    return MatchScore(points=(0, 0), complete=False, problems=(problem,))
 
 
 def higher_seed_choice(match: MatchState) -> tuple[Any, str]:
@@ -394,21 +387,9 @@ def _check_choice(match: MatchState) -> list[Problem]:
     if choice is None:
         return []
     if match.round_number == 1:
-        return [
-            Problem(
-                "freestyle.round1_choice",
-                field,
-                "In Round 1 the seeds decide who is A; there is no choice to record.",
-            )
-        ]
+        return [Problem("freestyle.round1_choice", field)]
     if choice not in CHOICES:
-        return [
-            Problem(
-                "freestyle.choice",
-                field,
-                f"The higher seed chooses to be A or B; got {choice!r}.",
-            )
-        ]
+        return [Problem("freestyle.choice", field, params={"value": choice})]
     return []
 
 
@@ -418,30 +399,18 @@ def _check_game(
     place = f"games[{index}]"
     if len(game.scores) != 2 or any(s is None for s in game.scores):
         problems.append(
-            Problem(
-                "freestyle.score_missing",
-                f"{place}.scores",
-                f"Game {game.number}: enter the game points of both players.",
-            )
+            Problem("freestyle.score_missing", f"{place}.scores", params={"game": game.number})
         )
         return None
     a, b = (fraction(s) for s in game.scores if s is not None)
     if a < 0 or b < 0:
         problems.append(
-            Problem(
-                "freestyle.score_negative",
-                f"{place}.scores",
-                f"Game {game.number}: game points cannot be negative.",
-            )
+            Problem("freestyle.score_negative", f"{place}.scores", params={"game": game.number})
         )
         return None
     if game.ending is GameEnding.BYE:
         problems.append(
-            Problem(
-                "freestyle.ending",
-                f"{place}.ending",
-                f"Game {game.number}: a game between two players cannot end as a bye.",
-            )
+            Problem("freestyle.ending", f"{place}.ending", params={"game": game.number})
         )
         return None
     _check_game_details(place, game, problems)
@@ -456,18 +425,14 @@ def _check_game_details(place: str, game: GameState, problems: list[Problem]) ->
             Problem(
                 "freestyle.b_colours",
                 f"{place}.details.b_colours",
-                f"Game {game.number}: B plays blue/red or yellow/green; got {colours!r}.",
+                params={"game": game.number, "value": colours},
             )
         )
     for key in ("first_blue_piece", "first_red_piece"):
         value = details.get(key)
         if value is not None and (not isinstance(value, str) or not value.strip()):
             problems.append(
-                Problem(
-                    "freestyle.piece",
-                    f"{place}.details.{key}",
-                    f"Game {game.number}: name the piece A chose, as text.",
-                )
+                Problem("freestyle.piece", f"{place}.details.{key}", params={"game": game.number})
             )
 
 

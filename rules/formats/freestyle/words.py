@@ -1,0 +1,103 @@
+"""Sentences of the Freestyle engine (freestyle.txt; decisions in docs/formats/freestyle.md)."""
+
+from __future__ import annotations
+
+from rules.words import gettext_noop as _
+
+WORDS: dict[str, str] = {
+    # settings and the field
+    "freestyle.setting.max_entrants": _(
+        "'max_entrants' must be a whole number of at least {minimum}: Round 2 needs four "
+        "players from each of the four Round 1 groups."
+    ),
+    "freestyle.field_size": _(
+        "A Freestyle tournament takes {minimum} to {maximum} players; {given} are entered."
+    ),
+    # a player not known (a place nobody is left to fill), inside another sentence
+    "freestyle.nobody": _("nobody"),
+    # the course of the event
+    "freestyle.results_missing": _(
+        "{round} is not finished: {matches} still need a result (a tie in the last two "
+        "rounds is replayed)."
+    ),
+    "freestyle.finished": _("The final has been played: {name} wins the tournament."),
+    "freestyle.advance": _("The top {count} go on to Round {next}."),
+    "freestyle.advance.semi_finals": _("The top {count} go on to the semi-finals."),
+    # absence: what it does to a knockout match ("Ann is absent: ..."), and why a group
+    # round refuses it ("Ann marked absent: ...")
+    "freestyle.absent.walkover": _("the match is lost by walkover"),
+    "freestyle.absent.group_round": _(
+        "a Freestyle group round is every game of the group, so a player who cannot play it "
+        "leaves the event (freestyle.txt, Player withdrawals). Mark them present, or "
+        "withdraw them."
+    ),
+    # Round 1 order and groups; {rating} is a number or freestyle.rating.none
+    "freestyle.seed_order": _("Players listed by the seeds the director gave."),
+    "freestyle.equal_rating": _("{names} have equal rating points ({rating}): ordered by lot."),
+    "freestyle.rating.none": _("none"),
+    "freestyle.snake": _(
+        "Players listed by rating points fill groups B, Y, R, G by the table "
+        "1, 8, 9, 16, 17, 24, 25 / 2, 7, 10, 15, ... (a snake of four)."
+    ),
+    # who is A; {parity} is freestyle.even or freestyle.odd
+    "freestyle.round1_roles": _(
+        "Seeds {high} and {low} add up to {total}, {parity}: seed {a} is A."
+    ),
+    "freestyle.even": _("even"),
+    "freestyle.odd": _("odd"),
+    "freestyle.higher_seed_chooses": _("Seed {high} is the higher seed and chooses to be A or B."),
+    "freestyle.berger": _("Playing round {round} of the group (Berger tables)."),
+    # the groupings of Rounds 2 and 3, drawn by digits
+    "freestyle.digit_again": _("Digit {digit} drawn ({key}): it chooses no grouping, drawn again."),
+    "freestyle.digit": _("Digit {digit} drawn ({key}): grouping {grouping} is used."),
+    "freestyle.draw": _("No Round {round} grouping after many digits."),
+    "freestyle.grouping.round2": _(
+        "Grouping {grouping}: {groups}; the groups are T, E, B, S in that order."
+    ),
+    "freestyle.grouping.round3": _(
+        "Grouping {grouping}: {groups}; the #1s are seeds 1 and 2, the #2s seeds 3 and 4."
+    ),
+    # seeding of a Round 3 pair or a final; {where} is one of freestyle.where.*
+    "freestyle.seeded": _("{where}: {ahead_name} is seeded above {behind_name} ({detail})."),
+    "freestyle.where.group": _("Group {group}"),
+    "freestyle.where.final": _("Final"),
+    "freestyle.where.third_place": _("Third place game"),
+    # group ranking
+    "freestyle.tiebreaker_game": _(
+        "{names} are still tied for place {place} in Round {round}, {label}, after every "
+        "ranking step: they play a tiebreaker game; record its winner."
+    ),
+    # semi-finals and finals
+    "freestyle.semi_final": _(
+        "{match}: the #1 of one Round 3 group ({high}) against the #2 of the other ({low}); "
+        "the #1 is the higher seed and chooses to be A or B."
+    ),
+    "freestyle.no_opponent": _("{name} has no opponent left and goes through."),
+    "freestyle.moved_up": _(
+        "{name} withdrew after the semi-finals: {moved} moves up to the final."
+    ),
+    "freestyle.final": _("The winners of the two semi-finals play."),
+    "freestyle.third_place": _("The losing players in the Semi-Finals play off for 3rd/4th place."),
+    "freestyle.final_ranking": _(
+        "1st and 2nd from the final, 3rd and 4th from the third place game."
+    ),
+    # scoring
+    "freestyle.bye": _("No opponent: goes through without play."),
+    "freestyle.players": _("A Freestyle game has two players."),
+    "freestyle.one_game": _("Matches are one game, no rematch; {given} games were entered."),
+    "freestyle.after_decision": _("Game {game} already had a winner; only a tie game is replayed."),
+    "freestyle.replay": _("Tie game: it is replayed with the players switching A and B roles."),
+    "freestyle.walkover": _("{names} withdrew: the opponent goes through."),
+    "freestyle.void": _("{names} withdrew during the round: this game does not count."),
+    "freestyle.both_absent": _("{names} are both absent: enter the game, or withdraw one of them."),
+    "freestyle.absent_walkover": _("{names} was absent: the opponent goes through."),
+    "freestyle.round1_choice": _(
+        "In Round 1 the seeds decide who is A; there is no choice to record."
+    ),
+    "freestyle.choice": _("The higher seed chooses to be A or B; got {value!r}."),
+    "freestyle.score_missing": _("Game {game}: enter the game points of both players."),
+    "freestyle.score_negative": _("Game {game}: game points cannot be negative."),
+    "freestyle.ending": _("Game {game}: a game between two players cannot end as a bye."),
+    "freestyle.b_colours": _("Game {game}: B plays blue/red or yellow/green; got {value!r}."),
+    "freestyle.piece": _("Game {game}: name the piece A chose, as text."),
+}
