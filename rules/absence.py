@@ -78,7 +78,7 @@ def reason(name: str, outcome: Any, rule: str, entrant: str) -> Reason:
     )
 
 
-def refuse(state: EventState, absent: Collection[str], why: str) -> EngineError:
+def refuse(state: EventState, absent: Collection[str], why: Any) -> EngineError:
     """A format (or a stage of one) where an absence cannot be honoured: the director must
     mark the entrants present, or withdraw them."""
     names = ", ".join(state.entrant(e).name for e in absent)
