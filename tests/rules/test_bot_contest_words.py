@@ -45,7 +45,7 @@ def test_a_waiting_bracket_is_named_by_a_message_of_its_own() -> None:
 
 
 def test_a_problem_in_a_match_carries_the_games_problem_as_a_message() -> None:
-    """Before the next round, a match's problem is prefixed with its code: the inner
+    """Before the next round, a game's problem is said after the match's code: the inner
     problem is kept as a message (code and parameters), not as English text."""
     state = play(make_state(2), by_number({"E1": 10, "E2": 5}))
     last = state.rounds[-1]
