@@ -21,22 +21,22 @@ def choose_board(
             unused = tuple(b for b in boards if b not in used)
             return NeedsDecision(
                 "bot_contest.board_needed",
-                f"Choose the board for round {number}.",
                 key=key,
                 options=unused or tuple(boards),
+                params={"number": number},
             )
         name, source = str(record.value), "director"
-        reasons = [Reason("bot_contest.board", f"The director chose {name}.", "Stage two")]
+        reasons = [Reason("bot_contest.board.director", rule="Stage two", params={"board": name})]
     else:
         name = boards[(number - 1) % len(boards)] if boards else f"Board {number}"
         source = "rotation"
-        reasons = [Reason("bot_contest.board", f"Next board in the rotation: {name}.", "Stage two")]
+        reasons = [Reason("bot_contest.board.rotation", rule="Stage two", params={"board": name})]
     if name in used:
         reasons.append(
             Reason(
                 "bot_contest.board_reused",
-                f"{name} was used in an earlier round; the list of boards is exhausted.",
-                "Stage two, AND THEN (a different board each round)",
+                rule="Stage two, AND THEN (a different board each round)",
+                params={"board": name},
             )
         )
     return name, source, reasons

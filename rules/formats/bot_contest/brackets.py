@@ -91,19 +91,12 @@ def choose_bye(members: Sequence[str], byes: Mapping[str, int]) -> tuple[str, Re
     fewest = min(byes.get(e, 0) for e in members)
     chosen = next(e for e in members if byes.get(e, 0) == fewest)
     if fewest == 0:
-        reason = Reason(
-            "bot_contest.bye",
-            "Odd bracket: the highest seed that has not had a bye gets one.",
-            "Stage two, step 1",
-            {"entrant": chosen},
-        )
+        reason = Reason("bot_contest.bye", rule="Stage two, step 1", params={"entrant": chosen})
     else:
         reason = Reason(
             "bot_contest.second_bye",
-            "Odd bracket in which every entry has had a bye: the highest seed with the "
-            "fewest byes gets another.",
-            "OPEN-QUESTION 32",
-            {"entrant": chosen, "byes_before": fewest},
+            rule="OPEN-QUESTION 32",
+            params={"entrant": chosen, "byes_before": fewest},
         )
     return chosen, reason
 
@@ -162,13 +155,10 @@ def pair_bracket(
                 budget -= cost
                 rest = remaining
                 break
+    rule = "Stage two, AND THEN (repeat matches)"
     reasons.append(
-        Reason(
-            "bot_contest.repeat_avoided",
-            "Seed order gave way to avoid repeat matches"
-            + (f"; {best} repeat(s) could not be avoided." if best else "."),
-            "Stage two, AND THEN (repeat matches)",
-            {"repeats": best},
-        )
+        Reason("bot_contest.repeat_kept", rule=rule, params={"repeats": best})
+        if best
+        else Reason("bot_contest.repeat_avoided", rule=rule, params={"repeats": best})
     )
     return BracketPairing(bye, pairs, reasons, best)

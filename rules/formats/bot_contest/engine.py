@@ -33,11 +33,13 @@ from rules.formats.bot_contest.seeding import (
     BRACKET_STAGE,
     FINAL_STAGE,
     GAUNTLET_STAGE,
+    SEEDING_DRAW,
     competitors,
     recorded_seeds,
     references,
     seed_order,
 )
+from rules.words import message
 
 
 class BotContestEngine(SettingsMixin):
@@ -97,44 +99,24 @@ class BotContestEngine(SettingsMixin):
         values = self.resolved(settings)
         k = values["k"]
         if not isinstance(k, int) or k < 1:
-            problems.append(Problem("setting.k", "k", "K must be a whole number, at least 1."))
+            problems.append(Problem("bot_contest.setting.k", "k"))
             return problems
         target = values["losers_target"]
         if target is not None and (not isinstance(target, int) or target < 1):
-            problems.append(
-                Problem(
-                    "setting.losers_target",
-                    "losers_target",
-                    "The losers' bracket target must be a whole number, at least 1.",
-                )
-            )
+            problems.append(Problem("bot_contest.setting.losers_target", "losers_target"))
             return problems
         finalists = 2 * k + (k if target is None else target)
         if not 4 <= finalists <= 8:
             problems.append(
-                Problem(
-                    "setting.finalists",
-                    "k",
-                    f"2K plus the losers' target gives {finalists} finalists; the rules allow "
-                    "no fewer than 4 and no more than 8.",
-                    {"finalists": finalists},
-                )
+                Problem("bot_contest.setting.finalists", "k", params={"finalists": finalists})
             )
         refs = values["references"]
         if not isinstance(refs, int) or refs < 1:
-            problems.append(
-                Problem("setting.references", "references", "There must be a reference program.")
-            )
+            problems.append(Problem("bot_contest.setting.references", "references"))
         if any(not isinstance(b, str) or not b for b in values["boards"]):
-            problems.append(Problem("setting.boards", "boards", "Each board needs a name."))
+            problems.append(Problem("bot_contest.setting.boards.name", "boards"))
         if values["board_choice"] == "director" and not values["boards"]:
-            problems.append(
-                Problem(
-                    "setting.boards",
-                    "boards",
-                    "List the boards the director chooses from.",
-                )
-            )
+            problems.append(Problem("bot_contest.setting.boards.list", "boards"))
         return problems
 
     def _settings(self, state: EventState) -> dict[str, Any]:
@@ -152,19 +134,15 @@ class BotContestEngine(SettingsMixin):
         settings = self._settings(state)
         absent = absence.absent_now(state, len(state.rounds) + 1)
         if absent:  # bot_contest.md, Absence
-            raise absence.refuse(
-                state,
-                absent,
-                "programs play unattended, so a bot contest has no check-in; withdraw an "
-                "entry that cannot play.",
-            )
+            raise absence.refuse(state, absent, message("bot_contest.absence"))
         try:
             return self._next(state, draws, settings)
         except DrawNeeded as needed:
+            purpose: Any = needed.purpose
+            if purpose == SEEDING_DRAW:
+                purpose = message("bot_contest.draw.seeding_tie")
             return NeedsDecision(
-                "bot_contest.draw_needed",
-                f"Enter the draw: {needed.purpose}.",
-                key=needed.key,
+                "bot_contest.draw_needed", key=needed.key, params={"purpose": purpose}
             )
 
     def _next(
@@ -186,9 +164,8 @@ class BotContestEngine(SettingsMixin):
             reasons.append(
                 Reason(
                     "bot_contest.seeded",
-                    "Seeds by gauntlet total, then total game points, then a recorded draw.",
-                    "Stage one, step 5",
-                    {"draws": seeding.draw_keys},
+                    rule="Stage one, step 5",
+                    params={"draws": seeding.draw_keys},
                 )
             )
         state_of = bk.replay(state, seeds, settings)
@@ -227,8 +204,8 @@ class BotContestEngine(SettingsMixin):
                         [
                             Reason(
                                 "bot_contest.fold",
-                                f"Seed {state_of.seed(high)} meets seed {state_of.seed(low)}.",
-                                "Stage two, step 2",
+                                rule="Stage two, step 2",
+                                params={"high": state_of.seed(high), "low": state_of.seed(low)},
                             ),
                             *pairing.reasons[1 if pairing.bye else 0 :],
                         ],
@@ -249,10 +226,16 @@ class BotContestEngine(SettingsMixin):
                 reasons.append(
                     Reason(
                         "bot_contest.bracket_waits",
-                        f"The {bracket}' bracket ({len(members)}) has reached its size for the "
-                        "final and waits.",
-                        "Stage two, EVENTUALLY",
-                        {"bracket": bracket, "size": len(members)},
+                        rule="Stage two, EVENTUALLY",
+                        params={
+                            "bracket": bracket,
+                            "size": len(members),
+                            "the_bracket": (
+                                message("bot_contest.bracket.winners")
+                                if bracket == bk.WINNERS
+                                else message("bot_contest.bracket.losers")
+                            ),
+                        },
                     )
                 )
         return RoundPlan(
@@ -276,18 +259,20 @@ class BotContestEngine(SettingsMixin):
             for problem in score.problems:
                 problems.append(
                     Problem(
-                        problem.code,
+                        "bot_contest.in_match",
                         f"{match.code}.{problem.field}",
-                        f"{match.code}: {problem.text}",
-                        problem.params,
+                        params={
+                            **problem.params,
+                            "match": match.code,
+                            # the problem said as its own message, in the page's language
+                            "problem": {"code": problem.code, "params": dict(problem.params)},
+                        },
                     )
                 )
             if score.valid and not score.complete:
                 problems.append(
                     Problem(
-                        "bot_contest.unplayed",
-                        f"{match.code}.games",
-                        f"{match.code}: both games must be entered before the next round.",
+                        "bot_contest.unplayed", f"{match.code}.games", params={"match": match.code}
                     )
                 )
         if problems:
@@ -314,9 +299,8 @@ class BotContestEngine(SettingsMixin):
                 *reasons,
                 Reason(
                     "bot_contest.first_mover",
-                    f"Seed {seed_of(first)} moves first in game 1, seed {seed_of(second)} in "
-                    "game 2.",
-                    "OPEN-QUESTION 38",
+                    rule="OPEN-QUESTION 38",
+                    params={"first": seed_of(first), "second": seed_of(second)},
                 ),
             ),
             details={"seeds": [seed_of(first), seed_of(second)]},
@@ -331,14 +315,11 @@ class BotContestEngine(SettingsMixin):
                 Problem(
                     "bot_contest.references",
                     "entrants",
-                    f"The gauntlet needs {settings['references']} reference programs "
-                    f"(flag 'reference'); {len(refs)} are marked.",
+                    params={"needed": settings["references"], "marked": len(refs)},
                 )
             )
         if len(entries) < 2:
-            problems.append(
-                Problem("bot_contest.too_few", "entrants", "The contest needs two entries.")
-            )
+            problems.append(Problem("bot_contest.too_few", "entrants"))
         if problems:
             raise EngineError(problems)
         board = choose_board(state, 1, settings)
@@ -350,13 +331,7 @@ class BotContestEngine(SettingsMixin):
                 code=f"G{i}-R{j}",
                 participants=(Participant(entry), Participant(ref)),
                 bracket=scoring.GAUNTLET,
-                reasons=(
-                    Reason(
-                        "bot_contest.gauntlet",
-                        "Each entry plays each reference twice, moving first in game 1.",
-                        "Stage one, step 3",
-                    ),
-                ),
+                reasons=(Reason("bot_contest.gauntlet", rule="Stage one, step 3"),),
             )
             for i, entry in enumerate(entries, start=1)
             for j, ref in enumerate(refs, start=1)
@@ -382,7 +357,7 @@ class BotContestEngine(SettingsMixin):
         seeds = details.get("seeds")
         seed_list = finalists if seeds is None else list(seeds)
         if len(finalists) < 2:
-            return Finished(Reason("bot_contest.single", "Only one entry remains.", "Stage three"))
+            return Finished(Reason("bot_contest.single", rule="Stage three"))
 
         def seed_of(entrant: str) -> int:
             return seed_list.index(entrant) + 1 if entrant in seed_list else 0
@@ -395,13 +370,7 @@ class BotContestEngine(SettingsMixin):
                 seed_of,
                 settings,
                 scoring.FINAL,
-                [
-                    Reason(
-                        "bot_contest.round_robin",
-                        "Everyone plays everyone else in the final, one two-game match a pair.",
-                        "Stage three",
-                    )
-                ],
+                [Reason("bot_contest.round_robin", rule="Stage three")],
             )
             for index, (high, low) in enumerate(fin.round_robin_pairs(finalists), start=1)
         ]
@@ -409,9 +378,12 @@ class BotContestEngine(SettingsMixin):
         reasons.append(
             Reason(
                 "bot_contest.finalists",
-                f"{len(finalists)} entries reach the final: {from_winners} from the winners' "
-                f"bracket and {len(finalists) - from_winners} from the losers'.",
-                "Stage two, EVENTUALLY",
+                rule="Stage two, EVENTUALLY",
+                params={
+                    "count": len(finalists),
+                    "from_winners": from_winners,
+                    "from_losers": len(finalists) - from_winners,
+                },
             )
         )
         return RoundPlan(
@@ -430,12 +402,7 @@ class BotContestEngine(SettingsMixin):
         if isinstance(decision, NeedsDecision):
             return decision
         return Finished(
-            Reason(
-                "bot_contest.finished",
-                "The final round robin is over.",
-                "Stage three",
-                {"winner": decision},
-            )
+            Reason("bot_contest.finished", rule="Stage three", params={"winner": decision})
         )
 
     # -- scoring and standings -----------------------------------------------------------

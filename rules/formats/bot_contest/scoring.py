@@ -23,6 +23,7 @@ from rules.contract import (
     Problem,
     Reason,
 )
+from rules.words import message
 
 GAUNTLET = "gauntlet"
 WINNERS = "winners"
@@ -64,49 +65,29 @@ def read_game(
     board: str | None,
 ) -> tuple[Game | None, list[Problem]]:
     """One game checked and read, or the problems that stop it from counting."""
-    label = f"Game {game.number}"
+    number = game.number
     problems: list[Problem] = []
     if game.ending is GameEnding.BYE:
-        problems.append(
-            Problem(
-                "bot_contest.ending",
-                f"{place}.ending",
-                f"{label}: a game between two programs cannot end as a bye.",
-            )
-        )
+        problems.append(Problem("bot_contest.ending", f"{place}.ending", params={"game": number}))
     if len(game.scores) != 2 or any(s is None for s in game.scores):
         problems.append(
-            Problem(
-                "bot_contest.score_missing",
-                f"{place}.scores",
-                f"{label}: enter the points both programs scored.",
-            )
+            Problem("bot_contest.score_missing", f"{place}.scores", params={"game": number})
         )
         return None, problems
     a, b = game.scores
     if not _is_number(a) or not _is_number(b):
         problems.append(
-            Problem("bot_contest.score_type", f"{place}.scores", f"{label}: points are numbers.")
+            Problem("bot_contest.score_type", f"{place}.scores", params={"game": number})
         )
         return None, problems
     assert a is not None and b is not None
     if a < 0 or b < 0:
         problems.append(
-            Problem(
-                "bot_contest.score_negative",
-                f"{place}.scores",
-                f"{label}: the points a program scored cannot be negative.",
-            )
+            Problem("bot_contest.score_negative", f"{place}.scores", params={"game": number})
         )
     first = expected_first if game.first is None else game.first
     if first not in (0, 1):
-        problems.append(
-            Problem(
-                "bot_contest.first",
-                f"{place}.first",
-                f"{label}: the program that moved first must be seat 1 or seat 2.",
-            )
-        )
+        problems.append(Problem("bot_contest.first", f"{place}.first", params={"game": number}))
         return None, problems
     result = game.details.get("result")
     if result is not None and result not in RESULTS:
@@ -114,23 +95,18 @@ def read_game(
             Problem(
                 "bot_contest.result",
                 f"{place}.details.result",
-                f"{label}: the referee's result must be X, O or tie; got {result!r}.",
+                params={"game": number, "result": result},
             )
         )
         return None, problems
     by_points: int | None = None if a == b else (0 if a > b else 1)
     if settings["result_from"] == "referee" or game.ending is not GameEnding.NORMAL:
         if result is None:
-            why = (
-                "this event takes results from the referee"
-                if game.ending is GameEnding.NORMAL
-                else f"the game ended by {game.ending.value.replace('_', ' ')}"
-            )
             problems.append(
                 Problem(
                     "bot_contest.result_missing",
                     f"{place}.details.result",
-                    f"{label}: enter the referee's result (X, O or tie): {why}.",
+                    params={"game": number, "why": _why_referee(game.ending)},
                 )
             )
             return None, problems
@@ -142,8 +118,8 @@ def read_game(
                 Problem(
                     "bot_contest.result_points",
                     f"{place}.details.result",
-                    f"{label}: the referee's result ({result}) does not match the points "
-                    f"({a}-{b}), and this event takes the result from the points.",
+                    # the points as the sentence shows them (a Fraction as written, not a float)
+                    params={"game": number, "result": result, "points": f"{a}-{b}"},
                 )
             )
     game_board = game.details.get("board")
@@ -152,12 +128,28 @@ def read_game(
             Problem(
                 "bot_contest.board",
                 f"{place}.details.board",
-                f"{label} was played on board {game_board!r}; this round uses {board!r}.",
+                params={"game": number, "played": game_board, "board": board},
             )
         )
     if problems:
         return None, problems
     return Game(game.number, first, winner, (a, b)), []
+
+
+def _why_referee(ending: GameEnding) -> dict[str, Any]:
+    """Why a game needs the referee's result: how it ended, or (a game that ended
+    normally) because the event takes its results from the referee."""
+    if ending is GameEnding.RESIGNATION:
+        return message("bot_contest.result_missing.resignation")
+    if ending is GameEnding.TIME_DEFAULT:
+        return message("bot_contest.result_missing.time_default")
+    if ending is GameEnding.FORFEIT:
+        return message("bot_contest.result_missing.forfeit")
+    if ending is GameEnding.DEFAULT:
+        return message("bot_contest.result_missing.default")
+    if ending is GameEnding.BYE:
+        return message("bot_contest.result_missing.bye")
+    return message("bot_contest.result_missing.referee")
 
 
 def bonus(game: Game, seat: int, settings: Mapping[str, Any]) -> int:
@@ -201,25 +193,23 @@ def match_result(games: Sequence[Game], settings: Mapping[str, Any]) -> MatchRes
         winner = 0 if wins[0] > wins[1] else 1
         reason = Reason(
             "bot_contest.match_games",
-            f"Seat {winner + 1} won more games ({shown}).",
-            "OPEN-QUESTION 27",
-            {"wins": [_plain(w) for w in wins]},
+            rule="OPEN-QUESTION 27",
+            params={"wins": [_plain(w) for w in wins], "seat": winner + 1, "games": shown},
         )
     elif settings["match_decider"] == "games_then_points" and points[0] != points[1]:
         winner = 0 if points[0] > points[1] else 1
         reason = Reason(
             "bot_contest.match_points",
-            f"Games {shown}; seat {winner + 1} scored more points "
-            f"({_show(points[0])}-{_show(points[1])}).",
-            "OPEN-QUESTION 27",
+            rule="OPEN-QUESTION 27",
+            params={
+                "games": shown,
+                "seat": winner + 1,
+                "points": f"{_show(points[0])}-{_show(points[1])}",
+            },
         )
     else:
         winner = None
-        reason = Reason(
-            "bot_contest.match_tied",
-            f"The match is tied ({shown}): both entries stay in their bracket.",
-            "Stage two, step 3",
-        )
+        reason = Reason("bot_contest.match_tied", rule="Stage two, step 3", params={"games": shown})
     return MatchResult(winner, (wins[0], wins[1]), (points[0], points[1]), reason)
 
 
@@ -237,15 +227,10 @@ def match_games(
     """The match's games read and checked (at most two, each entry moving first once)."""
     problems: list[Problem] = []
     if len(match.participants) != 2 or any(p.entrant is None for p in match.participants):
-        return [], [Problem("bot_contest.seats", "participants", "A match needs two entries.")]
+        return [], [Problem("bot_contest.seats", "participants")]
     if len(match.games) > 2:
         problems.append(
-            Problem(
-                "bot_contest.game_count",
-                "games",
-                f"A match is two games; {len(match.games)} were entered.",
-                {"given": len(match.games)},
-            )
+            Problem("bot_contest.game_count", "games", params={"given": len(match.games)})
         )
         return [], problems
     board = round_board(state, match.round_number)
@@ -256,13 +241,7 @@ def match_games(
         if read is not None:
             games.append(read)
     if len(games) == 2 and games[0].first == games[1].first:
-        problems.append(
-            Problem(
-                "bot_contest.first_twice",
-                "games[1].first",
-                "Each entry moves first once in a match; both games have the same first mover.",
-            )
-        )
+        problems.append(Problem("bot_contest.first_twice", "games[1].first"))
     return games, problems
 
 
@@ -273,11 +252,8 @@ def score_match(state: EventState, match: MatchState, settings: Mapping[str, Any
             winner=0,
             summary="bye",
             reasons=(
-                Reason(
-                    "bot_contest.bye",
-                    "A bye counts as a match won: the entry stays in its bracket.",
-                    "OPEN-QUESTION 28",
-                ),
+                # not "bot_contest.bye": that is the reason the bracket gave the bye
+                Reason("bot_contest.bye_counts", rule="OPEN-QUESTION 28"),
             ),
         )
     games, problems = match_games(state, match, settings)

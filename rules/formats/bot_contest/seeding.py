@@ -14,6 +14,8 @@ from rules.tiebreaks import Step, rank
 GAUNTLET_STAGE = "gauntlet"
 BRACKET_STAGE = "brackets"
 FINAL_STAGE = "final"
+# the purpose a seeding draw records (the engine says it as bot_contest.draw.seeding_tie)
+SEEDING_DRAW = "order of entries tied on gauntlet total and game points"
 
 
 def is_reference(state: EventState, entrant: str) -> bool:
@@ -118,7 +120,7 @@ def seed_order(
             order.extend(tier)
             continue
         key = tie_key(len(order) + 1)
-        purpose = "order of entries tied on gauntlet total and game points"
+        purpose = SEEDING_DRAW
         drawn: list[str] | None = None
         if draws is not None:
             drawn = draws.shuffle(key, sorted(tier), purpose=purpose)

@@ -37,10 +37,9 @@ def first_place(state: EventState, table: fin.FinalTable) -> str | NeedsDecision
     names = ", ".join(state.entrant(e).name for e in tied)
     return NeedsDecision(
         "bot_contest.final_tie",
-        f"{names} share the highest total of the final; the director decides the winner.",
         key=fin.WINNER_KEY,
         options=tuple(tied),
-        params={"total": plain(table.totals[tied[0]])},
+        params={"total": plain(table.totals[tied[0]]), "names": names},
     )
 
 
@@ -64,10 +63,8 @@ def _gauntlet_table(
             notes.append(
                 Reason(
                     "bot_contest.seeding_draw_pending",
-                    f"{len(group)} entries are level on total and game points; a recorded "
-                    "draw will order them when stage two is planned.",
-                    "OPEN-QUESTION 25",
-                    {"entrants": group},
+                    rule="OPEN-QUESTION 25",
+                    params={"entrants": group, "count": len(group)},
                 )
             )
     unseeded = [e for e in rows if e not in order]
@@ -261,12 +258,5 @@ def _overall(
         columns=(Column("seed", "Seed"),),
         rows=tuple(rows),
         decided=decided,
-        notes=(
-            Reason(
-                "bot_contest.ranking",
-                "Finalists by the final round robin; the others by the round they went out "
-                "(later first), entries out in the same round sharing a place.",
-                "Stage three",
-            ),
-        ),
+        notes=(Reason("bot_contest.ranking", rule="Stage three"),),
     )
