@@ -100,7 +100,7 @@ def ladder(event: Event, *, full: bool) -> dict[str, Any]:
                 "losses": row.details["losses"],
                 "bracket": BRACKET_LABELS[Bracket(row.details["bracket"])],
                 "final": row.details["rank_final"],
-                "reason": row.details["reason"],
+                "reason": row.details.get("reason_message") or row.details["reason"],
                 "cells": cells,
             }
         )

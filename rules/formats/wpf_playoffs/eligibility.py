@@ -65,8 +65,7 @@ def candidates(
                     Problem(
                         "wpf.gp_scores",
                         f"{place}.flags.gp_scores",
-                        f"{entrant.name}: the GP round scores must be a list of numbers "
-                        "that are not negative.",
+                        params={"entrant": entrant.id, "name": entrant.name},
                     )
                 )
                 continue
@@ -78,8 +77,7 @@ def candidates(
                     Problem(
                         "wpf.gp_total",
                         f"{place}.flags.gp_total",
-                        f"{entrant.name}: the eligibility score must be a number that is not "
-                        "negative.",
+                        params={"entrant": entrant.id, "name": entrant.name},
                     )
                 )
                 continue
@@ -88,7 +86,7 @@ def candidates(
                 Problem(
                     "wpf.no_score",
                     f"{place}.flags",
-                    f"{entrant.name} has no GP round scores and no eligibility score.",
+                    params={"entrant": entrant.id, "name": entrant.name},
                 )
             )
             continue
@@ -123,20 +121,18 @@ def eligible(found: Sequence[Candidate], top: int) -> tuple[list[Candidate], lis
             reasons.append(
                 Reason(
                     "wpf.not_top",
-                    f"Eligibility score {_show(candidate.score)} is not one of the top {top} "
-                    f"(the {top}th is {_show(cut)}).",
-                    RULE,
-                    {"entrant": candidate.entrant},
+                    rule=RULE,
+                    params={
+                        "entrant": candidate.entrant,
+                        "score": _show(candidate.score),
+                        "top": top,
+                        "cut": _show(cut),
+                    },
                 )
             )
         elif not candidate.attending:
             reasons.append(
-                Reason(
-                    "wpf.not_attending",
-                    "Did not say they will be present at the live finals.",
-                    RULE,
-                    {"entrant": candidate.entrant},
-                )
+                Reason("wpf.not_attending", rule=RULE, params={"entrant": candidate.entrant})
             )
         else:
             chosen.append(candidate)
@@ -180,9 +176,8 @@ def seed(
                 reasons.append(
                     Reason(
                         "wpf.seed_lot",
-                        f"Eligibility score {_show(score)} is shared; the order was drawn.",
-                        RULE,
-                        {"entrants": list(tied)},
+                        rule=RULE,
+                        params={"entrants": list(tied), "score": _show(score)},
                     )
                 )
             order.extend(tied)
@@ -192,29 +187,26 @@ def seed(
         reasons.append(
             Reason(
                 "wpf.seed",
-                f"Seed {place}: eligibility score {_show(score)}.",
-                RULE,
-                {"entrant": entrant, "seed": place},
+                rule=RULE,
+                params={"entrant": entrant, "seed": place, "score": _show(score)},
             )
         )
     for entrant in order[players:]:
         reasons.append(
-            Reason(
-                "wpf.not_invited",
-                f"Eligible, but not among the {players} highest eligibility scores.",
-                RULE,
-                {"entrant": entrant},
-            )
+            Reason("wpf.not_invited", rule=RULE, params={"entrant": entrant, "players": players})
         )
     byes = players - len(invited)
     if byes:
         reasons.append(
             Reason(
                 "wpf.virtual_byes",
-                f"Only {len(invited)} eligible players: seeds {len(invited) + 1}-{players} "
-                "are virtual bye players, who lose every match.",
-                RULE,
-                {"byes": byes},
+                rule=RULE,
+                params={
+                    "byes": byes,
+                    "invited": len(invited),
+                    "first": len(invited) + 1,
+                    "players": players,
+                },
             )
         )
     seeds: tuple[str | None, ...] = (*invited, *([None] * byes))

@@ -23,18 +23,12 @@ from rules.contract import (
     Standings,
 )
 from rules.engine_base import SettingsMixin
+from rules.words import message
 
 from . import eligibility, puzzles, scoring
 from .ladder import Ladder
 from .replay import REVEAL_SETTING, Replay, replay, revealed
-from .schedule import (
-    BRACKET_LABELS,
-    ONLINE_LETTERS,
-    SESSIONS,
-    Session,
-    Stage,
-    fits,
-)
+from .schedule import ONLINE_LETTERS, SESSIONS, Session, Stage, bracket_words, fits
 from .standings import build_standings
 
 
@@ -79,16 +73,14 @@ class WpfPlayoffsEngine(SettingsMixin):
         for key in ("online_puzzles", "live_puzzles"):
             value = settings.get(key, [])
             if isinstance(value, list) and len(set(map(str, value))) != len(value):
-                problems.append(Problem("setting.puzzles", key, "A puzzle is listed twice."))
+                problems.append(Problem("wpf.setting.puzzles", key, params={"key": key}))
         for key in ("eligible_top", "best_rounds"):
             value = settings.get(key, 1)
             if isinstance(value, int | float) and (value < 1 or int(value) != value):
-                problems.append(Problem("setting.count", key, f"'{key}' must be 1 or more."))
+                problems.append(Problem("wpf.setting.count", key, params={"key": key}))
         top = settings.get("eligible_top", 30)
         if isinstance(top, int) and top < 16:
-            problems.append(
-                Problem("setting.top", "eligible_top", "'eligible_top' cannot be under 16.")
-            )
+            problems.append(Problem("wpf.setting.top", "eligible_top", params={"top": top}))
         return problems
 
     # -- pairing -------------------------------------------------------------------------
@@ -97,13 +89,7 @@ class WpfPlayoffsEngine(SettingsMixin):
         settings = self.resolved(state)
         number = len(state.rounds) + 1
         if number > len(SESSIONS):
-            return Finished(
-                Reason(
-                    "wpf.finished",
-                    "All eight rounds have been played: the ranks are the finishing order.",
-                    "Seed and Rank",
-                )
-            )
+            return Finished(Reason("wpf.finished", rule="Seed and Rank"))
         session = SESSIONS[number - 1]
         details: dict[str, Any] = {
             "letter": session.letter,
@@ -122,9 +108,7 @@ class WpfPlayoffsEngine(SettingsMixin):
             if problems:
                 raise EngineError(problems)
             if not any(seeding.seeds):
-                raise EngineError(
-                    [Problem("wpf.nobody", "entrants", "No player is eligible for the playoffs.")]
-                )
+                raise EngineError([Problem("wpf.nobody", "entrants")])
             details["seeds"] = list(seeding.seeds)
             reasons.extend(seeding.reasons)
             played = Replay(seeding.seeds, Ladder())
@@ -137,7 +121,7 @@ class WpfPlayoffsEngine(SettingsMixin):
                         Problem(
                             "wpf.incomplete",
                             "rounds",
-                            f"{SESSIONS[played.complete_sessions].label} is not complete.",
+                            params={"round": SESSIONS[played.complete_sessions].label},
                         )
                     ]
                 )
@@ -157,12 +141,7 @@ class WpfPlayoffsEngine(SettingsMixin):
             details=details,
         )
         # wpf_playoffs.md, Absence: an absent player is the virtual "bye" of their match
-        return absence.mark_matches(
-            state,
-            plan,
-            'the match is lost, as a "bye" player loses all head-to-head competitions',
-            "Eligibility",
-        )
+        return absence.mark_matches(state, plan, message("wpf.absent_bye"), "Eligibility")
 
     def _match(
         self, state: EventState, played: Replay, session: Session, index: int
@@ -184,19 +163,27 @@ class WpfPlayoffsEngine(SettingsMixin):
         reasons = [
             Reason(
                 "wpf.table",
-                f"Match {spec.code}: rank {spec.better} against rank {spec.worse}, "
-                f"{BRACKET_LABELS[spec.bracket]}.",
-                "Brackets",
-                {"ranks": list(spec.ranks), "losses": list(losses)},
+                rule="Brackets",
+                params={
+                    "ranks": list(spec.ranks),
+                    "losses": list(losses),
+                    "match": spec.code,
+                    "better": spec.better,
+                    "worse": spec.worse,
+                    "bracket": bracket_words(spec.bracket),
+                },
             )
         ]
         if not fits(spec.bracket, losses):
             reasons.append(
                 Reason(
                     "wpf.bracket_misfit",
-                    f"The players have lost {losses[0]} and {losses[1]} matches, which does "
-                    f"not fit the {BRACKET_LABELS[spec.bracket]}.",
-                    "Brackets",
+                    rule="Brackets",
+                    params={
+                        "lost": losses[0],
+                        "other_lost": losses[1],
+                        "bracket": bracket_words(spec.bracket),
+                    },
                 )
             )
         return PlannedMatch(
@@ -232,11 +219,7 @@ class WpfPlayoffsEngine(SettingsMixin):
             chooser = played.entrant(played.ladder.at(1))
             if pool:
                 reasons.append(
-                    Reason(
-                        "wpf.live_pick",
-                        f"The rank 1 player chooses round {session.letter}'s puzzle.",
-                        puzzles.RULE,
-                    )
+                    Reason("wpf.live_pick", rule=puzzles.RULE, params={"letter": session.letter})
                 )
             return {
                 "puzzle": None,

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.contract import DrawSourceProtocol, Problem, Reason
+from rules.words import message
 
 from .schedule import Bracket, bracket_of, solving_later
 
@@ -48,9 +49,7 @@ def check_list(raw: Any, pool: Sequence[str], who: str, place: str) -> list[Prob
             Problem(
                 "wpf.preference_list",
                 place,
-                f"{who}: a preference list must name each of the {len(pool)} puzzles of the "
-                "pool exactly once.",
-                {"pool": list(pool)},
+                params={"pool": list(pool), "name": who, "count": len(pool)},
             )
         ]
     return []
@@ -73,6 +72,15 @@ def priority_key(letter: str, player: Picker) -> tuple[int, int, int, int]:
         order[bracket_of(player.losses)],
         player.seed,
     )
+
+
+def _pick_bracket(bracket: Bracket) -> dict[str, Any]:
+    """ "winners" in "(rank 2, winners bracket)", as a message."""
+    if bracket is Bracket.WINNERS:
+        return message("wpf.pick_bracket.winners")
+    if bracket is Bracket.LOSERS:
+        return message("wpf.pick_bracket.losers")
+    return message("wpf.pick_bracket.placement")
 
 
 def pick_order(letter: str, players: Sequence[Picker]) -> list[Picker]:
@@ -105,23 +113,20 @@ def choose_online(
             purpose=f"random preference list for round {letter}",
         )
         picker = None
-        reasons.append(
-            Reason(
-                "wpf.random_list",
-                "No player submitted a preference list: a randomly generated list is used.",
-                RULE,
-            )
-        )
+        reasons.append(Reason("wpf.random_list", rule=RULE))
     else:
         original = list(top.preferences)
         picker = top.seed
         reasons.append(
             Reason(
                 "wpf.pick_priority",
-                f"Seed {top.seed} (rank {top.rank}, {bracket_of(top.losses).value} bracket) "
-                "has the highest pick priority.",
-                RULE,
-                {"order": [p.seed for p in order]},
+                rule=RULE,
+                params={
+                    "order": [p.seed for p in order],
+                    "seed": top.seed,
+                    "rank": top.rank,
+                    "bracket": _pick_bracket(bracket_of(top.losses)),
+                },
             )
         )
     remaining = [p for p in original if p not in used]
@@ -135,16 +140,9 @@ def choose_online(
     )
     if flip:
         remaining.reverse()
-        reasons.append(
-            Reason(
-                "wpf.reversed",
-                f"The picker has the highest rank in the Winner's Bracket in round {letter}: "
-                "the preference list is reversed.",
-                RULE,
-            )
-        )
+        reasons.append(Reason("wpf.reversed", rule=RULE, params={"letter": letter}))
     puzzle = remaining[0]
-    reasons.append(Reason("wpf.puzzle", f"Round {letter} uses {puzzle}.", RULE))
+    reasons.append(Reason("wpf.puzzle", rule=RULE, params={"letter": letter, "puzzle": puzzle}))
     return Pick(puzzle, picker, flip, tuple(reasons))
 
 
@@ -159,7 +157,7 @@ def choose_fixed(letter: str, puzzles: Sequence[str], letters: Sequence[str]) ->
         puzzle,
         None,
         False,
-        (Reason("wpf.puzzle_fixed", f"Round {letter} uses {puzzle}, fixed in advance.", RULE),),
+        (Reason("wpf.puzzle_fixed", rule=RULE, params={"letter": letter, "puzzle": puzzle}),),
     )
 
 

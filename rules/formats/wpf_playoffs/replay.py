@@ -61,8 +61,7 @@ def replay(state: EventState, upto: int | None = None) -> Replay:
                     Problem(
                         "wpf.wrong_players",
                         f"matches[{match.code}]",
-                        f"Match {spec.code} is for ranks {spec.better} and {spec.worse}, "
-                        "but other players were entered.",
+                        params={"match": spec.code, "better": spec.better, "worse": spec.worse},
                     )
                 )
                 continue

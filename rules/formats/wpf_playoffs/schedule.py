@@ -16,6 +16,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
+
+from rules.words import message
 
 PLAYERS = 16
 ONLINE_TIME_LIMIT = 20 * 60  # "Each round has a maximum time of 20 minutes."
@@ -42,6 +45,16 @@ BRACKET_LABELS = {
     Bracket.PLACEMENT: "Placement Bracket",
     Bracket.CHAMPIONSHIP: "Championship",
 }
+
+
+def bracket_words(bracket: Bracket) -> dict[str, Any]:
+    """The bracket's label as a message, for a sentence that names it."""
+    return {
+        Bracket.WINNERS: message("wpf.bracket.winners"),
+        Bracket.LOSERS: message("wpf.bracket.losers"),
+        Bracket.PLACEMENT: message("wpf.bracket.placement"),
+        Bracket.CHAMPIONSHIP: message("wpf.bracket.championship"),
+    }[bracket]
 
 
 @dataclass(frozen=True)

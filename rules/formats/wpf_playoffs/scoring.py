@@ -54,8 +54,8 @@ def absent(state: EventState, match: MatchState, seat: int) -> bool:
     return known is not None and not known.active_in_round(match.round_number)
 
 
-def _problem(code: str, field: str, text: str) -> MatchScore:
-    return MatchScore(points=(0, 0), complete=False, problems=(Problem(code, field, text),))
+def _refused(problem: Problem) -> MatchScore:
+    return MatchScore(points=(0, 0), complete=False, problems=(problem,))
 
 
 def _won(winner: int, reasons: Sequence[Reason], **details: object) -> MatchScore:
@@ -76,14 +76,12 @@ def _won(winner: int, reasons: Sequence[Reason], **details: object) -> MatchScor
 def score(state: EventState, match: MatchState, revealed: bool) -> MatchScore:
     spec = MATCHES.get(match.code)
     if spec is None:
-        return _problem("wpf.code", "code", f"{match.code} is not a match of the playoffs.")
+        return _refused(Problem("wpf.code", "code", params={"match": match.code}))
     if len(match.participants) != 2:
-        return _problem("wpf.players", "participants", f"Match {spec.code} needs two players.")
+        return _refused(Problem("wpf.players", "participants", params={"match": spec.code}))
     seeds = seat_seeds(state, match)
     if seeds is None:
-        return _problem(
-            "wpf.seed_unknown", "participants", f"Match {spec.code}: a player has no seed."
-        )
+        return _refused(Problem("wpf.seed_unknown", "participants", params={"match": spec.code}))
     pair = (seeds[0], seeds[1])
     better = 0 if pair[0] < pair[1] else 1
     public = spec.stage is Stage.LIVE or revealed
@@ -91,23 +89,15 @@ def score(state: EventState, match: MatchState, revealed: bool) -> MatchScore:
     gone = [absent(state, match, seat) for seat in (0, 1)]
     if any(gone):
         winner = better if all(gone) else gone.index(False)
-        return _won(
-            winner,
-            [
-                Reason(
-                    "wpf.bye",
-                    'A "bye" player is seeded worst and loses all head-to-head competitions.'
-                    + (" Both are byes: the better seed wins." if all(gone) else ""),
-                    BYE_RULE,
-                )
-            ],
-            **common,
+        bye = (
+            Reason("wpf.bye.both", rule=BYE_RULE) if all(gone) else Reason("wpf.bye", rule=BYE_RULE)
         )
+        return _won(winner, [bye], **common)
     judged = match.details.get("judges_winner")
     if judged in (0, 1) and not isinstance(judged, bool):
         return _won(
             judged,
-            [Reason("wpf.judges", "Judges' decisions are final.", "Grading (Live Stage Only)")],
+            [Reason("wpf.judges", rule="Grading (Live Stage Only)")],
             **common,
         )
     if not match.games:
@@ -148,34 +138,19 @@ def _official_times(
     problems: list[Problem] = []
     if raw is None:
         if len(game.scores) != 2:
-            return [], [
-                Problem("wpf.scores", "games[0].scores", "Enter an official time for each player.")
-            ]
+            return [], [Problem("wpf.scores", "games[0].scores")]
         for seat, value in enumerate(game.scores):
             place = f"games[0].scores[{seat}]"
             if value is not None and (isinstance(value, bool) or value < 0):
-                problems.append(Problem("wpf.time", place, f"{names[seat]}: a time is negative."))
+                problems.append(Problem("wpf.time", place, params={"name": names[seat]}))
             elif stage is Stage.ONLINE and (
                 value is None or (value > ONLINE_TIME_LIMIT and value != ONLINE_WRONG_TIME)
             ):
-                problems.append(
-                    Problem(
-                        "wpf.online_time",
-                        place,
-                        f"{names[seat]}: an online official time is a solving time up to 20:00, "
-                        "or 22:00 for an incorrect answer.",
-                    )
-                )
+                problems.append(Problem("wpf.online_time", place, params={"name": names[seat]}))
             times.append(value)
         return times, problems
     if not isinstance(raw, list | tuple) or len(raw) != 2:
-        return [], [
-            Problem(
-                "wpf.submissions",
-                "games[0].details.submissions",
-                "Enter the submissions of both players.",
-            )
-        ]
+        return [], [Problem("wpf.submissions", "games[0].details.submissions")]
     for seat, entry in enumerate(raw):
         place = f"games[0].details.submissions[{seat}]"
         subs, found = timing.parse(entry, place, names[seat])

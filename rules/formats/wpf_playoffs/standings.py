@@ -11,6 +11,7 @@ import itertools
 from collections.abc import Mapping
 from typing import Any
 
+from rules import words
 from rules.contract import (
     Column,
     Decided,
@@ -20,6 +21,7 @@ from rules.contract import (
     Standings,
     StandingsTable,
 )
+from rules.words import message
 
 from . import eligibility
 from .ladder import Ladder, Played
@@ -32,33 +34,36 @@ COLUMNS = (
     Column("bracket", "Bracket", "Winner's: no loss; Loser's: one loss; Placement: two or more."),
     Column("wins", "Wins"),
 )
-HIDDEN = Reason(
-    "wpf.hidden",
-    "Online results are not public until they are presented at the start of the live stage.",
-    "Online Stage",
-)
+HIDDEN = Reason("wpf.hidden", rule="Online Stage")
 
 
 def _label(played: Replay, seed: int) -> str:
     return played.entrant(seed) or f"bye-{seed}"
 
 
-def _reason(rank: int, seed: int, history: list[Played], played: Replay) -> str:
+def _reason(rank: int, history: list[Played], played: Replay) -> dict[str, Any]:
+    """Why the player holds ``rank``: the last swap of ranks, and the matches since."""
     swaps = [p for p in history if p.swapped]
     if not swaps:
-        text = f"Rank {rank} is the initial seed"
-        kept = [p.code for p in history]
-        return text + (f"; kept in {', '.join(kept)}." if kept else ".")
+        kept = ", ".join(p.code for p in history)
+        if kept:
+            return message("wpf.rank.seed_kept", rank=rank, kept=kept)
+        return message("wpf.rank.seed", rank=rank)
     last = swaps[-1]
-    other = _label(played, last.opponent)
-    how = (
-        f"won as rank {last.rank_before} against {other}"
-        if last.won
-        else f"lost as rank {last.rank_before} to {other}"
-    )
-    text = f"Rank {rank} since {last.code}: {how}, and the two swapped ranks"
-    kept = [p.code for p in history[history.index(last) + 1 :]]
-    return text + (f"; kept in {', '.join(kept)}." if kept else ".")
+    shown = {
+        "rank": rank,
+        "match": last.code,
+        "before": last.rank_before,
+        "opponent": _label(played, last.opponent),
+    }
+    kept = ", ".join(p.code for p in history[history.index(last) + 1 :])
+    if last.won:
+        if kept:
+            return message("wpf.rank.won_kept", **shown, kept=kept)
+        return message("wpf.rank.won", **shown)
+    if kept:
+        return message("wpf.rank.lost_kept", **shown, kept=kept)
+    return message("wpf.rank.lost", **shown)
 
 
 def _rows(state: EventState, played: Replay) -> tuple[list[StandingRow], list[Decided]]:
@@ -86,6 +91,7 @@ def _rows(state: EventState, played: Replay) -> tuple[list[StandingRow], list[De
             status = "eliminated"
         else:
             status = ""
+        why = _reason(rank, history, played)
         rows.append(
             StandingRow(
                 entrant=_label(played, seed),
@@ -103,7 +109,9 @@ def _rows(state: EventState, played: Replay) -> tuple[list[StandingRow], list[De
                     "bracket": bracket_of(losses).value,
                     "virtual": entrant is None,
                     "rank_final": rank not in open_ranks,
-                    "reason": _reason(rank, seed, history, played),
+                    # the English for readers of the record; the page says reason_message
+                    "reason": words.render(why["code"], why["params"]),
+                    "reason_message": why,
                     "history": [
                         {
                             "round": p.session,
@@ -160,7 +168,7 @@ def _eligibility(state: EventState, settings: Mapping[str, Any]) -> Standings:
                 status="qualified" if candidate.entrant in seeds else "",
             )
         )
-    notes = [Reason(p.code, p.text, eligibility.RULE) for p in problems]
+    notes = [Reason(p.code, rule=eligibility.RULE, params=p.params) for p in problems]
     table = StandingsTable(
         key="eligibility",
         title="Eligibility",
@@ -182,7 +190,7 @@ def build_standings(state: EventState, settings: Mapping[str, Any]) -> Standings
     played = replay(state)
     rows, decided = _rows(state, played)
     final = played.complete_sessions == len(SESSIONS)
-    notes = tuple(Reason(p.code, p.text) for p in played.problems)
+    notes = tuple(Reason(p.code, params=p.params) for p in played.problems)
     overall = StandingsTable("overall", "Ranks", COLUMNS, tuple(rows), tuple(decided), notes)
     if revealed(state):
         public = StandingsTable("public", "Ranks", COLUMNS, tuple(rows), tuple(decided))

@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from rules.contract import Number, Problem, Reason
+from rules.words import message
 
 from .schedule import LIVE_LIMIT, LIVE_PENALTY, ONLINE_TIME_LIMIT, ONLINE_WRONG_TIME
 
@@ -53,14 +54,7 @@ def parse(raw: Any, place: str, who: str) -> tuple[list[Submission], list[Proble
             or not isinstance(correct, bool)
             or time < 0
         ):
-            return [], [
-                Problem(
-                    "wpf.submission",
-                    f"{place}[{index}]",
-                    f"{who}: each submission needs a time in seconds (not negative) and "
-                    "whether it was correct.",
-                )
-            ]
+            return [], [Problem("wpf.submission", f"{place}[{index}]", params={"name": who})]
         found.append(Submission(time, correct))
     return found, []
 
@@ -77,8 +71,7 @@ def online_time(
                 Problem(
                     "wpf.online_late",
                     f"{place}[{index}].time",
-                    f"{who}: a submission at {clock(sub.time)} is after the end of the "
-                    "20-minute round.",
+                    params={"name": who, "time": clock(sub.time)},
                 )
             ]
     if not submissions or not submissions[-1].correct:
@@ -94,12 +87,7 @@ def live_time(
     for index, sub in enumerate(submissions[:-1]):
         if sub.correct:
             return None, [
-                Problem(
-                    "wpf.after_correct",
-                    f"{place}[{index + 1}]",
-                    f"{who}: a submission was entered after a correct answer; the match "
-                    "stops at the first correct answer.",
-                )
+                Problem("wpf.after_correct", f"{place}[{index + 1}]", params={"name": who})
             ]
     if not submissions or not submissions[-1].correct:
         return None, []
@@ -126,18 +114,14 @@ def online_winner(times: tuple[Number, Number], seeds: tuple[int, int]) -> Verdi
             seat,
             Reason(
                 "wpf.faster",
-                f"Faster official time: {clock(times[seat])} against {clock(times[1 - seat])}.",
-                ONLINE_RULE,
+                rule=ONLINE_RULE,
+                params={"time": clock(times[seat]), "other": clock(times[1 - seat])},
             ),
         )
     seat = 0 if seeds[0] < seeds[1] else 1
     return Verdict(
         seat,
-        Reason(
-            "wpf.tie_seed",
-            f"Equal official times ({clock(a)}): the better seed ({seeds[seat]}) wins.",
-            SEED_RULE,
-        ),
+        Reason("wpf.tie_seed", rule=SEED_RULE, params={"time": clock(a), "seed": seeds[seat]}),
     )
 
 
@@ -149,32 +133,27 @@ def live_winner(times: tuple[Number | None, Number | None], seeds: tuple[int, in
     worse = 1 - better
     mine, theirs = times[worse], times[better]
     if mine is not None and mine < LIVE_LIMIT and (theirs is None or mine < theirs):
-        against = f" against {clock(theirs)}" if theirs is not None else ", the other did not"
-        return Verdict(
-            worse,
-            Reason(
-                "wpf.live_worse_seed",
-                f"The worse seed ({seeds[worse]}) solved in {clock(mine)}, under 10:00 and "
-                f"faster{against}.",
-                LIVE_RULE,
-            ),
-        )
+        solved = {"seed": seeds[worse], "time": clock(mine)}
+        if theirs is None:
+            won = Reason("wpf.live_worse_seed.alone", rule=LIVE_RULE, params=solved)
+        else:
+            won = Reason(
+                "wpf.live_worse_seed", rule=LIVE_RULE, params={**solved, "other": clock(theirs)}
+            )
+        return Verdict(worse, won)
+    why: dict[str, Any]
     if mine is None:
-        why = "the worse seed did not solve"
+        why = message("wpf.live_better_seed.no_solve")
     elif mine >= LIVE_LIMIT:
-        why = f"the worse seed's {clock(mine)} is not under 10:00"
+        why = message("wpf.live_better_seed.not_under", time=clock(mine))
     else:
         assert theirs is not None
         why = (
-            f"the worse seed's {clock(mine)} is not faster than {clock(theirs)}"
+            message("wpf.live_better_seed.not_faster", time=clock(mine), other=clock(theirs))
             if mine != theirs
-            else f"equal times ({clock(mine)})"
+            else message("wpf.live_better_seed.equal", time=clock(mine))
         )
     return Verdict(
         better,
-        Reason(
-            "wpf.live_better_seed",
-            f"The better seed ({seeds[better]}) wins: {why}.",
-            LIVE_RULE,
-        ),
+        Reason("wpf.live_better_seed", rule=LIVE_RULE, params={"seed": seeds[better], "why": why}),
     )
