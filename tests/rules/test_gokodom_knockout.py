@@ -142,7 +142,7 @@ def test_eighth_place_coin_flip_asks_director_iii_a() -> None:
     assert asked.key == "knockout/eighth-place" and asked.options == ("coin", "playoff")
     assert set(asked.params["players"]) == {"p9", "p10"}
     standings = ENGINE.standings(_eighth_place_event())
-    assert [p.code for p in standings.pending] == ["gokodom.eighth_place"]
+    assert [p.code for p in standings.pending] == ["gokodom.eighth_place.pending"]
 
 
 def test_eighth_place_playoff_iii_a() -> None:
@@ -218,7 +218,7 @@ def test_knockout_tie_asks_director_iv_a_4() -> None:
     event = play(event, quarter, {"QF2": "101010"})
     asked = plan(event)
     assert isinstance(asked, NeedsDecision)
-    assert asked.key == "QF2" and asked.code == "gokodom.tied"
+    assert asked.key == "QF2" and asked.code == "gokodom.tied.decision"
     players = tuple(p.entrant for p in quarter.matches[1].participants)
     assert asked.options == players
     score = ENGINE.score_match(event, event.rounds[-1].matches[1])

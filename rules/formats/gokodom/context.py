@@ -128,8 +128,7 @@ def entrant_problems(state: EventState, swiss_rounds: int) -> list[Problem]:
                 Problem(
                     "gokodom.colour",
                     f"entrants[{index}].flags.colour",
-                    f"{entrant.name} has no colour: each player is Red or Blue (II.A).",
-                    {"entrant": entrant.id},
+                    params={"entrant": entrant.id, "name": entrant.name},
                 )
             )
         raw = entrant.flags.get("bye_requests", [])
@@ -138,8 +137,7 @@ def entrant_problems(state: EventState, swiss_rounds: int) -> list[Problem]:
                 Problem(
                     "gokodom.bye_request_shape",
                     f"entrants[{index}].flags.bye_requests",
-                    f"{entrant.name}: a Bye by Request is recorded as a list of round numbers.",
-                    {"entrant": entrant.id},
+                    params={"entrant": entrant.id, "name": entrant.name},
                 )
             )
             continue
@@ -149,10 +147,12 @@ def entrant_problems(state: EventState, swiss_rounds: int) -> list[Problem]:
                     Problem(
                         "gokodom.bye_request_refused",
                         f"entrants[{index}].flags.bye_requests",
-                        f"{entrant.name} asked for a Bye by Request in round {number}: it may "
-                        f"not be used in the final Swiss round (round {swiss_rounds}) or the "
-                        "elimination rounds (I.E).",
-                        {"entrant": entrant.id, "round": number},
+                        params={
+                            "entrant": entrant.id,
+                            "round": number,
+                            "name": entrant.name,
+                            "last": swiss_rounds,
+                        },
                     )
                 )
     return problems

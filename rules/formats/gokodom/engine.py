@@ -23,6 +23,7 @@ from rules.contract import (
     Standings,
 )
 from rules.engine_base import SettingsMixin
+from rules.words import message
 
 from . import schedule
 from .context import SETTINGS, Context, auto_rounds, build, entrant_problems, stages_of
@@ -30,7 +31,7 @@ from .knockout import knockout_outcome
 from .plan_knockout import next_knockout_round
 from .plan_swiss import plan_swiss_round
 from .record import SWISS, stage_of, swiss_outcome
-from .results import MATCH_POINTS, NAMES, Result, tally_games
+from .results import MATCH_POINTS, RESULT_REASONS, Result, tally_games
 from .standings import build_standings
 
 
@@ -47,37 +48,25 @@ class GokodomEngine(SettingsMixin):
         problems = super().validate_settings(settings)
         rounds = settings.get("swiss_rounds", 0)
         if isinstance(rounds, int) and not 0 <= rounds <= 20:
-            problems.append(
-                Problem(
-                    "setting.swiss_rounds",
-                    "swiss_rounds",
-                    "'swiss_rounds' must be 0 (automatic) to 20.",
-                )
-            )
+            problems.append(Problem("gokodom.setting.swiss_rounds", "swiss_rounds"))
         start = settings.get("first_round_start", "")
         if start and schedule.parse_date(start) is None:
             problems.append(
                 Problem(
-                    "setting.first_round_start",
+                    "gokodom.setting.first_round_start",
                     "first_round_start",
-                    f"'first_round_start' must be a date like 2025-02-10; got {start!r}.",
+                    params={"value": start},
                 )
             )
         for key in ("round_days", "last_swiss_round_days", "playoff_days", "knockout_round_days"):
             days = settings.get(key, 7)
             if isinstance(days, int | float) and not 1 <= days <= 60:
                 problems.append(
-                    Problem("setting.days", key, f"'{key}' must be 1 to 60 days; got {days}.")
+                    Problem("gokodom.setting.days", key, params={"key": key, "days": days})
                 )
         last = settings.get("last_swiss_round_days", 14)
         if isinstance(last, int | float) and last > 14:
-            problems.append(
-                Problem(
-                    "setting.last_round_days",
-                    "last_swiss_round_days",
-                    "The final round of the Swiss portion lasts no longer than two weeks (I.C).",
-                )
-            )
+            problems.append(Problem("gokodom.setting.last_round_days", "last_swiss_round_days"))
         return problems
 
     # -- next round ----------------------------------------------------------------------
@@ -105,24 +94,19 @@ class GokodomEngine(SettingsMixin):
         problems = entrant_problems(state, ctx.swiss_rounds)
         players = ctx.initial_order or [e.id for e in state.entrants if e.active]
         if len(players) < 2:
-            problems.append(
-                Problem("gokodom.too_few", "entrants", "A GokoDom season needs two players.")
-            )
+            problems.append(Problem("gokodom.too_few", "entrants"))
         if ctx.initial_order is not None:
             late = [e.name for e in state.entrants if e.active and e.id not in players]
             if late:
                 problems.append(
                     Problem(
-                        "gokodom.late_entry",
-                        "entrants",
-                        "Players cannot join after round 1 (the number of rounds depends on "
-                        "the players signed up, I.B): " + ", ".join(sorted(late)) + ".",
+                        "gokodom.late_entry", "entrants", params={"names": ", ".join(sorted(late))}
                     )
                 )
         problems.extend(p for _, p in ctx.record.problems)
         explained = {code for code, _ in ctx.record.problems} | set(ctx.record.for_director)
         problems.extend(
-            Problem("gokodom.match_pending", code, f"Match {code} has no result yet.")
+            Problem("gokodom.match_pending", code, params={"match": code})
             for code in ctx.record.pending
             if code not in explained
         )
@@ -158,13 +142,7 @@ def _swiss_count(state: EventState, settings: Mapping[str, Any]) -> int:
 
 def _swiss_decision(ctx: Context) -> NeedsDecision | None:
     for code in ctx.record.for_director:
-        return NeedsDecision(
-            code="gokodom.last_round_handshake",
-            text=f"Both players of match {code} told the TO they could not agree a time. A "
-            "Draw by Default is not available in the last Swiss round (II.B.5): record the "
-            "results of the match (match detail 'results', e.g. W and L, or LD for both).",
-            key=code,
-        )
+        return NeedsDecision(code="gokodom.last_round_handshake", key=code, params={"match": code})
     return None
 
 
@@ -177,14 +155,7 @@ def _score_swiss(match: MatchState, over: bool, last_round: bool) -> MatchScore:
     if outcome.results is None:
         reasons: tuple[Reason, ...] = ()
         if outcome.for_director:
-            reasons = (
-                Reason(
-                    "gokodom.last_round_handshake",
-                    "Both players sent a PM, but a Draw by Default is not available in the last "
-                    "Swiss round: the director records the results.",
-                    "GokoDom II.B.5",
-                ),
-            )
+            reasons = (Reason("gokodom.last_round_handshake.open", rule="GokoDom II.B.5"),)
         return MatchScore(points=zero, complete=False, reasons=reasons)
     codes = [outcome.results[e] if e is not None else Result.L for e in seats]
     points = tuple(MATCH_POINTS[c] for c in codes)
@@ -206,12 +177,7 @@ def _score_swiss(match: MatchState, over: bool, last_round: bool) -> MatchScore:
         summary=summary,
         game_scores=game_scores,
         reasons=tuple(
-            Reason(
-                f"gokodom.result.{c.lower()}",
-                f"{NAMES[c]} ({c}): {MATCH_POINTS[c]} match points.",
-                "GokoDom II.B-C",
-            )
-            for c in dict.fromkeys(codes)
+            Reason(RESULT_REASONS[c], rule="GokoDom II.B-C") for c in dict.fromkeys(codes)
         ),
         details={"results": {e: str(c) for e, c in zip(seats, codes, strict=True) if e}},
     )
@@ -231,14 +197,10 @@ def _score_knockout(match: MatchState, over: bool) -> MatchScore:
     summary = f"{_show(points[0])}-{_show(points[1])}" if outcome.tally else ""
     if not outcome.decided:
         reasons: tuple[Reason, ...] = ()
-        if outcome.for_director:
-            reasons = (
-                Reason(
-                    f"gokodom.{outcome.for_director}",
-                    "The rules leave this match open: the director records who goes through.",
-                    "GokoDom IV.A.4",
-                ),
-            )
+        if outcome.for_director == "tied":
+            reasons = (Reason("gokodom.tied", rule="GokoDom IV.A.4"),)
+        elif outcome.for_director == "both_messaged":
+            reasons = (Reason("gokodom.both_messaged", rule="GokoDom IV.A.4"),)
         return MatchScore(
             points=points,
             complete=False,
@@ -252,13 +214,7 @@ def _score_knockout(match: MatchState, over: bool) -> MatchScore:
         summary = "-".join(str(results[e]) for e in seats if e in results)
     reasons = ()
     if match.details.get("advances") is not None and outcome.winner is not None:
-        reasons = (
-            Reason(
-                "gokodom.director_decision",
-                "The director decided who goes through (the rules leave this open).",
-                "GokoDom IV.A.4",
-            ),
-        )
+        reasons = (Reason("gokodom.director_decision", rule="GokoDom IV.A.4"),)
     return MatchScore(
         points=points,
         winner=winner,
@@ -275,7 +231,7 @@ def _walkovers(state: EventState, outcome: NextRound) -> NextRound:
     return absence.mark_matches(
         state,
         outcome,
-        "the match is lost by default; the opponent goes through",
+        message("gokodom.absent.walkover"),
         "gokodom.md, Absence",
     )
 

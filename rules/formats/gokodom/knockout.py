@@ -139,11 +139,7 @@ def knockout_outcome(match: MatchState, *, round_over: bool) -> KnockoutOutcome:
             return KnockoutOutcome(True, present[0], _won(players, present[0], Result.WD))
         return KnockoutOutcome(True, None, {p: Result.LD for p in players})
     if decision is not None and decision not in players:
-        problem = Problem(
-            "gokodom.advances",
-            "details.advances",
-            "The player who goes through must be one of the two players of the match.",
-        )
+        problem = Problem("gokodom.advances", "details.advances")
         return KnockoutOutcome(False, problems=(problem,))
     if match.games:
         tally = tally_games(match)
@@ -152,10 +148,9 @@ def knockout_outcome(match: MatchState, *, round_over: bool) -> KnockoutOutcome:
         if not tally.complete:
             if round_over:
                 problem = Problem(
-                    "gokodom.match_unfinished",
+                    "gokodom.match_unfinished.knockout",
                     "games",
-                    f"Match {match.code} stopped after {tally.games} games without a winner; "
-                    "enter the missing games.",
+                    params={"match": match.code, "games": tally.games},
                 )
                 return KnockoutOutcome(False, tally=tally, problems=(problem,))
             return KnockoutOutcome(False, tally=tally)

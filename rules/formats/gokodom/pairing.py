@@ -19,14 +19,6 @@ import rustworkx
 
 from rules.contract import Reason
 
-TIER_TEXT = {
-    1: "has not played them, is within {window} match points and has the opposite colour",
-    2: "has not played them and is within {window} match points (no one left also had the "
-    "opposite colour)",
-    3: "has not played them (no one left was within {window} match points)",
-    4: "a rematch: every pairing without one was impossible",
-}
-
 
 def window_for_round(number: int) -> int:
     """F.2: +-1 after rounds 1 and 2, +-2 after rounds 3 and 4, +-3 after later rounds."""
@@ -124,14 +116,19 @@ class _Pairer:
 
     def _undone_reason(self, player: str, first: str, chosen: tuple[str, int] | None) -> Reason:
         name = self.names.get
-        instead = f"meets {name(chosen[0], chosen[0])}" if chosen else "is left for the bye"
+        params = {
+            "player": player,
+            "first_choice": first,
+            "chosen": chosen[0] if chosen else None,
+            "name": name(player, player),
+            "first_name": name(first, first),
+        }
+        if chosen is None:
+            return Reason("gokodom.pairing_undone.bye", rule="GokoDom II.F-G", params=params)
         return Reason(
             "gokodom.pairing_undone",
-            f"{name(player, player)} would take {name(first, first)}, but then the players left "
-            f"could not all be paired without a rematch; that choice is undone and "
-            f"{name(player, player)} {instead}.",
-            "GokoDom II.F-G",
-            {"player": player, "first_choice": first, "chosen": chosen[0] if chosen else None},
+            rule="GokoDom II.F-G",
+            params={**params, "chosen_name": name(chosen[0], chosen[0])},
         )
 
 
@@ -153,23 +150,13 @@ def pair(
     reasons = [
         Reason(
             "gokodom.pairing_stuck",
-            "Pairing from the top down would leave "
-            + ", ".join(names.get(p, p) for p in left)
-            + " without an opponent they have not played.",
-            "GokoDom II.F-G",
-            {"left": left},
+            rule="GokoDom II.F-G",
+            params={"left": left, "names": ", ".join(names.get(p, p) for p in left)},
         )
     ]
     rematches = not pairer.feasible(order, spare, rematches=False)
     if rematches:
-        reasons.append(
-            Reason(
-                "gokodom.rematch",
-                "No pairing of this round avoids every rematch; players who have met may meet "
-                "again, as the last choice of each player.",
-                "GokoDom II.F.1 (document silent)",
-            )
-        )
+        reasons.append(Reason("gokodom.rematch", rule="GokoDom II.F.1 (document silent)"))
     pairs, left, undone = pairer.walk(guided=True, rematches=rematches)
     assert len(left) <= spare
     return Pairing(
@@ -179,7 +166,3 @@ def pair(
         undone=True,
         rematches=rematches,
     )
-
-
-def tier_text(tier: int, window: int) -> str:
-    return TIER_TEXT[tier].format(window=f"+-{window}")

@@ -53,26 +53,18 @@ def settle(ctx: Context, rnd: RoundState) -> dict[str, str | None] | NeedsDecisi
         if outcome.for_director:
             players = tuple(p.entrant for p in match.participants if p.entrant)
             a, b = (ctx.names[p] for p in players)
-            why = (
-                f"{a} and {b} tied 3-3 on game points"
-                if outcome.for_director == "tied"
-                else f"{a} and {b} both told the TO they could not agree a time to play"
-            )
+            params = {"match": match.code, "a": a, "b": b}
+            if outcome.for_director == "tied":
+                return NeedsDecision(
+                    "gokodom.tied.decision", key=match.code, options=players, params=params
+                )
             return NeedsDecision(
-                code=f"gokodom.{outcome.for_director}",
-                text=f"Match {match.code}: {why}. The rules leave this open: record who goes "
-                "through (match detail 'advances').",
-                key=match.code,
-                options=players,
+                "gokodom.both_messaged.decision", key=match.code, options=players, params=params
             )
         problems.extend(outcome.problems)
         if not outcome.decided and not outcome.problems:
             problems.append(
-                Problem(
-                    "gokodom.match_pending",
-                    match.code,
-                    f"Match {match.code} has no result yet.",
-                )
+                Problem("gokodom.match_pending", match.code, params={"match": match.code})
             )
         winners[match.code] = outcome.winner
     if problems:
@@ -142,15 +134,13 @@ def qualifiers(
     border = playoff_pair(preview)
     if border is not None and not playoffs and recorded_lot(border) is None:
         method = eighth_place_method(state, ctx)
-        names = " and ".join(ctx.names[e] for e in border)
         if method is None:
+            a, b = (ctx.names[e] for e in border)
             return NeedsDecision(
                 code="gokodom.eighth_place",
-                text=f"Only a coin flip separates {names} for 8th and 9th place. Decide whether "
-                "a coin flip or a playoff match between them settles it (III.A).",
                 key=EIGHTH_PLACE_KEY,
                 options=("coin", "playoff"),
-                params={"players": list(border)},
+                params={"players": list(border), "a": a, "b": b},
             )
         if method == "playoff":
             return _playoff_plan(state, ctx, draws, border)
@@ -169,17 +159,11 @@ def _playoff_plan(
 ) -> RoundPlan:
     assert draws is not None
     number = len([r for r in state.rounds if r.status is not RoundStatus.DRAFT]) + 1
-    names = " and ".join(ctx.names[e] for e in pair)
+    a, b = (ctx.names[e] for e in pair)
     match = PlannedMatch(
         code="P8",
         participants=tuple(Participant(e, ctx.colours[e]) for e in pair),
-        reasons=(
-            Reason(
-                "gokodom.playoff",
-                f"{names} are equal on every tiebreak; a match between them decides 8th place.",
-                "GokoDom III.A",
-            ),
-        ),
+        reasons=(Reason("gokodom.playoff", rule="GokoDom III.A", params={"a": a, "b": b}),),
         details=first_seat_details(ctx, draws, number, "P8"),
     )
     return RoundPlan(
@@ -200,21 +184,13 @@ def next_knockout_round(state: EventState, ctx: Context, draws: DrawSourceProtoc
             return found
         seeds, seeding = found
         slots = [(code, _seed(seeds, a), _seed(seeds, b)) for code, a, b in QUARTER_FINALS]
-        reasons = [
-            Reason(
-                "gokodom.seeding",
-                "Seeds by match points, fewest defaults, Solkoff, cumulative, cumulative "
-                "opponents' scores, the result between them, then a coin flip.",
-                "GokoDom III.A",
-            )
-        ]
+        reasons = [Reason("gokodom.seeding", rule="GokoDom III.A")]
         for tier in seeding.lots:
             reasons.append(
                 Reason(
                     "gokodom.coin_flip",
-                    "A coin flip ordered " + ", ".join(ctx.names[e] for e in tier) + ".",
-                    "GokoDom III.A.7",
-                    {"order": list(tier)},
+                    rule="GokoDom III.A.7",
+                    params={"order": list(tier), "names": ", ".join(ctx.names[e] for e in tier)},
                 )
             )
         return _bracket_plan(ctx, draws, number, 0, slots, reasons, {"seeds": seeds})
@@ -227,15 +203,12 @@ def next_knockout_round(state: EventState, ctx: Context, draws: DrawSourceProtoc
     if len(rounds) >= len(ROUND_LABELS):
         champion = winners.get("F")
         if champion is None:
-            return Finished(
-                Reason("gokodom.no_champion", "The final was not played: no champion.", "IV")
-            )
+            return Finished(Reason("gokodom.no_champion", rule="IV"))
         return Finished(
             Reason(
                 "gokodom.champion",
-                f"{ctx.names[champion]} wins the final and the season.",
-                "GokoDom III.B",
-                {"champion": champion},
+                rule="GokoDom III.B",
+                params={"champion": champion, "name": ctx.names[champion]},
             )
         )
     _, later = LATER_ROUNDS[len(rounds) - 1]
@@ -262,12 +235,12 @@ def _bracket_plan(
         if not present:
             continue
         why = (
-            Reason("gokodom.bracket", f"Bracket match {code}.", "GokoDom III.B")
+            Reason("gokodom.bracket", rule="GokoDom III.B", params={"match": code})
             if len(present) == 2
             else Reason(
                 "gokodom.walkover",
-                f"{ctx.names[present[0]]} has no opponent in {code} and goes through.",
-                "GokoDom III.B",
+                rule="GokoDom III.B",
+                params={"entrant": present[0], "name": ctx.names[present[0]], "match": code},
             )
         )
         matches.append(

@@ -15,9 +15,10 @@ from rules.contract import (
     RoundPlan,
 )
 from rules.tiebreaks import Ranking, Step, rank
+from rules.words import message
 
 from .context import Context, bye_requests
-from .pairing import pair, tier_text, window_for_round
+from .pairing import pair, window_for_round
 from .record import SWISS
 from .results import Result
 
@@ -91,12 +92,16 @@ def plan_swiss_round(
     matches: list[PlannedMatch] = []
     for table, (higher, lower, tier) in enumerate(pairing.pairs, start=1):
         code = f"R{number}-{table}"
-        reason = Reason(
-            "gokodom.paired",
-            f"{names[higher]} (#{place[higher]}) takes {names[lower]} (#{place[lower]}), the "
-            f"highest player below who {tier_text(tier, window)}.",
-            "GokoDom II.F" if tier == 1 else "GokoDom II.G",
-            {"tier": tier, "window": window},
+        reason = _paired(
+            tier,
+            {
+                "tier": tier,
+                "window": window,
+                "higher_name": names[higher],
+                "higher_place": place[higher],
+                "lower_name": names[lower],
+                "lower_place": place[lower],
+            },
         )
         matches.append(
             PlannedMatch(
@@ -118,9 +123,8 @@ def plan_swiss_round(
                 reasons=(
                     Reason(
                         "gokodom.bye",
-                        f"Odd number of players: {names[pairing.bye]}, the last unpaired player "
-                        "on the list, receives a Bye (WB).",
-                        "GokoDom II.H",
+                        rule="GokoDom II.H",
+                        params={"entrant": pairing.bye, "name": names[pairing.bye]},
                     ),
                 ),
                 details={"result": str(Result.WB)},
@@ -134,9 +138,8 @@ def plan_swiss_round(
                 reasons=(
                     Reason(
                         "gokodom.requested_bye",
-                        f"{names[entrant]} asked for a Bye by Request: listed last and unpaired "
-                        "this round; the bye counts as a draw.",
-                        "GokoDom I.E, II.E.5",
+                        rule="GokoDom I.E, II.E.5",
+                        params={"entrant": entrant, "name": names[entrant]},
                     ),
                 ),
                 details={"result": str(Result.BR)},
@@ -145,9 +148,9 @@ def plan_swiss_round(
     result = Result.LD if ctx.settings["absent_result"] == "loss_by_default" else Result.L
     for index, entrant in enumerate(absent, start=1):
         outcome = (
-            "not paired; a Loss by Default (LD), which removes the player (II.B.6)"
+            message("gokodom.absent.loss_by_default")
             if result is Result.LD
-            else "not paired; a Loss (0 match points), and the player stays in"
+            else message("gokodom.absent.loss")
         )
         matches.append(
             PlannedMatch(
@@ -161,12 +164,7 @@ def plan_swiss_round(
     if absent or gone & set(requested):
         details[absence.KEY] = [e for e in players if e in gone]
     reasons = [
-        Reason(
-            "gokodom.swiss_order",
-            "Players are ordered by match points, Solkoff, cumulative score, then the random "
-            "order; requested byes come last.",
-            "GokoDom II.E",
-        ),
+        Reason("gokodom.swiss_order", rule="GokoDom II.E"),
         *pairing.reasons,
     ]
     label = f"Round {number}" + (" (last Swiss round)" if number == ctx.swiss_rounds else "")
@@ -178,3 +176,15 @@ def plan_swiss_round(
         reasons=tuple(reasons),
         details=details,
     )
+
+
+def _paired(tier: int, params: dict[str, Any]) -> Reason:
+    """II.F-G: why the higher player took the lower one, by the tier of the choice
+    (pairing.py: 1 all three conditions, 2 no colour, 3 no window, 4 a rematch)."""
+    if tier == 1:
+        return Reason("gokodom.paired.opposite_colour", rule="GokoDom II.F", params=params)
+    if tier == 2:
+        return Reason("gokodom.paired.same_colour", rule="GokoDom II.G", params=params)
+    if tier == 3:
+        return Reason("gokodom.paired.outside_window", rule="GokoDom II.G", params=params)
+    return Reason("gokodom.paired.rematch", rule="GokoDom II.G", params=params)

@@ -57,9 +57,7 @@ def swiss_outcome(match: MatchState, *, round_over: bool, last_round: bool) -> O
         # an absent player left unpaired gets an L or an LD (gokodom.md, Absence)
         allowed = (Result.WB, Result.BR, Result.L, Result.LD) if absence.in_match(match) else ()
         if code not in (Result.WB, Result.BR) and code not in allowed:
-            problem = Problem(
-                "gokodom.bye_result", "details.result", "A bye is a WB or a BR result."
-            )
+            problem = Problem("gokodom.bye_result", "details.result")
             return Outcome(None, (problem,))
         return Outcome({entrant: Result(code)})
     if "results" in match.details:
@@ -75,8 +73,7 @@ def swiss_outcome(match: MatchState, *, round_over: bool, last_round: bool) -> O
                 problem = Problem(
                     "gokodom.match_unfinished",
                     "games",
-                    f"Match {match.code} stopped after {tally.games} games without a winner "
-                    "or a 3-3 tie; enter the missing games or record the results.",
+                    params={"match": match.code, "games": tally.games},
                 )
                 return Outcome(None, (problem,))
             return Outcome(None)

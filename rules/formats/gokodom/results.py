@@ -41,15 +41,17 @@ MATCH_POINTS: Mapping[Result, int] = {
     Result.BR: 1,
 }
 
-NAMES: Mapping[Result, str] = {
-    Result.W: "Win",
-    Result.L: "Loss",
-    Result.D: "Draw",
-    Result.WD: "Win by Default",
-    Result.DD: "Draw by Default",
-    Result.LD: "Loss by Default",
-    Result.WB: "Win by Bye",
-    Result.BR: "Bye by Request",
+# The reason a scored Swiss match gives for each result: its name and match points
+# (words.py says "Win (W): 2 match points.").
+RESULT_REASONS: Mapping[Result, str] = {
+    Result.W: "gokodom.result.w",
+    Result.L: "gokodom.result.l",
+    Result.D: "gokodom.result.d",
+    Result.WD: "gokodom.result.wd",
+    Result.DD: "gokodom.result.dd",
+    Result.LD: "gokodom.result.ld",
+    Result.WB: "gokodom.result.wb",
+    Result.BR: "gokodom.result.br",
 }
 
 # The results two players of one match may receive together.
@@ -124,18 +126,13 @@ def tally_games(match: MatchState) -> GameTally:
                 Problem(
                     "gokodom.game_number",
                     f"{place}.number",
-                    f"Games must be numbered 1, 2, 3 in order; game {index + 1} is numbered "
-                    f"{game.number}.",
+                    params={"index": index + 1, "number": game.number},
                 )
             )
             continue
         if index >= 6:
             problems.append(
-                Problem(
-                    "gokodom.too_many_games",
-                    "games",
-                    f"A match has at most 6 games; {len(match.games)} were entered.",
-                )
+                Problem("gokodom.too_many_games", "games", params={"count": len(match.games)})
             )
             break
         if winner is not None:
@@ -143,30 +140,23 @@ def tally_games(match: MatchState) -> GameTally:
                 Problem(
                     "gokodom.match_already_decided",
                     place,
-                    f"The match was decided after game {index} "
-                    f"({_show(points[0])}-{_show(points[1])}); game {game.number} should not "
-                    "have been played.",
+                    params={
+                        "after": index,
+                        "score": f"{_show(points[0])}-{_show(points[1])}",
+                        "number": game.number,
+                    },
                 )
             )
             break
         if game.ending is GameEnding.BYE:
             problems.append(
-                Problem(
-                    "gokodom.game_ending",
-                    f"{place}.ending",
-                    f"Game {game.number}: a game between two players cannot end as a bye.",
-                )
+                Problem("gokodom.game_ending", f"{place}.ending", params={"number": game.number})
             )
             continue
         game_scores = _game_scores(game.scores)
         if game_scores is None:
             problems.append(
-                Problem(
-                    "gokodom.game_score",
-                    f"{place}.scores",
-                    f"Game {game.number}: a game gives 1 game point to the winner, or 0.5 to "
-                    "each player for a draw (IV.A.3).",
-                )
+                Problem("gokodom.game_score", f"{place}.scores", params={"number": game.number})
             )
             continue
         if first is not None and game.first is not None:
@@ -176,9 +166,7 @@ def tally_games(match: MatchState) -> GameTally:
                     Problem(
                         "gokodom.seat_order",
                         f"{place}.first",
-                        f"Game {game.number}: the seats go A-B-B-A-A-B, so the player in seat "
-                        f"{expected + 1} moves first in this game (IV.A.1).",
-                        {"expected": expected},
+                        params={"expected": expected, "number": game.number, "seat": expected + 1},
                     )
                 )
         points[0] += game_scores[0]
@@ -283,50 +271,28 @@ def parse_results(
     """The director-recorded ``results`` detail of a two-player Swiss match, checked."""
     raw = match.details.get("results")
     if not isinstance(raw, Mapping):
-        return None, [
-            Problem(
-                "gokodom.results_shape",
-                "details.results",
-                "Record results as one result code for each player of the match.",
-            )
-        ]
+        return None, [Problem("gokodom.results_shape", "details.results")]
     players = [p.entrant for p in match.participants]
     if set(map(str, raw)) != {p for p in players if p is not None}:
-        return None, [
-            Problem(
-                "gokodom.results_players",
-                "details.results",
-                "Record exactly one result for each of the two players of the match.",
-            )
-        ]
+        return None, [Problem("gokodom.results_players", "details.results")]
     try:
         codes = tuple(Result(str(raw[p])) for p in players if p is not None)
     except ValueError:
-        return None, [
-            Problem(
-                "gokodom.results_code",
-                "details.results",
-                "A result must be one of W, L, D, WD, DD or LD.",
-            )
-        ]
+        return None, [Problem("gokodom.results_code", "details.results")]
     if (codes[0], codes[1]) not in LEGAL_PAIRS:
         return None, [
             Problem(
                 "gokodom.results_pair",
                 "details.results",
-                f"{codes[0]} for one player and {codes[1]} for the other cannot go together.",
-                {"results": [str(c) for c in codes]},
+                params={
+                    "results": [str(c) for c in codes],
+                    "first": str(codes[0]),
+                    "second": str(codes[1]),
+                },
             )
         ]
     if Result.DD in codes and not handshake_allowed:
-        return None, [
-            Problem(
-                "gokodom.no_handshake_last_round",
-                "details.results",
-                "A Draw by Default is not available in the last round of the Swiss portion "
-                "(II.B.5).",
-            )
-        ]
+        return None, [Problem("gokodom.no_handshake_last_round", "details.results")]
     return {p: c for p, c in zip([p for p in players if p], codes, strict=True)}, []
 
 

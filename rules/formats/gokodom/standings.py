@@ -55,10 +55,9 @@ def build_standings(state: EventState, ctx: Context) -> Standings:
         if border is not None and not seeds and eighth_place_method(state, ctx) is None:
             pending.append(
                 NeedsDecision(
-                    "gokodom.eighth_place",
-                    "A coin flip or a playoff match must settle 8th and 9th place.",
-                    EIGHTH_PLACE_KEY,
-                    ("coin", "playoff"),
+                    "gokodom.eighth_place.pending",
+                    key=EIGHTH_PLACE_KEY,
+                    options=("coin", "playoff"),
                 )
             )
         qualified = set(seeds or (order[:QUALIFIERS] if not _crosses(seeding) else []))
@@ -76,11 +75,7 @@ def build_standings(state: EventState, ctx: Context) -> Standings:
         ranks[e] = len(ranks) + 1
     for code in record.for_director:
         pending.append(
-            NeedsDecision(
-                "gokodom.last_round_handshake",
-                f"Match {code}: the director records the results (no DD in the last round).",
-                code,
-            )
+            NeedsDecision("gokodom.last_round_handshake.pending", key=code, params={"match": code})
         )
     rows = [
         _swiss_row(ctx, e, ranks[e], lot[e], qualified, len(swiss_rounds)) for e in order + removed
@@ -179,14 +174,7 @@ def _bracket_table(
             outcome = outcome_of(rnd, match)
             players = [p.entrant for p in match.participants if p.entrant]
             if outcome.for_director:
-                pending.append(
-                    NeedsDecision(
-                        f"gokodom.{outcome.for_director}",
-                        f"Match {match.code}: the director records who goes through.",
-                        match.code,
-                        tuple(players),
-                    )
-                )
+                pending.append(_open_match(match.code, outcome.for_director, tuple(players)))
             for e in players:
                 cells.setdefault(e, {})[key] = _cell(match, e, outcome)
                 if outcome.decided and outcome.winner != e:
@@ -205,6 +193,14 @@ def _bracket_table(
         *(Column(k, label) for k, label in zip(BRACKET_KEYS, ROUND_LABELS, strict=True)),
     )
     return StandingsTable("knockout", "Elimination rounds", columns, tuple(rows)), champion
+
+
+def _open_match(code: str, why: str, players: tuple[str, ...]) -> NeedsDecision:
+    """IV.A.4: an elimination match the rules leave open (a 3-3 tie, or both sent a PM)."""
+    params = {"match": code}
+    if why == "tied":
+        return NeedsDecision("gokodom.tied.pending", key=code, options=players, params=params)
+    return NeedsDecision("gokodom.both_messaged.pending", key=code, options=players, params=params)
 
 
 def _cell(match: Any, entrant: str, outcome: Any) -> str:
