@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .types import Method, Status, Verdict, verdict
+from .types import Method, Verdict, verdict
 
 
 @dataclass(frozen=True)
@@ -48,29 +48,50 @@ def fraction(value: Any) -> Fraction:
     return Fraction(value)
 
 
+# The codes of words.py, by goal (top_bound serves the win and the next stage alike).
+WITHDRAWN = {
+    "win": "contention.win.eliminated.withdrawn",
+    "stage": "contention.stage.eliminated.withdrawn",
+}
+NO_ONE_ELSE = {"win": "contention.win.clinched.points", "stage": "contention.stage.clinched.points"}
+ONE_OTHER = {
+    "win": "contention.win.clinched.points.one_other",
+    "stage": "contention.stage.clinched.points.one_other",
+}
+OTHERS = {
+    "win": "contention.win.clinched.points.others",
+    "stage": "contention.stage.clinched.points.others",
+}
+ONE_AHEAD = {
+    "win": "contention.win.eliminated.points.one",
+    "stage": "contention.stage.eliminated.points.one",
+}
+AHEAD = {"win": "contention.win.eliminated.points", "stage": "contention.stage.eliminated.points"}
+BETWEEN = {"win": "contention.win.alive.points", "stage": "contention.stage.alive.points"}
+
+
 def top_bound(
     reaches: Sequence[Reach],
     places: int,
     *,
     goal: str,
-    unit: str,
-    left: str,
+    unit: dict[str, Any],
+    left: dict[str, Any],
 ) -> dict[str, Verdict]:
     """Verdicts for "finish in the first ``places``" by the points bound.
 
-    ``goal``: the verdict code's goal ("win", "stage"); ``unit``: "points", "match points";
-    ``left``: words for what remains ("in the 2 rounds left").
+    ``goal``: the verdict code's goal ("win", "stage"); ``unit``: a message of words.py
+    ("points", "match points"); ``left``: one for what remains ("in the 2 rounds left").
     """
     verdicts: dict[str, Verdict] = {}
     # Counted by bisection in sorted lists, not by comparing every pair: at 1,000 entrants
     # the pairwise count took seconds of the standings task (docs/performance.md).
     highs = sorted(o.high for o in reaches)
     placing_lows = sorted(o.low for o in reaches if o.can_place)
+    shown = {"unit": unit, "left": left}
     for me in reaches:
         if not me.can_place:
-            verdicts[me.entrant] = verdict(
-                goal, Status.ELIMINATED, "withdrawn", "withdrawn from the event", Method.BOUND
-            )
+            verdicts[me.entrant] = verdict(WITHDRAWN[goal], Method.BOUND)
             continue
         # others whose high reaches my low (I am one of them: my high is at least my low)
         rivals = len(highs) - bisect_left(highs, me.low) - (1 if me.high >= me.low else 0)
@@ -78,34 +99,34 @@ def top_bound(
         ahead = len(placing_lows) - bisect_right(placing_lows, me.high)
         ahead -= 1 if me.low > me.high else 0
         if rivals <= places - 1:
-            if not rivals:
-                text = f"no one else can reach {show(me.low)} {unit} {left}"
-            else:
-                text = (
-                    f"only {rivals} other{'s' if rivals > 1 else ''} can reach "
-                    f"{show(me.low)} {unit} {left}, with {places} places"
-                )
+            code = NO_ONE_ELSE if not rivals else ONE_OTHER if rivals == 1 else OTHERS
             verdicts[me.entrant] = verdict(
-                goal, Status.CLINCHED, "points", text, Method.BOUND, low=str(me.low)
+                code[goal],
+                Method.BOUND,
+                low=str(me.low),
+                low_shown=show(me.low),
+                rivals=rivals,
+                places=places,
+                **shown,
             )
         elif ahead >= places:
-            have = "entrant already has" if ahead == 1 else "entrants already have"
-            text = (
-                f"{ahead} {have}"
-                f" more than the {show(me.high)} {unit} {me.name} can still reach {left}"
-            )
             verdicts[me.entrant] = verdict(
-                goal, Status.ELIMINATED, "points", text, Method.BOUND, high=str(me.high)
+                (ONE_AHEAD if ahead == 1 else AHEAD)[goal],
+                Method.BOUND,
+                high=str(me.high),
+                high_shown=show(me.high),
+                ahead=ahead,
+                name=me.name,
+                **shown,
             )
         else:
-            text = f"can finish with {show(me.low)} to {show(me.high)} {unit} {left}"
             verdicts[me.entrant] = verdict(
-                goal,
-                Status.ALIVE,
-                "points",
-                text,
+                BETWEEN[goal],
                 Method.BOUND,
                 low=str(me.low),
                 high=str(me.high),
+                low_shown=show(me.low),
+                high_shown=show(me.high),
+                **shown,
             )
     return verdicts

@@ -33,9 +33,10 @@ from dataclasses import dataclass
 
 from rules import registry
 from rules.contract import EventState, Standings, StandingsTable
+from rules.words import message
 
 from .explore import pending_by_score
-from .types import Contention, EntrantContention, Method, Status, Verdict, verdict
+from .types import Contention, EntrantContention, Method, Status, Verdict, english, verdict
 
 
 def wpf_playoffs(state: EventState, standings: Standings | None = None) -> Contention:
@@ -45,27 +46,16 @@ def wpf_playoffs(state: EventState, standings: Standings | None = None) -> Conte
         losses = int(row.values.get("losses") or 0)
         if standings.final:
             win = (
-                verdict("win", Status.CLINCHED, "champion", "won the FINAL")
+                verdict("contention.win.clinched.champion.wpf")
                 if row.rank == 1
-                else verdict("win", Status.ELIMINATED, "final", f"finished {row.rank}")
+                else verdict("contention.win.eliminated.final", rank=row.rank)
             )
         elif losses >= 2:
-            win = verdict(
-                "win",
-                Status.ELIMINATED,
-                "two_losses",
-                f"{losses} losses: in the Placement Bracket, out of reach of the FINAL",
-                losses=losses,
-            )
+            win = verdict("contention.win.eliminated.two_losses", losses=losses)
+        elif losses == 1:
+            win = verdict("contention.win.alive.losses.one", losses=losses)
         else:
-            win = verdict(
-                "win",
-                Status.ALIVE,
-                "losses",
-                f"{losses} loss{'es' if losses != 1 else ''}: "
-                "winning every match left wins the FINAL",
-                losses=losses,
-            )
+            win = verdict("contention.win.alive.losses", losses=losses)
         rows.append(EntrantContention(row.entrant, win))
     return Contention(state.format, "", "", tuple(rows), Method.EXACT)
 
@@ -81,36 +71,32 @@ def bot_contest(state: EventState, standings: Standings | None = None) -> Conten
     rows = []
     for row in table.rows:
         if row.status == "withdrawn":
-            stage = verdict("stage", Status.ELIMINATED, "withdrawn", "withdrawn from the event")
-            win = verdict("win", Status.ELIMINATED, "withdrawn", "withdrawn from the event")
+            stage = verdict("contention.stage.eliminated.withdrawn")
+            win = verdict("contention.win.eliminated.withdrawn")
         elif row.status == "eliminated":
-            stage = verdict(
-                "stage", Status.ELIMINATED, "bracket", "two losses in the double elimination"
-            )
-            win = verdict(
-                "win", Status.ELIMINATED, "bracket", "two losses in the double elimination"
-            )
+            stage = verdict("contention.stage.eliminated.bracket")
+            win = verdict("contention.win.eliminated.bracket")
         elif in_final and row.status == "qualified":
-            stage = verdict("stage", Status.CLINCHED, "finalist", "plays the final")
+            stage = verdict("contention.stage.clinched.finalist")
             if standings.final:
                 win = (
-                    verdict("win", Status.CLINCHED, "champion", "won the final")
+                    verdict("contention.win.clinched.champion")
                     if row.rank == 1
-                    else verdict("win", Status.ELIMINATED, "final", f"finished {row.rank}")
+                    else verdict("contention.win.eliminated.final", rank=row.rank)
                 )
             else:
-                win = verdict("win", Status.ALIVE, "finalist", "plays the final")
+                win = verdict("contention.win.alive.finalist")
         elif in_final:
-            stage = verdict("stage", Status.ELIMINATED, "bracket", "not in the final")
-            win = verdict("win", Status.ELIMINATED, "bracket", "not in the final")
+            stage = verdict("contention.stage.eliminated.not_finalist")
+            win = verdict("contention.win.eliminated.not_finalist")
         else:
             assert brackets is not None
             stage = _reach_final(brackets, row.entrant)
             # Winning every match left reaches the final, whose totals are open-ended.
             win = (
-                verdict("win", Status.ELIMINATED, "withdrawn", "withdrawn from the event")
+                verdict("contention.win.eliminated.withdrawn")
                 if stage.status is Status.ELIMINATED
-                else verdict("win", Status.ALIVE, "bracket", "still in a bracket")
+                else verdict("contention.win.alive.bracket")
             )
         rows.append(EntrantContention(row.entrant, win, stage))
     # Entries of the gauntlet left out of stage two (withdrawn before the seeding).
@@ -120,11 +106,12 @@ def bot_contest(state: EventState, standings: Standings | None = None) -> Conten
             rows.append(
                 EntrantContention(
                     row.entrant,
-                    verdict("win", Status.ELIMINATED, "withdrawn", "withdrawn from the event"),
-                    verdict("stage", Status.ELIMINATED, "withdrawn", "withdrawn from the event"),
+                    verdict("contention.win.eliminated.withdrawn"),
+                    verdict("contention.stage.eliminated.withdrawn"),
                 )
             )
-    return Contention(state.format, "final", "reach the final", tuple(rows), Method.EXACT)
+    name = english(message("contention.target.final"))
+    return Contention(state.format, "final", name, tuple(rows), Method.EXACT)
 
 
 @dataclass(frozen=True)
@@ -180,14 +167,9 @@ def _reach_final(brackets: _Brackets, entrant: str) -> Verdict:
     bracket above 2K, or the losers' bracket above its target, for another round).
     """
     if entrant not in brackets.winners | brackets.losers:  # withdrawn before stage two
-        return verdict("stage", Status.ELIMINATED, "withdrawn", "withdrawn from the event")
+        return verdict("contention.stage.eliminated.withdrawn")
     if entrant in brackets.losers and entrant in brackets.pending:
-        return verdict(
-            "stage",
-            Status.ALIVE,
-            "losers_match",
-            "a loss in the losers' bracket match left eliminates; a win or a tie keeps it in",
-        )
+        return verdict("contention.stage.alive.losers_match")
     left, places = brackets.left, brackets.places
     # Each match leaves at least one of its two entries, and a bracket never empties, so at
     # least two entries are left for the final (the engine plans none for a single entry).
@@ -195,48 +177,18 @@ def _reach_final(brackets: _Brackets, entrant: str) -> Verdict:
     if final and left <= places:
         # The losers' bracket plays only while it holds more than max(target, 2K + target -
         # winners), that is more than ``places`` entries in both brackets; no result adds one.
-        return verdict(
-            "stage",
-            Status.CLINCHED,
-            "places",
-            f"{left} entries left in the brackets for {places} places in the final: the "
-            "losers' bracket plays no more, so no loss can put this entry out",
-            entries=left,
-            places=places,
-        )
+        return verdict("contention.stage.clinched.places", entries=left, places=places)
     winners = len(brackets.winners)
     done = winners <= brackets.quota
     if final and done and entrant in brackets.winners and entrant not in brackets.pending:
         # A bracket never gains entries from above; the winners' bracket, at 2K or fewer
         # even if every match left is tied, plays no more and all of it goes to the final.
         return verdict(
-            "stage",
-            Status.CLINCHED,
-            "winners_done",
-            f"the winners' bracket is down to {winners} (2K is {brackets.quota}) and plays no "
-            "more: its entries play the final",
-            winners=winners,
-            quota=brackets.quota,
+            "contention.stage.clinched.winners_done", winners=winners, quota=brackets.quota
         )
     if entrant in brackets.winners:
-        return verdict(
-            "stage",
-            Status.ALIVE,
-            "winners",
-            f"{left} entries left for {places} places in the final: winning every match left "
-            "reaches it, a loss in the winners' bracket and one in the losers' would not",
-            entries=left,
-            places=places,
-        )
-    return verdict(
-        "stage",
-        Status.ALIVE,
-        "losers",
-        f"{left} entries left for {places} places in the final: the losers' bracket can play "
-        "again, and a loss in it eliminates",
-        entries=left,
-        places=places,
-    )
+        return verdict("contention.stage.alive.winners", entries=left, places=places)
+    return verdict("contention.stage.alive.losers", entries=left, places=places)
 
 
 def _has(standings: Standings, key: str) -> bool:

@@ -24,17 +24,28 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from rules import registry
 from rules.contract import Engine, EventState, GameState, MatchState, Standings
 from rules.formats.freestyle import ENGINE
 from rules.formats.freestyle.results import Context, RoundRecord
 from rules.formats.freestyle.tables import FINALS, SEMI_FINALS
+from rules.words import message
 
 from .bounds import Reach, fraction, top_bound
 from .exact import exact_verdicts
 from .explore import Outcome, Walk, affordable, pending_by_score
-from .types import Contention, EntrantContention, Finish, Method, Status, Verdict, verdict
+from .types import (
+    Contention,
+    EntrantContention,
+    Finish,
+    Method,
+    Status,
+    Verdict,
+    english,
+    verdict,
+)
 
 # Most outcomes enumerated for one group (3 results a game: 5 games left).
 GROUP_LIMIT = 243
@@ -42,8 +53,12 @@ RESULTS = ((1, 0), (0, 0), (0, 1))  # a win for the first seat, a tie, a win for
 AS_ENGINE: Engine = registry.get("freestyle")
 PENDING = pending_by_score(AS_ENGINE)
 
-NEXT = {1: ("round_2", "reach Round 2", 4), 2: ("round_3", "reach Round 3", 2)}
-NEXT[3] = ("semi_finals", "reach the semi-finals", 2)
+# After each group round: the next stage's key, its target (a message of words.py), places.
+NEXT = {
+    1: ("round_2", message("contention.target.round_2"), 4),
+    2: ("round_3", message("contention.target.round_3"), 2),
+    3: ("semi_finals", message("contention.target.semi_finals"), 2),
+}
 
 
 def contention(state: EventState, standings: Standings | None = None) -> Contention:
@@ -71,42 +86,44 @@ def contention(state: EventState, standings: Standings | None = None) -> Content
             reaches.append(Reach(row.entrant, names[row.entrant], wins, high, can_place))
             statuses[row.entrant] = row.status
         group = table.key.split("/group-", 1)[1]
-        left = "in the group's games left"
+        left = message("contention.left.group")
         bound = _exact(
             state, current, group, [r.entrant for r in table.rows], places, names, target
         )
         if not bound:
             if bound is None:
                 method = Method.BOUND
-            bound = top_bound(reaches, places, goal="stage", unit="wins", left=left)
+            unit = message("contention.unit.wins")
+            bound = top_bound(reaches, places, goal="stage", unit=unit, left=left)
         for row in table.rows:
             stage: Verdict
             if statuses[row.entrant] == "tiebreaker":
                 stage = verdict(
-                    "stage",
-                    Status.ALIVE,
-                    "tiebreaker",
-                    f"tied at place {row.rank} of {table.title}: a tiebreaker game decides "
-                    "who goes on",
+                    "contention.stage.alive.tiebreaker", rank=row.rank, table=table.title
                 )
             elif statuses[row.entrant] == "qualified":
-                stage = verdict("stage", Status.CLINCHED, "group", f"qualified from {table.title}")
+                stage = verdict("contention.stage.clinched.group", table=table.title)
             elif statuses[row.entrant] in ("eliminated", "withdrawn"):
-                stage = verdict("stage", Status.ELIMINATED, "group", f"out of {table.title}")
+                stage = verdict("contention.stage.eliminated.group", table=table.title)
             else:
                 stage = bound[row.entrant]
             win = (
-                verdict("win", Status.ELIMINATED, "stage", f"cannot {target}")
+                verdict("contention.win.eliminated.stage", target=target)
                 if stage.status is Status.ELIMINATED
-                else verdict("win", Status.ALIVE, "stage", f"can still {target}")
+                else verdict("contention.win.alive.stage", target=target)
             )
             rows.append(EntrantContention(row.entrant, win, stage))
             seen.add(row.entrant)
     for entrant in state.entrants:
         if entrant.id not in seen:
-            out = verdict("win", Status.ELIMINATED, "earlier", "out in an earlier round")
-            rows.append(EntrantContention(entrant.id, out, out))
-    return Contention(state.format, key, target, tuple(rows), method)
+            rows.append(
+                EntrantContention(
+                    entrant.id,
+                    verdict("contention.win.eliminated.earlier"),
+                    verdict("contention.stage.eliminated.earlier"),
+                )
+            )
+    return Contention(state.format, key, english(target), tuple(rows), method)
 
 
 def _exact(
@@ -116,7 +133,7 @@ def _exact(
     players: Sequence[str],
     places: int,
     names: dict[str, str],
-    target: str,
+    target: dict[str, Any],
 ) -> dict[str, Verdict] | None:
     """The stage verdicts of one group by enumerating its games left; empty when it has none
     left (the engine's own statuses answer), None when too many."""
@@ -209,7 +226,7 @@ def _knockout(state: EventState, names: dict[str, str]) -> Contention:
     standings = ENGINE.standings(state)
     ctx = Context(state)
     champion: str | None = None
-    how = "won the final"
+    how = "contention.win.clinched.champion"
     contenders: set[str] = set()  # can still win: in the final, or certain to play it
     moved: set[str] = set()  # semi-final losers who move up to the final
     final_match = _match(state, FINALS, "F")
@@ -235,26 +252,24 @@ def _knockout(state: EventState, names: dict[str, str]) -> Contention:
         if len(contenders) == 1:
             # The only one left to play the final: it has no opponent, and he goes through.
             champion = contenders.pop()
-            how = "no opponent left for the final: goes through"
+            how = "contention.win.clinched.no_opponent"
             moved.clear()
     final = {r.entrant: r for r in standings.table("final").rows} if standings.final else {}
     rows = []
     for entrant in state.entrants:
         won = final.get(entrant.id) is not None and final[entrant.id].rank == 1
         if won:
-            win = verdict("win", Status.CLINCHED, "champion", "won the final")
+            win = verdict("contention.win.clinched.champion")
         elif entrant.id == champion and not final:
-            win = verdict("win", Status.CLINCHED, "champion", how)
+            win = verdict(how)
         elif entrant.id in moved and not final:
-            win = verdict(
-                "win", Status.ALIVE, "moved_up", "moves up to the final (the winner withdrew)"
-            )
+            win = verdict("contention.win.alive.moved_up")
         elif entrant.id in contenders and not final:
-            win = verdict("win", Status.ALIVE, "unbeaten", "not beaten in the knockout")
+            win = verdict("contention.win.alive.unbeaten")
         elif not state.rounds:
-            win = verdict("win", Status.ALIVE, "not_started", "the event has not started")
+            win = verdict("contention.win.alive.not_started")
         else:
-            win = verdict("win", Status.ELIMINATED, "beaten", "out of the knockout")
+            win = verdict("contention.win.eliminated.beaten")
         rows.append(EntrantContention(entrant.id, win))
     return Contention(state.format, "", "", tuple(rows), Method.EXACT)
 

@@ -22,13 +22,14 @@ from rules.formats.gokodom import ENGINE
 from rules.formats.gokodom.knockout import QUALIFIERS
 from rules.formats.gokodom.record import KNOCKOUT, PLAYOFF, SWISS
 from rules.formats.gokodom.results import SEAT_PATTERN
+from rules.words import message
 
 from . import swiss
 from .explore import pending_by_score
-from .types import Contention, EntrantContention, Method, Status, Verdict, verdict
+from .types import Contention, EntrantContention, Method, Status, Verdict, english, verdict
 
 STAGE = "top_8"
-TARGET = "reach the quarter-finals (top 8)"
+TARGET = message("contention.target.top_8")
 FIRM = ("match_points", "defaults", "solkoff")
 
 
@@ -80,7 +81,7 @@ def swiss_stage(state: EventState, goal: str = "stage") -> swiss.Stage:
         points="match_points",
         places=QUALIFIERS,
         per_round=Fraction(2),
-        unit="match points",
+        unit=message("contention.unit.match_points"),
         firm=FIRM,
         menu=menu,
         pending=_pending,
@@ -103,21 +104,13 @@ def contention(state: EventState, standings: Standings | None = None) -> Content
         return _knockout(state, names, standings)
     stage, method = swiss.verdicts(state, swiss_stage(state), standings)
     rows = tuple(EntrantContention(e, _win_from_stage(v), v) for e, v in stage.items())
-    return Contention(state.format, STAGE, TARGET, rows, method)
+    return Contention(state.format, STAGE, english(TARGET), rows, method)
 
 
 def _win_from_stage(stage: Verdict) -> Verdict:
     if stage.status is Status.ELIMINATED:
-        return verdict(
-            "win", Status.ELIMINATED, "stage", "cannot reach the quarter-finals", stage.method
-        )
-    return verdict(
-        "win",
-        Status.ALIVE,
-        "stage",
-        "can still reach the quarter-finals and win them",
-        stage.method,
-    )
+        return verdict("contention.win.eliminated.quarter_finals", stage.method)
+    return verdict("contention.win.alive.quarter_finals", stage.method)
 
 
 def _knockout(
@@ -137,30 +130,28 @@ def _knockout(
     for entrant in (r.entrant for r in standings.table("swiss").rows):
         row = knockout.get(entrant)
         if row is not None and row.status == "champion":
-            win = verdict("win", Status.CLINCHED, "champion", "won the final")
+            win = verdict("contention.win.clinched.champion")
         elif row is not None and row.status == "eliminated":
-            win = verdict("win", Status.ELIMINATED, "knocked_out", "lost in the elimination")
+            win = verdict("contention.win.eliminated.knocked_out")
         elif row is not None or (not in_knockout and entrant in playoff):
-            win = verdict(
-                "win", Status.ALIVE, "unbeaten", "not beaten yet in the single elimination"
-            )
+            win = verdict("contention.win.alive.unbeaten.elimination")
         else:
-            win = verdict("win", Status.ELIMINATED, "not_qualified", "not in the top eight")
+            win = verdict("contention.win.eliminated.not_qualified")
         if row is not None:
-            stage = verdict("stage", Status.CLINCHED, "seeded", "seeded into the quarter-finals")
+            stage = verdict("contention.stage.clinched.seeded")
         elif not in_knockout and entrant in playoff:
-            stage = verdict("stage", Status.ALIVE, "playoff", "plays the 8th-place playoff")
+            stage = verdict("contention.stage.alive.playoff")
         elif not in_knockout:
             qualified = _swiss_status(standings, entrant) == "qualified"
             stage = (
-                verdict("stage", Status.CLINCHED, "qualified", "in the top eight of the Swiss")
+                verdict("contention.stage.clinched.qualified")
                 if qualified
-                else verdict("stage", Status.ELIMINATED, "swiss_rank", "outside the top eight")
+                else verdict("contention.stage.eliminated.swiss_rank")
             )
         else:
-            stage = verdict("stage", Status.ELIMINATED, "swiss_rank", "outside the top eight")
+            stage = verdict("contention.stage.eliminated.swiss_rank")
         rows.append(EntrantContention(entrant, win, stage))
-    return Contention(state.format, STAGE, TARGET, tuple(rows), Method.SETTLED)
+    return Contention(state.format, STAGE, english(TARGET), tuple(rows), Method.SETTLED)
 
 
 def _swiss_status(standings: object, entrant: str) -> str:

@@ -21,6 +21,7 @@ from typing import Any
 from rules import berger, registry
 from rules.contract import Engine, EventState, GameState, MatchState
 from rules.formats.round_robin import ENGINE
+from rules.words import message
 
 from .bounds import Reach, fraction, top_bound
 from .cuts import table_finishes
@@ -31,6 +32,7 @@ from .types import Contention, EntrantContention, Finish, Method
 AS_ENGINE: Engine = registry.get("round_robin")
 FIRM = ("points", "head_to_head", "sonneborn_berger", "wins")
 RESULTS = ((1, 0), (0, 0), (0, 1))  # a win for the first seat, a draw, a win for the second
+FIRST = message("contention.target.first")
 
 
 def menu(state: EventState, match: MatchState) -> list[MatchState]:
@@ -70,7 +72,7 @@ def contention(state: EventState, *, limit: int = 500) -> Contention:
     small = left <= limit.bit_length() and affordable(3**left, len(ids), limit)
     outcomes = walk.outcomes(state) if small else None
     if outcomes is not None:
-        verdicts = exact_verdicts(outcomes, ids, names, index=0, goal="win", target="finish first")
+        verdicts = exact_verdicts(outcomes, ids, names, index=0, goal="win", target=FIRST)
         method = Method.EXACT
     else:
         verdicts = bound(state, future)
@@ -104,10 +106,13 @@ def bound(state: EventState, future: Mapping[str, Slots] | None = None) -> dict[
         low[entrant] += bye * slots.byes + loss * games * slots.games
         high[entrant] += bye * slots.byes + win * games * slots.games
     rounds_left += _future_rounds(state)
-    left = f"in the {rounds_left} round{'s' if rounds_left != 1 else ''} left"
+    left = message(
+        "contention.left.round" if rounds_left == 1 else "contention.left.rounds",
+        rounds=rounds_left,
+    )
     names = {e.id: e.name for e in state.entrants}
     reaches = [Reach(e, names[e], low[e], high[e]) for e in points]
-    return top_bound(reaches, 1, goal="win", unit="points", left=left)
+    return top_bound(reaches, 1, goal="win", unit=message("contention.unit.points"), left=left)
 
 
 def _games_left(state: EventState, future: Mapping[str, Slots]) -> int:

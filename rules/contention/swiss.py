@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from rules.contract import (
     Engine,
@@ -24,6 +25,7 @@ from rules.contract import (
     Standings,
     StandingsTable,
 )
+from rules.words import message
 
 from .bounds import Reach, fraction, top_bound
 from .cuts import table_finishes
@@ -39,13 +41,13 @@ class Stage:
     points: str  # its points column
     places: int
     per_round: Fraction  # most points one round can give (a win, or a bye worth more)
-    unit: str
+    unit: dict[str, Any]  # a message of words.py: "points", "match points"
     firm: Collection[str]
     menu: Menu
     pending: Callable[[EventState, MatchState], bool]
     rounds_left: int  # rounds of the stage not yet paired
     goal: str  # "win" or "stage"
-    target: str  # "reach the semi-finals"
+    target: dict[str, Any]  # a message of words.py: "reach the semi-finals"
     can_place: Callable[[str, str], bool] = lambda entrant, status: status != "withdrawn"
     limit: int = 400
 
@@ -142,5 +144,7 @@ def bound(
         for r in table.rows
     ]
     rounds = stage.rounds_left + len(pending_rounds)
-    left = f"in the {rounds} round{'s' if rounds != 1 else ''} left"
+    left = message(
+        "contention.left.round" if rounds == 1 else "contention.left.rounds", rounds=rounds
+    )
     return top_bound(reaches, stage.places, goal=stage.goal, unit=stage.unit, left=left)

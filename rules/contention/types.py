@@ -2,8 +2,8 @@
 or have they clinched it, each with the reason in words.
 
 Codes and data inside, words at the edge: every verdict carries a contract ``Reason`` whose
-``code`` is one of ``contention.<goal>.<status>.<why>`` and whose ``text`` is the English sentence
-("clinched: no one below can reach 9.5 points in the 2 rounds left").
+``code`` is one of ``contention.<goal>.<status>.<why>``, with the parameters its sentence shows;
+the sentence is in words.py ("clinched: no one else can reach {low_shown} {unit} {left}").
 """
 
 from __future__ import annotations
@@ -11,7 +11,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
+from rules import words
 from rules.contract import Reason
 
 
@@ -74,15 +76,15 @@ class Contention:
         return {row.entrant: row for row in self.entrants}
 
 
-def verdict(
-    goal: str, status: Status, why: str, text: str, method: Method = Method.EXACT, **params: object
-) -> Verdict:
-    """A verdict whose reason text starts with the status ("clinched: ...")."""
-    return Verdict(
-        status,
-        Reason(f"contention.{goal}.{status.value}.{why}", f"{status.value}: {text}", "", params),
-        method,
-    )
+def verdict(code: str, method: Method = Method.EXACT, **params: Any) -> Verdict:
+    """The verdict of a code of words.py: its status is the code's third part
+    (``contention.win.clinched.champion``), so the two cannot disagree."""
+    return Verdict(Status(code.split(".")[2]), Reason(code, params=params), method)
+
+
+def english(message: dict[str, Any]) -> str:
+    """A message said in English: a stage's name is its target's sentence."""
+    return words.render(message["code"], message["params"])
 
 
 def aggregate(finishes: list[Finish]) -> Status:

@@ -15,18 +15,21 @@ Assumption: every game still to play is played (no forfeits); see docs/contentio
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from rules import registry
 from rules.contract import EventState, GameState, MatchState, Standings
 from rules.formats.woc import ENGINE, history, system
+from rules.words import message
 
 from . import swiss
 from .bounds import fraction
 from .explore import pending_by_score
-from .types import Contention, EntrantContention, Method, Status, Verdict, verdict
+from .types import Contention, EntrantContention, Method, Status, Verdict, english, verdict
 
 STAGE = "semi_finals"
-TARGET = "reach the semi-finals"
+TARGET = message("contention.target.semi_finals")
+FIRST = message("contention.target.first")
 RESULTS = ((33, 31), (32, 32), (31, 33))  # a win for Black, a draw, a win for White
 
 
@@ -46,7 +49,9 @@ def menu(state: EventState, match: MatchState) -> list[MatchState]:
     ]
 
 
-def qualifying_stage(state: EventState, *, goal: str, places: int, target: str) -> swiss.Stage:
+def qualifying_stage(
+    state: EventState, *, goal: str, places: int, target: dict[str, Any]
+) -> swiss.Stage:
     settings = ENGINE.resolved(state)
     total = system.plan(state, settings).rounds
     played = sum(1 for r in state.rounds if history.qualifying(r.stage))
@@ -56,7 +61,7 @@ def qualifying_stage(state: EventState, *, goal: str, places: int, target: str) 
         points="points",
         places=places,
         per_round=max(Fraction(1), fraction(settings["bye_points"])),
-        unit="points",
+        unit=message("contention.unit.points"),
         firm=("points",),
         menu=menu,
         pending=pending_by_score(registry.get("woc")),
@@ -70,7 +75,7 @@ def contention(state: EventState, standings: Standings | None = None) -> Content
     settings = ENGINE.resolved(state)
     if not settings["final_stages"]:
         win, method = swiss.verdicts(
-            state, qualifying_stage(state, goal="win", places=1, target="finish first"), standings
+            state, qualifying_stage(state, goal="win", places=1, target=FIRST), standings
         )
         rows = tuple(EntrantContention(e, v) for e, v in win.items())
         return Contention(state.format, "", "", rows, method)
@@ -81,7 +86,7 @@ def contention(state: EventState, standings: Standings | None = None) -> Content
             state, qualifying_stage(state, goal="stage", places=4, target=TARGET), standings
         )
         rows = tuple(EntrantContention(e, _win_from_stage(v), v) for e, v in stage.items())
-        return Contention(state.format, STAGE, TARGET, rows, method)
+        return Contention(state.format, STAGE, english(TARGET), rows, method)
     assert prog is not None
     beaten = {r[1] for r in prog.semi_results() if r}
     final = prog.final_pair()
@@ -95,22 +100,18 @@ def contention(state: EventState, standings: Standings | None = None) -> Content
     for row in (standings or ENGINE.standings(state)).table("overall").rows:
         entrant = row.entrant
         if entrant not in semis:
-            to_stage = verdict(
-                "stage", Status.ELIMINATED, "list", "not among the four semi-finalists"
-            )
-            to_win = verdict("win", Status.ELIMINATED, "list", "not among the four semi-finalists")
+            to_stage = verdict("contention.stage.eliminated.list")
+            to_win = verdict("contention.win.eliminated.list")
         else:
-            to_stage = verdict("stage", Status.CLINCHED, "semi_finalist", "plays the semi-finals")
+            to_stage = verdict("contention.stage.clinched.semi_finalist")
             if entrant == champion:
-                to_win = verdict("win", Status.CLINCHED, "champion", "won the final")
+                to_win = verdict("contention.win.clinched.champion")
             elif entrant in beaten:
-                to_win = verdict(
-                    "win", Status.ELIMINATED, "beaten", "beaten in the semi-finals or final"
-                )
+                to_win = verdict("contention.win.eliminated.beaten.final_stages")
             else:
-                to_win = verdict("win", Status.ALIVE, "unbeaten", "not beaten in the final stages")
+                to_win = verdict("contention.win.alive.unbeaten.final_stages")
         final_rows.append(EntrantContention(entrant, to_win, to_stage))
-    return Contention(state.format, STAGE, TARGET, tuple(final_rows), Method.SETTLED)
+    return Contention(state.format, STAGE, english(TARGET), tuple(final_rows), Method.SETTLED)
 
 
 def _qualifying_over(state: EventState) -> bool:
@@ -121,13 +122,5 @@ def _qualifying_over(state: EventState) -> bool:
 
 def _win_from_stage(stage: Verdict) -> Verdict:
     if stage.status is Status.ELIMINATED:
-        return verdict(
-            "win", Status.ELIMINATED, "stage", "cannot reach the semi-finals", stage.method
-        )
-    return verdict(
-        "win",
-        Status.ALIVE,
-        "stage",
-        "can still reach the semi-finals and win from there",
-        stage.method,
-    )
+        return verdict("contention.win.eliminated.stage", stage.method, target=TARGET)
+    return verdict("contention.win.alive.semi_finals", stage.method)

@@ -101,3 +101,29 @@ def test_a_contention_failure_never_holds_the_standings_back(director, monkeypat
     play_round(event, director)
     snapshot = latest(event)
     assert snapshot.contention == {} and snapshot.rows.count() == 4
+
+
+def test_a_stored_verdict_is_said_from_its_code_in_the_page_language(director):
+    """The snapshot keeps each verdict's code and parameters (a goal inside it as a message
+    of its own): the page says it in English as the engine did, and in the reader's language
+    down to the goal."""
+    import json
+
+    from django.template import Context, Template
+    from django.utils import translation
+
+    from rules.contention.types import verdict
+    from rules.contention.woc import TARGET
+
+    said = verdict("contention.win.eliminated.stage", target=TARGET)
+    kept = json.loads(json.dumps(standings.verdict_json(said)))
+    assert kept["code"] == "contention.win.eliminated.stage" and kept["status"] == "eliminated"
+    assert kept["params"]["target"] == {"code": "contention.target.semi_finals", "params": {}}
+    shown = Template("{{ stage|said }}")
+    with translation.override("en"):
+        assert shown.render(Context({"stage": kept})) == said.reason.text
+    assert said.reason.text == "eliminated: cannot reach the semi-finals"
+    with translation.override("fr"):
+        french = shown.render(Context({"stage": kept}))
+        goal = translation.gettext("reach the semi-finals")
+        assert french == translation.gettext("eliminated: cannot {target}").format(target=goal)
