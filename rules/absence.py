@@ -93,7 +93,7 @@ def refuse(state: EventState, absent: Collection[str], why: str) -> EngineError:
     )
 
 
-def mark_matches(state: EventState, outcome: NextRound, what: str, rule: str) -> NextRound:
+def mark_matches(state: EventState, outcome: NextRound, what: Any, rule: str) -> NextRound:
     """Keep every two-player match of an absent entrant in the plan, marked (match details
     ``"absent"``) with a reason each: a walkover in a knockout, scored by the format's
     ``score_match``. The plan's details record every absent entrant it marked."""
