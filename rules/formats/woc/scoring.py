@@ -185,30 +185,26 @@ def _decided(game: GameState, place: str, number: int) -> tuple[GameResult | Non
     return GameResult(discs, winner, (reason,)), []
 
 
-def _defaulter(
-    game: GameState, place: str, number: int, what: dict[str, Any]
-) -> tuple[int | None, Problem]:
+def _defaulter(game: GameState, place: str, number: int, code: str) -> tuple[int | None, Problem]:
+    """The seat ``details["defaulter"]`` names, and the problem when it names none (``code``
+    asks for the player who resigned, forfeited...)."""
     found = seat(game.details.get("defaulter"))
-    problem = Problem(
-        "woc.score.defaulter",
-        f"{place}.details.defaulter",
-        params={"game": number, "what": what},
-    )
+    problem = Problem(code, f"{place}.details.defaulter", params={"game": number})
     return found, problem
 
 
-# how a game was left unplayed: what the defaulter did, and the reason for its score
+# how a game was left unplayed: the problem asking who, and the reason for its score
 _UNPLAYED = {
-    GameEnding.RESIGNATION: (message("woc.defaulter.resigned"), "woc.score.resigned"),
-    GameEnding.FORFEIT: (message("woc.defaulter.forfeited"), "woc.score.forfeited"),
-    GameEnding.DEFAULT: (message("woc.defaulter.defaulted"), "woc.score.defaulted"),
+    GameEnding.RESIGNATION: ("woc.score.defaulter.resigned", "woc.score.resigned"),
+    GameEnding.FORFEIT: ("woc.score.defaulter.forfeited", "woc.score.forfeited"),
+    GameEnding.DEFAULT: ("woc.score.defaulter.defaulted", "woc.score.defaulted"),
 }
-_LOST = (message("woc.defaulter.lost"), "woc.score.lost")
+_LOST = ("woc.score.defaulter.lost", "woc.score.lost")
 
 
 def _resigned(game: GameState, place: str, number: int) -> tuple[GameResult | None, list[Problem]]:
-    what, code = _UNPLAYED.get(game.ending, _LOST)
-    loser, problem = _defaulter(game, place, number, what)
+    asked, code = _UNPLAYED.get(game.ending, _LOST)
+    loser, problem = _defaulter(game, place, number, asked)
     if loser is None and tuple(game.scores) in ((64, 0), (0, 64)):
         loser = 1 if game.scores[0] == 64 else 0
     if loser is None:
@@ -228,7 +224,7 @@ def _resigned(game: GameState, place: str, number: int) -> tuple[GameResult | No
 def _time_default(
     game: GameState, place: str, number: int
 ) -> tuple[GameResult | None, list[Problem]]:
-    loser, problem = _defaulter(game, place, number, message("woc.defaulter.time"))
+    loser, problem = _defaulter(game, place, number, "woc.score.defaulter.time")
     if loser is None:
         return None, [problem]
     winner = 1 - loser

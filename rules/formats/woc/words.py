@@ -27,12 +27,6 @@ WORDS: dict[str, str] = {
     "woc.kind.third_place": _("third place"),
     "woc.kind.women_final": _("women's final"),
     "woc.kind.other": _("other game"),
-    # who left a game unplayed, as in "say which player {what}"
-    "woc.defaulter.resigned": _("resigned"),
-    "woc.defaulter.forfeited": _("forfeited"),
-    "woc.defaulter.defaulted": _("defaulted"),
-    "woc.defaulter.lost": _("lost"),
-    "woc.defaulter.time": _("lost on time first"),
     # -- settings --------------------------------------------------------------------------
     "woc.setting.rounds": _("'rounds' must be 0 to 50."),
     "woc.setting.c": _("The constant C cannot be negative."),
@@ -168,7 +162,13 @@ WORDS: dict[str, str] = {
     "woc.decided.won": _("{seat} won"),
     "woc.decided.bare": _("without the discs"),
     "woc.decided.discs": _("on the discs as written, {discs}"),
-    "woc.score.defaulter": _("Game {game}: say which player {what} (Black or White)."),
+    "woc.score.defaulter.resigned": _("Game {game}: say which player resigned (Black or White)."),
+    "woc.score.defaulter.forfeited": _("Game {game}: say which player forfeited (Black or White)."),
+    "woc.score.defaulter.defaulted": _("Game {game}: say which player defaulted (Black or White)."),
+    "woc.score.defaulter.lost": _("Game {game}: say which player lost (Black or White)."),
+    "woc.score.defaulter.time": _(
+        "Game {game}: say which player lost on time first (Black or White)."
+    ),
     "woc.score.resigned": _("{loser} resigned: the official score is 64-0 for {winner}."),
     "woc.score.forfeited": _(
         "{loser} forfeited: the game is scored 64-0 for {winner}, as a resignation."
