@@ -153,7 +153,7 @@ def test_equal_everything_is_shared_and_a_lot_is_asked_for() -> None:
     ranks = {r.entrant: r.rank for r in standings.table("overall").rows}
     assert set(ranks.values()) == {1}
     (pending,) = standings.pending
-    assert pending.code == "woc.lot"
+    assert pending.code == "woc.lot.list"
     assert pending.key == lot_key(["a", "b", "c", "d"])
     decided = event(
         [[("a", "b", 32, 32), ("c", "d", 32, 32)]],

@@ -194,7 +194,7 @@ def test_a_lot_drawn_for_equal_players_reaches_the_published_standings(director)
     rng = random.Random(41)  # eight players; the qualifying ends with two of them equal
     data = simulation.to_event_file(play(field(8, rng), rng), slug="woc-lot", name="WOC")
     event = import_event(data, by=None)
-    (lot,) = [p for p in standings.compute(event).pending if p.code == "woc.lot"]
+    (lot,) = [p for p in standings.compute(event).pending if p.code == "woc.lot.list"]
     tied = [int(e) for e in lot.options]
 
     def published_ranks():

@@ -44,6 +44,7 @@ from rules.formats.woc import (
 )
 from rules.formats.woc.scoring import score_game
 from rules.tiebreaks import Ranking, show_number
+from rules.words import message
 
 # The largest pairing budget a director may set: a draft is paired in the web request,
 # which the deployment lets run 150 s (docs/operations.md, WEB_TIMEOUT).
@@ -100,24 +101,22 @@ class WocEngine(SettingsMixin):
         problems = super().validate_settings(settings)
         rounds = settings.get("rounds", 0)
         if isinstance(rounds, int) and not isinstance(rounds, bool) and not 0 <= rounds <= 50:
-            problems.append(Problem("woc.setting.rounds", "rounds", "'rounds' must be 0 to 50."))
+            problems.append(Problem("woc.setting.rounds", "rounds"))
         c = settings.get("c", 6)
         if isinstance(c, int | float) and not isinstance(c, bool) and c < 0:
-            problems.append(Problem("woc.setting.c", "c", "The constant C cannot be negative."))
+            problems.append(Problem("woc.setting.c", "c"))
         seconds = settings.get("pairing_seconds", swiss_budget.SECONDS)
         if isinstance(seconds, int | float) and not 0 <= seconds <= MOST_SECONDS:
             problems.append(
                 Problem(
                     "woc.setting.pairing_seconds",
                     "pairing_seconds",
-                    f"'pairing_seconds' must be 0 to {MOST_SECONDS}.",
+                    params={"most": MOST_SECONDS},
                 )
             )
         discs = settings.get("bye_discs", 32)
         if isinstance(discs, int | float) and not 0 <= discs <= 64:
-            problems.append(
-                Problem("woc.setting.bye_discs", "bye_discs", "'bye_discs' must be 0 to 64.")
-            )
+            problems.append(Problem("woc.setting.bye_discs", "bye_discs"))
         return problems
 
     # -- pairing -------------------------------------------------------------------------
@@ -139,9 +138,12 @@ class WocEngine(SettingsMixin):
             return Finished(
                 Reason(
                     "woc.finished",
-                    f"All {plan.rounds} rounds of the {system.SYSTEM_NAMES[plan.system]} "
-                    "have been played.",
-                    "woc II.2",
+                    rule="woc II.2",
+                    params={
+                        "rounds": plan.rounds,
+                        "system": plan.system,
+                        "system_name": system.SYSTEM_NAMES[plan.system],
+                    },
                 )
             )
         details: dict[str, Any] = {}
@@ -168,8 +170,7 @@ class WocEngine(SettingsMixin):
             reasons.extend(
                 absence.reason(
                     state.entrant(e).name,
-                    "not paired this round, which counts as a round not played (no points; "
-                    "in the Brightwell Quotient 32 + C x own points, as for a bye)",
+                    message("woc.absent.swiss"),
                     "woc Appendix A 3(a, c)",
                     e,
                 )
@@ -180,9 +181,8 @@ class WocEngine(SettingsMixin):
             reasons.append(
                 Reason(
                     "woc.swiss.day",
-                    f"Round {number} of {plan.rounds} (day {day}: seven rounds on the first "
-                    "day, six on the second).",
-                    "woc II.2",
+                    rule="woc II.2",
+                    params={"number": number, "rounds": plan.rounds, "day": day},
                 )
             )
         return RoundPlan(
@@ -239,8 +239,7 @@ class WocEngine(SettingsMixin):
                     Problem(
                         "woc.pairing.impossible",
                         "rounds",
-                        f"Round {number} cannot be paired: every pairing breaks rule II.6.2(a) "
-                        f"({error}). The director must pair this round by hand.",
+                        params={"number": number, "error": message(error.code)},
                     )
                 ]
             ) from error
@@ -275,12 +274,8 @@ class WocEngine(SettingsMixin):
         if outcome.proven:
             reason = Reason(
                 "woc.pairing.optimal",
-                "The pairing minimises, in order, the breaches of rules (b) to (g) of II.6.2 "
-                "among all pairings allowed by rule (a): "
-                + ", ".join(f"({k}) {v}" for k, v in summary.items())
-                + ".",
-                "woc II.6.2",
-                {"totals": summary, "modified": modified},
+                rule="woc II.6.2",
+                params={"totals": summary, "modified": modified, "breaches": breaches(summary)},
             )
         else:
             reason = unproven_reason(outcome, summary, players, modified, settings)
@@ -301,21 +296,16 @@ class WocEngine(SettingsMixin):
                 game_scores=((int(settings["bye_discs"]),),),
                 reasons=(
                     Reason(
-                        "woc.bye",
-                        f"A bye scores {show_number(points)} point(s) and "
-                        f"{settings['bye_discs']} discs.",
-                        "woc II.7 (bye score: event setting)",
+                        "woc.bye.score",
+                        rule="woc II.7 (bye score: event setting)",
+                        params={"points": show_number(points), "discs": settings["bye_discs"]},
                     ),
                 ),
             )
         if len(match.participants) != 2:
-            return _refused("woc.match.players", "participants", "A game has two players.")
+            return _refused(Problem("woc.match.players", "participants"))
         if len(match.games) != 1:
-            return _refused(
-                "woc.match.games",
-                "games",
-                f"A round of the first two days is one game; {len(match.games)} were entered.",
-            )
+            return _refused(Problem("woc.match.games", "games", params={"count": len(match.games)}))
         result, problems = score_game(match.games[0], "games[0]")
         if result is None:
             return MatchScore(points=(0, 0), complete=False, problems=tuple(problems))
@@ -438,12 +428,10 @@ class WocEngine(SettingsMixin):
                 if len(tier) > 1:
                     pending.append(
                         NeedsDecision(
-                            code="woc.lot",
-                            text="Equal on points, Brightwell Quotient and disc count: "
-                            + ", ".join(names[e] for e in tier)
-                            + ". Draw lots and record the order (Appendix A 4).",
+                            code="woc.lot.list",
                             key=brightwell.lot_key(tier),
                             options=tier,
+                            params={"names": ", ".join(names[e] for e in tier)},
                         )
                     )
         columns = (
@@ -513,7 +501,7 @@ class WocEngine(SettingsMixin):
 def _walkovers(state: EventState, outcome: NextRound) -> NextRound:
     """woc.md, Absence: in the final stages an absent player's match is kept and lost by
     walkover (finals.score_final_match); both absent, nobody wins it."""
-    return absence.mark_matches(state, outcome, "the match is lost by walkover", "woc.md")
+    return absence.mark_matches(state, outcome, message("woc.absent.walkover"), "woc.md")
 
 
 def plays_in(entrant: EntrantState, number: int) -> bool:
@@ -523,8 +511,13 @@ def plays_in(entrant: EntrantState, number: int) -> bool:
     return entrant.active
 
 
-def _refused(code: str, field: str, text: str) -> MatchScore:
-    return MatchScore(points=(0, 0), complete=False, problems=(Problem(code, field, text),))
+def _refused(problem: Problem) -> MatchScore:
+    return MatchScore(points=(0, 0), complete=False, problems=(problem,))
+
+
+def breaches(summary: Mapping[str, int]) -> str:
+    """II.6.2's breaches rule by rule, as shown: "(b) 0, (c) 1, ..."."""
+    return ", ".join(f"({k}) {v}" for k, v in summary.items())
 
 
 def unproven_reason(
@@ -544,25 +537,28 @@ def unproven_reason(
         least[rule], floor = divmod(floor, weight)
     first = next((r for r in swiss.RULES if least[r] < summary[r]), swiss.RULES[-1])
     settled = swiss.RULES[: swiss.RULES.index(first)]
-    kept = f"No pairing breaks rules ({settled[0]})-({settled[-1]}) less; " if settled else ""
+    between = {"rule": first, "least": least[first], "cost": summary[first]}
+    if settled:
+        optimum = message(
+            "woc.pairing.optimum.settled",
+            settled_first=settled[0],
+            settled_last=settled[-1],
+            **between,
+        )
+    else:
+        optimum = message("woc.pairing.optimum", **between)
     seconds = settings["pairing_seconds"]
-    text = (
-        f"Not proven optimal: the proof did not finish within the pairing time budget of "
-        f"{show_number(seconds)} s. This pairing breaks rules (b) to (g) of II.6.2: "
-        + ", ".join(f"({k}) {v}" for k, v in summary.items())
-        + f". {kept}under rule ({first}) the optimum has between {least[first]} and "
-        f"{summary[first]}. Publish it, or search longer (the round is paired again with a "
-        "larger budget)."
-    )
     return Reason(
         "woc.pairing.unproven",
-        text,
-        "woc II.6.2",
-        {
+        rule="woc II.6.2",
+        params={
             "totals": summary,
             "modified": modified,
             "rule": first,
             "least": least[first],
             "seconds": seconds,
+            "budget": show_number(seconds),
+            "breaches": breaches(summary),
+            "optimum": optimum,
         },
     )

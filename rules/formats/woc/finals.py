@@ -22,6 +22,7 @@ from typing import Any
 from rules import absence
 from rules.contract import GameState, MatchScore, MatchState, Problem, Reason
 from rules.formats.woc.scoring import score_game
+from rules.words import message
 
 KIND_STAGE = {
     "playoff": "playoff",
@@ -51,6 +52,14 @@ MINUTES = {
     "women_final": 40,
     "other": 30,
 }
+# a one-game match's kind as a part of a sentence ("a {kind} is one game")
+KIND_NAMES = {
+    "playoff": message("woc.kind.playoff"),
+    "women_playoff": message("woc.kind.women_playoff"),
+    "third_place": message("woc.kind.third_place"),
+    "women_final": message("woc.kind.women_final"),
+    "other": message("woc.kind.other"),
+}
 BEST_OF = {"semi_final": 3, "final": 3}
 CHOICES = ("colour", "draw_win")
 
@@ -74,12 +83,14 @@ def score_final_match(match: MatchState) -> MatchScore:
     kind = kind_of(match)
     if kind not in KIND_STAGE:
         return _refused(
-            "woc.final.kind",
-            "details.kind",
-            f"Match {match.code}: unknown kind of game after the Swiss ({kind!r}).",
+            Problem(
+                "woc.final.kind",
+                "details.kind",
+                params={"match": match.code, "kind": repr(kind)},
+            )
         )
     if len(match.participants) != 2 or any(p.entrant is None for p in match.participants):
-        return _refused("woc.match.players", "participants", "A game has two players.")
+        return _refused(Problem("woc.match.players", "participants"))
     if absence.unplayed(match):
         return _walkover(match, kind)
     played, problems = _games(match)
@@ -95,13 +106,7 @@ def _games(match: MatchState) -> tuple[list[Played], list[Problem]]:
     for index, game in enumerate(sorted(match.games, key=lambda g: g.number)):
         place = f"games[{index}]"
         if game.first not in (0, 1):
-            return [], [
-                Problem(
-                    "woc.final.black",
-                    f"{place}.first",
-                    f"Game {game.number}: say which player had Black.",
-                )
-            ]
+            return [], [Problem("woc.final.black", f"{place}.first", params={"game": game.number})]
         black = int(game.first)
         scores = tuple(game.scores)
         in_colour = scores if black == 0 else (scores[1], scores[0]) if len(scores) == 2 else scores
@@ -120,14 +125,12 @@ def _games(match: MatchState) -> tuple[list[Played], list[Problem]]:
 
 
 def _one_game(match: MatchState, played: list[Played], kind: str) -> MatchScore:
-    label = KIND_LABEL[kind]
+    name = KIND_NAMES[kind]
     if not played:
         return MatchScore(points=(0, 0), complete=False)
     if len(played) > 1:
         return _refused(
-            "woc.final.one_game",
-            "games",
-            f"A {label.lower()} is one game; {len(played)} were entered.",
+            Problem("woc.final.one_game", "games", params={"kind": name, "count": len(played)})
         )
     game = played[0]
     reasons = list(game.reasons)
@@ -135,9 +138,7 @@ def _one_game(match: MatchState, played: list[Played], kind: str) -> MatchScore:
     choice = match.details.get("choice")
     if choice is not None and choice not in CHOICES:
         return _refused(
-            "woc.choice.value",
-            "details.choice",
-            f"The better-ranked player's choice is 'colour' or 'draw_win'; got {choice!r}.",
+            Problem("woc.choice.value", "details.choice", params={"choice": repr(choice)})
         )
     if winner is None and kind == "other":
         return MatchScore(
@@ -149,25 +150,12 @@ def _one_game(match: MatchState, played: list[Played], kind: str) -> MatchScore:
         )
     if winner is None:
         if choice is None:
-            return _refused(
-                "woc.choice.missing",
-                "details.choice",
-                f"The {label.lower()} was drawn: record whether the better-ranked player chose "
-                "the colour (a draw goes to the opponent) or the draw win (IV.9).",
-            )
+            return _refused(Problem("woc.choice.missing", "details.choice", params={"kind": name}))
         winner = 1 if choice == "colour" else 0
-        reasons.append(
-            Reason(
-                "woc.choice.draw",
-                "A draw: the better-ranked player "
-                + (
-                    "chose the colour, so the draw goes to the opponent."
-                    if choice == "colour"
-                    else "let the opponent choose the colour and wins the draw."
-                ),
-                "woc IV.9(a)" if choice == "colour" else "woc IV.9(b)",
-            )
-        )
+        if choice == "colour":
+            reasons.append(Reason("woc.choice.colour", rule="woc IV.9(a)"))
+        else:
+            reasons.append(Reason("woc.choice.draw_win", rule="woc IV.9(b)"))
     points = (1, 0) if winner == 0 else (0, 1)
     return MatchScore(
         points=points,
@@ -182,13 +170,9 @@ def _one_game(match: MatchState, played: list[Played], kind: str) -> MatchScore:
 def _best_of_three(match: MatchState, played: list[Played]) -> MatchScore:
     kind = kind_of(match)
     if len(played) > 3:
-        return _refused("woc.final.games", "games", "A best-of-three match has at most 3 games.")
+        return _refused(Problem("woc.final.games", "games"))
     if len(played) >= 2 and played[1].black == played[0].black:
-        return _refused(
-            "woc.final.colours",
-            "games[1].first",
-            "Colours are reversed for the second game (III.1).",
-        )
+        return _refused(Problem("woc.final.colours", "games[1].first"))
     points = [Fraction(0), Fraction(0)]
     discs = [0, 0]
     reasons: list[Reason] = []
@@ -213,27 +197,20 @@ def _best_of_three(match: MatchState, played: list[Played]) -> MatchScore:
         len(played) >= 2 and played[0].winner is not None and (played[0].winner == played[1].winner)
     )
     if two_wins and len(played) == 3:
-        return _refused(
-            "woc.final.no_third",
-            "games[2]",
-            "A player who wins the first two games wins the match; no third game is played "
-            "(III.1).",
-        )
+        return _refused(Problem("woc.final.no_third", "games[2]"))
     if len(played) < 2 or (len(played) == 2 and not two_wins):
         if len(played) == 2:
             chooser = 0 if discs[0] >= discs[1] else 1
-            why = (
-                "more discs in games 1 and 2"
-                if discs[0] != discs[1]
-                else "equal discs in games 1 and 2: the higher-ranked player in the IFRL"
-            )
+            if discs[0] != discs[1]:
+                why = message("woc.final.game3.discs")
+            else:
+                why = message("woc.final.game3.rank")
             details["game3_choice"] = chooser
             reasons.append(
                 Reason(
                     "woc.final.game3_choice",
-                    f"Game 3: seat {chooser + 1} chooses the colour ({why}).",
-                    "woc III.1",
-                    {"seat": chooser},
+                    rule="woc III.1",
+                    params={"seat": chooser, "seat_number": chooser + 1, "why": why},
                 )
             )
         return MatchScore(
@@ -246,34 +223,22 @@ def _best_of_three(match: MatchState, played: list[Played]) -> MatchScore:
         )
     if two_wins:
         winner = played[0].winner
-        reasons.append(
-            Reason(
-                "woc.final.two_wins",
-                "Won the first and second games: the match is won, no third game.",
-                "woc III.1",
-            )
-        )
+        reasons.append(Reason("woc.final.two_wins", rule="woc III.1"))
     elif points[0] != points[1]:
         winner = 0 if points[0] > points[1] else 1
-        reasons.append(Reason("woc.final.points", f"Won {summary} on points.", "woc III.1"))
+        reasons.append(Reason("woc.final.points", rule="woc III.1", params={"score": summary}))
     elif discs[0] != discs[1]:
         winner = 0 if discs[0] > discs[1] else 1
         reasons.append(
             Reason(
                 "woc.final.discs",
-                f"Equal on points; won on total discs {discs[winner]}-{discs[1 - winner]}.",
-                "woc III.1",
+                rule="woc III.1",
+                params={"discs": f"{discs[winner]}-{discs[1 - winner]}"},
             )
         )
     else:
         winner = 0
-        reasons.append(
-            Reason(
-                "woc.final.rank",
-                "Equal on points and discs: the higher-ranked player in the IFRL wins.",
-                "woc III.1",
-            )
-        )
+        reasons.append(Reason("woc.final.rank", rule="woc III.1"))
     return MatchScore(
         points=(_plain(points[0]), _plain(points[1])),
         winner=winner,
@@ -292,12 +257,7 @@ def _walkover(match: MatchState, kind: str) -> MatchScore:
         return MatchScore(
             points=(0, 0),
             complete=False,
-            reasons=(
-                Reason(
-                    "woc.final.both_absent",
-                    "Both players are absent: enter the games, or withdraw one of them.",
-                ),
-            ),
+            reasons=(Reason("woc.final.both_absent"),),
             details={"kind": kind},
         )
     winner = 1 - gone[0]
@@ -305,7 +265,7 @@ def _walkover(match: MatchState, kind: str) -> MatchScore:
         points=(1, 0) if winner == 0 else (0, 1),
         winner=winner,
         summary="W/O",
-        reasons=(Reason("woc.final.walkover", "Won by walkover: the opponent was absent."),),
+        reasons=(Reason("woc.final.walkover"),),
         details={"kind": kind, "walkover": True},
     )
 
@@ -322,8 +282,8 @@ def _show(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
 
 
-def _refused(code: str, field: str, text: str) -> MatchScore:
-    return MatchScore(points=(0, 0), complete=False, problems=(Problem(code, field, text),))
+def _refused(problem: Problem) -> MatchScore:
+    return MatchScore(points=(0, 0), complete=False, problems=(problem,))
 
 
 def match_details(

@@ -70,12 +70,7 @@ def women_rows(
             return None, None
         top = [e for e, _, _ in final[:4] if e in women]
         rows = _ranked_tail(top, [], women, prog.points)
-        note = Reason(
-            "woc.women.semi_final",
-            "A woman reached the semi-finals: no women's playoffs or final; the women of the "
-            "semi-finals are ranked by their final order.",
-            "woc II.5.3, III.5",
-        )
+        note = Reason("woc.women.semi_final", rule="woc II.5.3, III.5")
         return rows, note
     wl: Playoffs | None = prog.women
     if wl is None or not wl.decided:
@@ -86,11 +81,10 @@ def women_rows(
     if decided is not None:
         head = list(decided)
     rows = _ranked_tail(head, wl.losers(), women, prog.points)
-    note = Reason(
-        "woc.women.final",
-        "Women's final: " + ("played." if decided else "to be played."),
-        "woc II.5.3, III.5",
-    )
+    if decided:
+        note = Reason("woc.women.final.played", rule="woc II.5.3, III.5")
+    else:
+        note = Reason("woc.women.final.pending", rule="woc II.5.3, III.5")
     return rows, note
 
 
@@ -134,15 +128,7 @@ def team_rows(
 
         tied.sort(key=lambda t: (key(t), t))
         order = tied + [t for t in order if t not in tied]
-        notes.append(
-            Reason(
-                "woc.team.tie",
-                "Tie for first place: most games between members of the team, then the team "
-                "whose best player, then second player, ranks higher in the IFRL; else equal.",
-                "woc II.4",
-                {"teams": tied},
-            )
-        )
+        notes.append(Reason("woc.team.tie", rule="woc II.4", params={"teams": tied}))
         first_key = key(tied[0])
         equal_first = {t for t in tied if key(t) == first_key}
     else:

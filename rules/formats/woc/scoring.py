@@ -13,9 +13,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.contract import GameEnding, GameState, Number, Problem, Reason
+from rules.words import message
 
 BOARD = 64
 SEAT_NAMES = ("Black", "White")
+# a player named by colour, as a part of a sentence ("64-0 for {winner}")
+SEATS = (message("woc.seat.black"), message("woc.seat.white"))
 _SEAT_WORDS = {"black": 0, "white": 1, 0: 0, 1: 1}
 
 
@@ -46,59 +49,42 @@ def seat(value: Any) -> int | None:
 def score_game(game: GameState, place: str) -> tuple[GameResult | None, list[Problem]]:
     """The official score of ``game``, or the problems that keep it from having one."""
     problems: list[Problem] = []
-    label = f"Game {game.number}"
+    number = game.number  # sentences name the game: "Game 3: ..."
     if len(game.scores) != 2:
-        return None, [
-            Problem(
-                "woc.score.seats",
-                f"{place}.scores",
-                f"{label}: an Othello game has two players, Black and White.",
-            )
-        ]
+        return None, [Problem("woc.score.seats", f"{place}.scores", params={"game": number})]
     ending = game.ending
     if ending is GameEnding.BYE:
-        return None, [
-            Problem(
-                "woc.score.bye_ending",
-                f"{place}.ending",
-                f"{label}: a game between two players cannot end as a bye.",
-            )
-        ]
+        return None, [Problem("woc.score.bye_ending", f"{place}.ending", params={"game": number})]
     if ending is GameEnding.NORMAL and game.details.get("decided") is not None:
-        result, problems = _decided(game, place, label)
+        result, problems = _decided(game, place, number)
     elif ending is GameEnding.NORMAL:
-        result, problems = _normal(game, place, label)
+        result, problems = _normal(game, place, number)
     elif ending is GameEnding.TIME_DEFAULT:
-        result, problems = _time_default(game, place, label)
+        result, problems = _time_default(game, place, number)
     else:
-        result, problems = _resigned(game, place, label)
+        result, problems = _resigned(game, place, number)
     if result is None or problems:
         return None, problems
-    return _penalty(result, game.details, place, label)
+    return _penalty(result, game.details, place, number)
 
 
-def _discs(game: GameState, place: str, label: str) -> tuple[tuple[int, int] | None, list[Problem]]:
+def _discs(
+    game: GameState, place: str, number: int
+) -> tuple[tuple[int, int] | None, list[Problem]]:
     values: list[int] = []
     for index, value in enumerate(game.scores):
-        name = SEAT_NAMES[index]
+        where = f"{place}.scores[{index}]"
         if value is None:
-            return None, [
-                Problem(
-                    "woc.score.missing",
-                    f"{place}.scores[{index}]",
-                    f"{label}: enter the number of {name.lower()} discs on the board.",
-                )
-            ]
+            said: dict[str, Any] = {"game": number}
+            if index == 0:
+                return None, [Problem("woc.score.missing.black", where, params=said)]
+            return None, [Problem("woc.score.missing.white", where, params=said)]
         whole = _whole(value)
         if whole is None or whole < 0:
-            return None, [
-                Problem(
-                    "woc.score.not_count",
-                    f"{place}.scores[{index}]",
-                    f"{label}: {name} discs must be a whole number from 0 to 64; got {value}.",
-                    {"value": str(value)},
-                )
-            ]
+            said = {"game": number, "value": str(value)}
+            if index == 0:
+                return None, [Problem("woc.score.not_count.black", where, params=said)]
+            return None, [Problem("woc.score.not_count.white", where, params=said)]
         values.append(whole)
     black, white = values
     if black + white > BOARD:
@@ -106,16 +92,14 @@ def _discs(game: GameState, place: str, label: str) -> tuple[tuple[int, int] | N
             Problem(
                 "woc.score.over_64",
                 f"{place}.scores",
-                f"{label}: Black and white discs add up to {black + white}; "
-                "the board has 64 squares.",
-                {"total": black + white},
+                params={"game": number, "total": black + white},
             )
         ]
     return (black, white), []
 
 
-def _normal(game: GameState, place: str, label: str) -> tuple[GameResult | None, list[Problem]]:
-    discs, problems = _discs(game, place, label)
+def _normal(game: GameState, place: str, number: int) -> tuple[GameResult | None, list[Problem]]:
+    discs, problems = _discs(game, place, number)
     if discs is None:
         return None, problems
     black, white = discs
@@ -124,9 +108,7 @@ def _normal(game: GameState, place: str, label: str) -> tuple[GameResult | None,
             Problem(
                 "woc.score.under_4",
                 f"{place}.scores",
-                f"{label}: Black and white discs add up to {black + white}; a finished "
-                "game has at least the 4 starting discs on the board.",
-                {"total": black + white},
+                params={"game": number, "total": black + white},
             )
         ]
     empties = BOARD - black - white
@@ -135,7 +117,7 @@ def _normal(game: GameState, place: str, label: str) -> tuple[GameResult | None,
         result = GameResult(
             (32, 32),
             None,
-            (Reason("woc.score.draw", "A draw is always scored 32-32.", "woc IV.8"),),
+            (Reason("woc.score.draw", rule="woc IV.8"),),
         )
     else:
         winner = 0 if black > white else 1
@@ -143,35 +125,32 @@ def _normal(game: GameState, place: str, label: str) -> tuple[GameResult | None,
         scores[winner] += empties
         reasons: tuple[Reason, ...] = ()
         if empties:
-            reasons = (
-                Reason(
-                    "woc.score.empties",
-                    f"{empties} empty square{'s' if empties != 1 else ''} counted for "
-                    f"the winner ({SEAT_NAMES[winner]}).",
-                    "woc IV.8",
-                    {"empties": empties},
-                ),
-            )
+            said = {"empties": empties, "seat": SEATS[winner]}
+            if empties == 1:
+                empty = Reason("woc.score.empties.one", rule="woc IV.8", params=said)
+            else:
+                empty = Reason("woc.score.empties.many", rule="woc IV.8", params=said)
+            reasons = (empty,)
         result = GameResult((scores[0], scores[1]), winner, reasons)
     declared = game.details.get("declared")
     if declared is not None:
         expected = "draw" if result.winner is None else SEAT_NAMES[result.winner].lower()
         if str(declared).lower() != expected:
-            shown = f"{black}-{white}"
-            return None, [
-                Problem(
-                    "woc.score.declared_mismatch",
-                    f"{place}.details.declared",
-                    f"{label}: the result was entered as '{declared}' but {shown} on the board "
-                    f"is {'a draw' if expected == 'draw' else 'a win for ' + expected.title()}"
-                    + (" (a draw is 32-32 after empty squares)." if expected != "draw" else "."),
-                    {"declared": declared, "scores": [black, white]},
-                )
-            ]
+            said = {
+                "declared": str(declared),
+                "scores": [black, white],
+                "game": number,
+                "shown": f"{black}-{white}",
+            }
+            where = f"{place}.details.declared"
+            if result.winner is None:
+                return None, [Problem("woc.score.declared_mismatch.draw", where, params=said)]
+            said["seat"] = SEATS[result.winner]
+            return None, [Problem("woc.score.declared_mismatch.win", where, params=said)]
     return result, []
 
 
-def _decided(game: GameState, place: str, label: str) -> tuple[GameResult | None, list[Problem]]:
+def _decided(game: GameState, place: str, number: int) -> tuple[GameResult | None, list[Problem]]:
     """A result the record gives where the discs do not decide it (a WOF file's '11770 >
     11755', or '(32)>(32)' in a file written winner first): the winner as recorded, the discs
     as written (none: 0-0); nothing is added for empty squares."""
@@ -179,48 +158,53 @@ def _decided(game: GameState, place: str, label: str) -> tuple[GameResult | None
     if decided not in ("black", "white", "draw"):
         return None, [
             Problem(
-                "woc.score.decided",
+                "woc.score.decided.value",
                 f"{place}.details.decided",
-                f"{label}: the recorded result must be 'black', 'white' or 'draw'; "
-                f"got {game.details.get('decided')!r}.",
+                params={"game": number, "value": repr(game.details.get("decided"))},
             )
         ]
     if all(value is None for value in game.scores) and len(game.scores) == 2:
         discs: tuple[int, int] = (0, 0)
-        how = "without the discs"
+        how = message("woc.decided.bare")
     else:
-        found, problems = _discs(game, place, label)
+        found, problems = _discs(game, place, number)
         if found is None:
             return None, problems
-        discs, how = found, f"on the discs as written, {found[0]}-{found[1]}"
+        discs = found
+        how = message("woc.decided.discs", discs=f"{found[0]}-{found[1]}")
     winner = {"black": 0, "white": 1, "draw": None}[decided]
-    who = "a draw" if winner is None else f"{SEAT_NAMES[winner]} won"
+    if winner is None:
+        who = message("woc.decided.draw")
+    else:
+        who = message("woc.decided.won", seat=SEATS[winner])
     reason = Reason(
         "woc.score.decided",
-        f"The record gives the result ({who}) {how}.",
-        "WOF rating file (docs/formats/wof-file.md)",
-        {"decided": decided},
+        rule="WOF rating file (docs/formats/wof-file.md)",
+        params={"decided": decided, "who": who, "how": how},
     )
     return GameResult(discs, winner, (reason,)), []
 
 
-def _defaulter(game: GameState, place: str, label: str, what: str) -> tuple[int | None, Problem]:
+def _defaulter(game: GameState, place: str, number: int, code: str) -> tuple[int | None, Problem]:
+    """The seat ``details["defaulter"]`` names, and the problem when it names none (``code``
+    asks for the player who resigned, forfeited...)."""
     found = seat(game.details.get("defaulter"))
-    problem = Problem(
-        "woc.score.defaulter",
-        f"{place}.details.defaulter",
-        f"{label}: say which player {what} (Black or White).",
-    )
+    problem = Problem(code, f"{place}.details.defaulter", params={"game": number})
     return found, problem
 
 
-def _resigned(game: GameState, place: str, label: str) -> tuple[GameResult | None, list[Problem]]:
-    what = {
-        GameEnding.RESIGNATION: "resigned",
-        GameEnding.FORFEIT: "forfeited",
-        GameEnding.DEFAULT: "defaulted",
-    }.get(game.ending, "lost")
-    loser, problem = _defaulter(game, place, label, what)
+# how a game was left unplayed: the problem asking who, and the reason for its score
+_UNPLAYED = {
+    GameEnding.RESIGNATION: ("woc.score.defaulter.resigned", "woc.score.resigned"),
+    GameEnding.FORFEIT: ("woc.score.defaulter.forfeited", "woc.score.forfeited"),
+    GameEnding.DEFAULT: ("woc.score.defaulter.defaulted", "woc.score.defaulted"),
+}
+_LOST = ("woc.score.defaulter.lost", "woc.score.lost")
+
+
+def _resigned(game: GameState, place: str, number: int) -> tuple[GameResult | None, list[Problem]]:
+    asked, code = _UNPLAYED.get(game.ending, _LOST)
+    loser, problem = _defaulter(game, place, number, asked)
     if loser is None and tuple(game.scores) in ((64, 0), (0, 64)):
         loser = 1 if game.scores[0] == 64 else 0
     if loser is None:
@@ -229,142 +213,114 @@ def _resigned(game: GameState, place: str, label: str) -> tuple[GameResult | Non
     scores = [0, 0]
     scores[winner] = BOARD
     if game.ending is GameEnding.RESIGNATION:
-        text, rule = (
-            f"{SEAT_NAMES[loser]} resigned: the official score is 64-0 for {SEAT_NAMES[winner]}.",
-            "woc IV.8",
-        )
+        rule = "woc IV.8"
     else:
         # The document does not score an unplayed game; it is scored as a resignation.
-        text, rule = (
-            f"{SEAT_NAMES[loser]} {what}: the game is scored 64-0 for {SEAT_NAMES[winner]}, "
-            "as a resignation.",
-            "woc IV.8 (by analogy; see docs/formats/woc.md)",
-        )
-    reason = Reason(f"woc.score.{what}", text, rule)
+        rule = "woc IV.8 (by analogy; see docs/formats/woc.md)"
+    reason = Reason(code, rule=rule, params={"loser": SEATS[loser], "winner": SEATS[winner]})
     return GameResult((scores[0], scores[1]), winner, (reason,)), []
 
 
 def _time_default(
-    game: GameState, place: str, label: str
+    game: GameState, place: str, number: int
 ) -> tuple[GameResult | None, list[Problem]]:
-    loser, problem = _defaulter(game, place, label, "lost on time first")
+    loser, problem = _defaulter(game, place, number, "woc.score.defaulter.time")
     if loser is None:
         return None, [problem]
     winner = 1 - loser
     second = game.details.get("second_flag")
-    names = (SEAT_NAMES[loser], SEAT_NAMES[winner])
+    names = {"loser": SEATS[loser], "winner": SEATS[winner]}
     scores = [0, 0]
     if second == "defaulter":
         scores[winner] = BOARD
-        text = f"{names[0]}'s flag fell a second time: the game is scored 64-0."
         return GameResult(
             (scores[0], scores[1]),
             winner,
-            (Reason("woc.score.second_flag", text, "woc IV.6"),),
+            (Reason("woc.score.second_flag", rule="woc IV.6", params=names),),
         ), []
     if second == "non_defaulter":
         scores[winner], scores[loser] = 33, 31
-        text = (
-            f"{names[1]}'s flag fell after the two extra minutes: {names[0]}, who defaulted "
-            "first, loses 31-33."
-        )
         return GameResult(
             (scores[0], scores[1]),
             winner,
-            (Reason("woc.score.both_flags", text, "woc IV.6"),),
+            (Reason("woc.score.both_flags", rule="woc IV.6", params=names),),
         ), []
     if second is not None:
         return None, [
             Problem(
-                "woc.score.second_flag",
+                "woc.score.second_flag.value",
                 f"{place}.details.second_flag",
-                f"{label}: 'second_flag' must be 'defaulter' or 'non_defaulter'; got {second!r}.",
+                params={"game": number, "value": repr(second)},
             )
         ]
-    discs, problems = _discs(game, place, label)
+    discs, problems = _discs(game, place, number)
     if discs is None:
         return None, problems
     # IV.6: the true final score stands (empties to the winner, who is the non-defaulter),
     # "save that the non-defaulting player is guaranteed at least a 33-31 win".
     winner_discs = max(BOARD - discs[loser], 33)
     scores[winner], scores[loser] = winner_discs, BOARD - winner_discs
-    text = f"{names[0]} lost on time: {names[1]} wins {winner_discs}-{BOARD - winner_discs}" + (
-        " (at least 33-31)." if BOARD - discs[loser] < 33 else " (the true final score)."
-    )
-    return GameResult(
-        (scores[0], scores[1]), winner, (Reason("woc.score.time_default", text, "woc IV.6"),)
-    ), []
+    said = {**names, "score": f"{winner_discs}-{BOARD - winner_discs}"}
+    if BOARD - discs[loser] < 33:
+        reason = Reason("woc.score.time_default.least", rule="woc IV.6", params=said)
+    else:
+        reason = Reason("woc.score.time_default", rule="woc IV.6", params=said)
+    return GameResult((scores[0], scores[1]), winner, (reason,)), []
 
 
 def _penalty(
-    result: GameResult, details: Mapping[str, Any], place: str, label: str
+    result: GameResult, details: Mapping[str, Any], place: str, number: int
 ) -> tuple[GameResult | None, list[Problem]]:
     penalty = details.get("penalty")
     if penalty is None:
         return result, []
     field = f"{place}.details.penalty"
     if not isinstance(penalty, Mapping):
-        return None, [Problem("woc.penalty.shape", field, f"{label}: the penalty is unreadable.")]
+        return None, [Problem("woc.penalty.shape", field, params={"game": number})]
     kind = penalty.get("kind")
     note = str(penalty.get("note", "")).strip()
-    suffix = f" ({note})" if note else ""
     if kind == "draw":
-        reason = Reason(
-            "woc.penalty.draw", f"The director declared the game a draw{suffix}.", "woc V.2(c)"
-        )
+        if note:
+            reason = Reason("woc.penalty.draw.note", rule="woc V.2(c)", params={"note": note})
+        else:
+            reason = Reason("woc.penalty.draw", rule="woc V.2(c)")
         return GameResult((32, 32), None, (*result.reasons, reason)), []
     if kind == "award":
         to = seat(penalty.get("to"))
         if to is None:
-            return None, [
-                Problem(
-                    "woc.penalty.award_to",
-                    f"{field}.to",
-                    f"{label}: say to whom the director awarded the game (Black or White).",
-                )
-            ]
+            return None, [Problem("woc.penalty.award_to", f"{field}.to", params={"game": number})]
         scores = list(result.scores)
         if result.winner != to:
             # Silent in the document: an awarded game gets IV.6's least win, 33-31.
             scores[to], scores[1 - to] = 33, 31
-        reason = Reason(
-            "woc.penalty.award",
-            f"The director awarded the game to {SEAT_NAMES[to]}{suffix}: {scores[0]}-{scores[1]}.",
-            "woc V.2(c)",
-        )
+        said = {"seat": SEATS[to], "score": f"{scores[0]}-{scores[1]}"}
+        if note:
+            said["note"] = note
+            reason = Reason("woc.penalty.award.note", rule="woc V.2(c)", params=said)
+        else:
+            reason = Reason("woc.penalty.award", rule="woc V.2(c)", params=said)
         return GameResult((scores[0], scores[1]), to, (*result.reasons, reason)), []
     if kind == "score":
-        return _penalty_score(result, penalty, field, label, suffix)
+        return _penalty_score(result, penalty, field, number, note)
     return None, [
-        Problem(
-            "woc.penalty.kind",
-            f"{field}.kind",
-            f"{label}: a penalty is 'score', 'award' or 'draw'; got {kind!r}.",
-        )
+        Problem("woc.penalty.kind", f"{field}.kind", params={"game": number, "kind": repr(kind)})
     ]
 
 
 def _penalty_score(
-    result: GameResult, penalty: Mapping[str, Any], field: str, label: str, suffix: str
+    result: GameResult, penalty: Mapping[str, Any], field: str, number: int, note: str
 ) -> tuple[GameResult | None, list[Problem]]:
     raw = penalty.get("scores")
     values = [_whole(v) for v in raw] if isinstance(raw, list | tuple) and len(raw) == 2 else []
     if len(values) != 2 or any(v is None or v < 0 for v in values):
-        return None, [
-            Problem(
-                "woc.penalty.scores",
-                f"{field}.scores",
-                f"{label}: the director's score needs two whole disc counts, Black then White.",
-            )
-        ]
+        return None, [Problem("woc.penalty.scores", f"{field}.scores", params={"game": number})]
     black, white = (v or 0 for v in values)
     if black + white != BOARD:
         return None, [
             Problem(
                 "woc.penalty.total",
                 f"{field}.scores",
-                f"{label}: the director's score {black}-{white} adds up to {black + white}; "
-                "an official score adds up to 64.",
+                params={"game": number, "score": f"{black}-{white}", "total": black + white},
             )
         ]
     offender = seat(penalty.get("offender"))
@@ -375,16 +331,16 @@ def _penalty_score(
                 Problem(
                     "woc.penalty.direction",
                     f"{field}.scores",
-                    f"{label}: a penalty may only change the score to the benefit of the "
-                    f"offender's opponent ({SEAT_NAMES[victim]}).",
+                    params={"game": number, "seat": SEATS[victim]},
                 )
             ]
     winner = None if black == white else (0 if black > white else 1)
-    reason = Reason(
-        "woc.penalty.score",
-        f"The director changed the score to {black}-{white}{suffix}.",
-        "woc V.2(b)",
-    )
+    said = {"score": f"{black}-{white}"}
+    if note:
+        said["note"] = note
+        reason = Reason("woc.penalty.score.note", rule="woc V.2(b)", params=said)
+    else:
+        reason = Reason("woc.penalty.score", rule="woc V.2(b)", params=said)
     return GameResult((black, white), winner, (*result.reasons, reason)), []
 
 

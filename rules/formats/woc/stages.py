@@ -25,7 +25,7 @@ from rules.contract import (
     RoundPlan,
 )
 from rules.formats.woc.brightwell import lot_key
-from rules.formats.woc.finals import KIND_LABEL, KIND_STAGE, match_details, score_final_match
+from rules.formats.woc.finals import KIND_STAGE, match_details, score_final_match
 
 WOMAN = "F"
 STAGE_LABELS = {"playoff": "Playoffs", "semi_final": "Semi-finals", "final": "Finals"}
@@ -194,25 +194,17 @@ def _settle(result: Progress, playoffs: Playoffs, kind: str) -> None:
 
 
 def plan_next(prog: Progress, number: int, names: Callable[[str], str]) -> NextRound:
-    done = Finished(Reason("woc.finished.final", "The final stages have been played.", "woc III"))
+    done = Finished(Reason("woc.finished.final", rule="woc III"))
     if prog.ifrl is None:
-        return Finished(
-            Reason(
-                "woc.finished.no_finals",
-                "The qualifying rounds are over; this event has no semi-finals.",
-                "woc II.1",
-            )
-        )
+        return Finished(Reason("woc.finished.no_finals", rule="woc II.1"))
     near_top = set(prog.eligible[:9])
     for tier in prog.unresolved:
         if near_top & set(tier):
             return NeedsDecision(
                 code="woc.lot",
-                text="Draw lots for the players equal on points, BQ and discs near the top ("
-                + ", ".join(names(e) for e in tier)
-                + ") before the playoffs and semi-finals can be paired (II.3.1).",
                 key=lot_key(tier),
                 options=tuple(tier),
+                params={"names": ", ".join(names(e) for e in tier)},
             )
     ifrl = prog.ifrl
     if not ifrl.played:
@@ -245,10 +237,7 @@ def plan_next(prog: Progress, number: int, names: Callable[[str], str]) -> NextR
         return _round(number, "semi_final", matches)
     final, third = prog.final_pair(), prog.third_pair()
     if final is None or third is None:
-        return NeedsDecision(
-            code="woc.semi_final.open",
-            text="A semi-final is not decided yet; enter its games.",
-        )
+        return NeedsDecision(code="woc.semi_final.open")
     if prog.women is not None and not prog.women.decided:
         return _undecided(prog, prog.women)
     if prog.find("final", *final) is None:
@@ -280,48 +269,43 @@ def _undecided(prog: Progress, playoffs: Playoffs) -> NeedsDecision:
     open_codes = [m.code for p, m in playoffs.matches.items() if not playoffs.winners.get(p)]
     return NeedsDecision(
         code="woc.playoff.open",
-        text="A playoff is not decided yet: " + ", ".join(open_codes) + ".",
         key=open_codes[0] if open_codes else "",
+        params={"matches": ", ".join(open_codes)},
     )
+
+
+# each kind's sentence names its list, its games and its minutes (IV.1), and its rule
+_PLANNED = {
+    "playoff": ("woc.playoff", "woc II.3.2"),
+    "women_playoff": ("woc.women_playoff", "woc II.5.2"),
+    "semi_final": ("woc.semi_final", "woc III.2"),
+    "final": ("woc.final", "woc III.4"),
+    "third_place": ("woc.third_place", "woc III.3"),
+    "women_final": ("woc.women_final", "woc III.5"),
+}
 
 
 def _planned(kind: str, code: str, a: str, b: str, ranks: tuple[int, int]) -> PlannedMatch:
-    rule = {
-        "playoff": "woc II.3.2",
-        "women_playoff": "woc II.5.2",
-        "semi_final": "woc III.2",
-        "final": "woc III.4",
-        "third_place": "woc III.3",
-        "women_final": "woc III.5",
-    }[kind]
-    list_name = (
-        "WFRL" if kind.startswith("women") else "IFRL" if kind != "playoff" else "provisional list"
+    code_of, rule = _PLANNED[kind]
+    reason = Reason(
+        code_of, rule=rule, params={"ranks": list(ranks), "first": ranks[0], "second": ranks[1]}
     )
-    texts = [
-        f"{KIND_LABEL[kind]}: places {ranks[0]} and {ranks[1]} of the {list_name}.",
-    ]
-    if kind in ("semi_final", "final"):
-        texts.append(
-            "Best of three; the higher-ranked player chooses the colour of game 1, colours "
-            "reverse for game 2 (III.1)."
-        )
-    else:
-        texts.append(
-            "One game; the better-ranked player has the choice of colour or draw win (IV.9)."
-        )
-    details = match_details(kind, ranks)
-    texts.append(f"{details['minutes']} minutes per player (IV.1).")
     return PlannedMatch(
         code=code,
         participants=(Participant(a), Participant(b)),
         bracket=kind,
-        reasons=(Reason(f"woc.{kind}", " ".join(texts), rule, {"ranks": list(ranks)}),),
-        details=details,
+        reasons=(reason,),
+        details=match_details(kind, ranks),
     )
 
 
 def _round(number: int, stage: str, matches: list[PlannedMatch]) -> RoundPlan:
-    rule = {"playoff": "woc II.3.2", "semi_final": "woc III.2", "final": "woc III.4"}[stage]
+    if stage == "playoff":
+        reason = Reason("woc.stage.playoff", rule="woc II.3.2")
+    elif stage == "semi_final":
+        reason = Reason("woc.stage.semi_final", rule="woc III.2")
+    else:
+        reason = Reason("woc.stage.final", rule="woc III.4")
     return RoundPlan(
         number=number,
         label=STAGE_LABELS[stage],
@@ -330,5 +314,5 @@ def _round(number: int, stage: str, matches: list[PlannedMatch]) -> RoundPlan:
             for table, m in enumerate(matches, start=1)
         ),
         stage=stage,
-        reasons=(Reason(f"woc.stage.{stage}", STAGE_LABELS[stage] + ".", rule),),
+        reasons=(reason,),
     )

@@ -27,13 +27,16 @@ from functools import cached_property
 
 import rustworkx
 
+from rules import words
 from rules.contract import Reason
 from rules.tiebreaks import show_number
+from rules.words import message
 
 BYE = "BYE"
 RULES = ("b", "c", "d", "e", "f", "g")
 BLACK, WHITE = 0, 1
-_COLOUR = ("black", "white")
+# a colour as a part of a sentence ("plays {colour} though due {due}")
+_COLOUR = (message("woc.colour.black"), message("woc.colour.white"))
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,11 @@ class Pairing:
 
 
 class PairingImpossible(Exception):
-    pass
+    """No pairing of the round obeys rule (a); ``code`` says why (a words code)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(words.render(code, {}))
+        self.code = code
 
 
 def colour_cost(player: SwissPlayer, seat: int) -> tuple[int, int]:
@@ -186,12 +193,12 @@ def complete_matching(entrants: Sequence[SwissPlayer], modified: bool) -> list[t
     graph.add_nodes_from(range(len(entrants)))
     edges = _edges(entrants, modified, scale)
     if not edges:
-        raise PairingImpossible("no two players may meet")
+        raise PairingImpossible("woc.pairing.no_pairs")
     top = max(weight for _, _, weight in edges) + 1
     graph.add_edges_from([(i, j, top - weight) for i, j, weight in edges])
     matching = rustworkx.max_weight_matching(graph, max_cardinality=True, weight_fn=lambda w: w)
     if 2 * len(matching) != len(entrants):
-        raise PairingImpossible("rule (a) leaves no complete pairing")
+        raise PairingImpossible("woc.pairing.rule_a")
     return [(i, j) for i, j in matching]
 
 
@@ -260,34 +267,35 @@ def explain(cost: PairCost, players: Mapping[str, SwissPlayer]) -> tuple[Reason,
         return (
             Reason(
                 "woc.pairing.bye",
-                f"{first.label} ({show_number(first.points)}) is paired against the dummy BYE: "
-                "the field is odd, and the best pairing of the round gives it here.",
-                "woc II.7",
-                {"points": show_number(first.points)},
+                rule="woc II.7",
+                params={
+                    "points": show_number(first.points),
+                    "entrant": first.id,
+                    "name": first.label,
+                },
             ),
         )
     second = players[cost.second]
     b, c, _, e, _, g = cost.costs
-    gave = "the best pairing of the round needs it"
     reasons: list[Reason] = []
     if b:
         reasons.append(
             Reason(
                 "woc.pairing.points_differ",
-                f"Points differ ({show_number(first.points)} against "
-                f"{show_number(second.points)}): no pairing keeps every score group together "
-                "under rule (a), so " + gave + ".",
-                f"{rule}(b)",
-                {"difference": show_number(abs(first.points - second.points))},
+                rule=f"{rule}(b)",
+                params={
+                    "difference": show_number(abs(first.points - second.points)),
+                    "first_points": show_number(first.points),
+                    "second_points": show_number(second.points),
+                },
             )
         )
     if c:
         reasons.append(
             Reason(
                 "woc.pairing.rematch",
-                f"{first.label} and {second.label} have met before; rules (a) and (b) leave "
-                "no better pairing.",
-                f"{rule}(c)",
+                rule=f"{rule}(c)",
+                params={"first": first.label, "second": second.label},
             )
         )
     for player, seat in ((first, BLACK), (second, WHITE)):
@@ -296,46 +304,30 @@ def explain(cost: PairCost, players: Mapping[str, SwissPlayer]) -> tuple[Reason,
             reasons.append(
                 Reason(
                     "woc.pairing.colour_balance",
-                    f"{player.label} plays {_COLOUR[seat]} though due {_COLOUR[1 - seat]} "
-                    f"(blacks minus whites {player.balance}); rules (a)-(c) come first.",
-                    f"{rule}(d)",
-                    {"entrant": player.id, "balance": player.balance},
+                    rule=f"{rule}(d)",
+                    params={
+                        "entrant": player.id,
+                        "balance": player.balance,
+                        "name": player.label,
+                        "colour": _COLOUR[seat],
+                        "due": _COLOUR[1 - seat],
+                    },
                 )
             )
         elif repeat:
             reasons.append(
                 Reason(
                     "woc.pairing.colour_repeat",
-                    f"{player.label} plays {_COLOUR[seat]} twice in a row; rules (a)-(e) "
-                    "come first.",
-                    f"{rule}(f)",
-                    {"entrant": player.id},
+                    rule=f"{rule}(f)",
+                    params={"entrant": player.id, "name": player.label, "colour": _COLOUR[seat]},
                 )
             )
     if e:
-        reasons.append(
-            Reason(
-                "woc.pairing.float_repeat",
-                "A player floats in the same direction as last time; rules (a)-(d) come first.",
-                f"{rule}(e)",
-            )
-        )
+        reasons.append(Reason("woc.pairing.float_repeat", rule=f"{rule}(e)"))
     if g:
         reasons.append(
-            Reason(
-                "woc.pairing.same_country",
-                f"Both play for {first.country}: no equivalent pairing under rules (a)-(f) "
-                "avoids it.",
-                f"{rule}(g)",
-                {"country": first.country},
-            )
+            Reason("woc.pairing.same_country", rule=f"{rule}(g)", params={"country": first.country})
         )
     if not reasons:
-        reasons.append(
-            Reason(
-                "woc.pairing.ideal",
-                "Equal points, first meeting, colours as due.",
-                rule,
-            )
-        )
+        reasons.append(Reason("woc.pairing.ideal", rule=rule))
     return tuple(reasons)

@@ -21,13 +21,16 @@ from rules.contract import (
     Problem,
     Reason,
 )
+from rules.formats.woc.scoring import SEATS
+from rules.words import message
 
 SYSTEMS = ("auto", "double_round_robin", "round_robin", "modified_swiss", "swiss")
+# each system's name as a part of a sentence ("a {system_name}")
 SYSTEM_NAMES = {
-    "double_round_robin": "double round robin",
-    "round_robin": "single round robin",
-    "modified_swiss": "modified Swiss",
-    "swiss": "unmodified Swiss",
+    "double_round_robin": message("woc.system.name.double_round_robin"),
+    "round_robin": message("woc.system.name.round_robin"),
+    "modified_swiss": message("woc.system.name.modified_swiss"),
+    "swiss": message("woc.system.name.swiss"),
 }
 SWISS_ROUNDS = 13
 ROLES = ("black", "white")
@@ -82,34 +85,28 @@ def plan(state: EventState, settings: Mapping[str, Any]) -> Plan:
     field, reasons = choose_field(state.entrants)
     size = len(field)
     if size < 2:
-        raise EngineError(
-            [Problem("woc.field.too_few", "entrants", "The event needs at least two players.")]
-        )
+        raise EngineError([Problem("woc.field.too_few", "entrants")])
     system = settings["system"]
     if system == "auto":
         system = system_for(size)
         reasons.append(
             Reason(
                 "woc.system.by_size",
-                f"{size} players: a {SYSTEM_NAMES[system]}.",
-                "woc II.2",
-                {"players": size, "system": system},
+                rule="woc II.2",
+                params={"players": size, "system": system, "system_name": SYSTEM_NAMES[system]},
             )
         )
     else:
         reasons.append(
             Reason(
                 "woc.system.override",
-                f"The director chose a {SYSTEM_NAMES[system]} for {size} players.",
-                "woc II.2",
-                {"players": size, "system": system},
+                rule="woc II.2",
+                params={"players": size, "system": system, "system_name": SYSTEM_NAMES[system]},
             )
         )
     rounds = int(settings["rounds"]) or rounds_for(system, size)
     if settings["rounds"]:
-        reasons.append(
-            Reason("woc.rounds.override", f"The director set {rounds} rounds.", "woc II.2")
-        )
+        reasons.append(Reason("woc.rounds.override", rule="woc II.2", params={"rounds": rounds}))
     return Plan(tuple(e.id for e in field), system, rounds, tuple(reasons))
 
 
@@ -124,9 +121,7 @@ def choose_field(entrants: Sequence[EntrantState]) -> tuple[list[EntrantState], 
                 Problem(
                     "woc.field.additional",
                     "entrants",
-                    "Only one additional host player may be designated; "
-                    + ", ".join(e.name for e in additional)
-                    + " are.",
+                    params={"names": ", ".join(e.name for e in additional)},
                 )
             ]
         )
@@ -135,9 +130,8 @@ def choose_field(entrants: Sequence[EntrantState]) -> tuple[list[EntrantState], 
         reasons.append(
             Reason(
                 "woc.field.additional_plays",
-                f"{additional[0].name} plays as the host's additional player: the field "
-                "would otherwise be odd.",
-                "woc II.2",
+                rule="woc II.2",
+                params={"entrant": additional[0].id, "name": additional[0].name},
             )
         )
         return regular + additional, reasons
@@ -145,20 +139,12 @@ def choose_field(entrants: Sequence[EntrantState]) -> tuple[list[EntrantState], 
         reasons.append(
             Reason(
                 "woc.field.additional_idle",
-                f"{additional[0].name} does not play: the field is even without the host's "
-                "additional player.",
-                "woc II.2",
+                rule="woc II.2",
+                params={"entrant": additional[0].id, "name": additional[0].name},
             )
         )
     elif len(regular) % 2:
-        reasons.append(
-            Reason(
-                "woc.field.bye",
-                "The field is odd and no additional host player is designated: each round "
-                "one player meets the dummy BYE.",
-                "woc II.2, II.7",
-            )
-        )
+        reasons.append(Reason("woc.field.bye", rule="woc II.2, II.7"))
     return regular, reasons
 
 
@@ -182,12 +168,18 @@ def round_robin(
         # Berger's first seat moves first: in Othello that is Black.
         black = numbers[pairing.first - 1]
         white = numbers[pairing.second - 1] if pairing.second else None
-        table = Reason(
-            "woc.round_robin.berger",
-            f"Berger table round {number}: number {pairing.first} "
-            + (f"(Black) meets number {pairing.second} (White)." if white else "has no opponent."),
-            "woc II.2",
-        )
+        if white:
+            table = Reason(
+                "woc.round_robin.berger",
+                rule="woc II.2",
+                params={"round": number, "first": pairing.first, "second": pairing.second},
+            )
+        else:
+            table = Reason(
+                "woc.round_robin.berger.alone",
+                rule="woc II.2",
+                params={"round": number, "first": pairing.first},
+            )
         present = [
             e
             for e in (black, white)
@@ -205,21 +197,17 @@ def round_robin(
             continue
         for entrant in present:
             other = black if entrant == white else white
-            why = (
-                "the field is odd"
-                if other is None
-                else "the opponent is absent"
-                if other in state.absent
-                else "the opponent has withdrawn"
-            )
+            if other is None:
+                why = Reason("woc.bye.odd", rule="woc II.7")
+            elif other in state.absent:
+                why = Reason("woc.bye.absent", rule="woc II.7")
+            else:
+                why = Reason("woc.bye.withdrawn", rule="woc II.7")
             byes.append(
                 PlannedMatch(
                     code=f"R{number}-BYE-{entrant}",
                     participants=(Participant(entrant),),
-                    reasons=(
-                        table,
-                        Reason("woc.bye", f"Paired against the dummy BYE: {why}.", "woc II.7"),
-                    ),
+                    reasons=(table, why),
                 )
             )
     return matches + byes, numbers
@@ -238,21 +226,20 @@ def swiss_round_one(state: EventState, draws: DrawSourceProtocol, plan: Plan) ->
         a_black = index % 2 == 0
         reason = Reason(
             "woc.round1.group_a",
-            f"Drawn from group A ({by_id[a].name}, "
-            f"{'Black' if a_black else 'White'}) against group B ({by_id[b].name}).",
-            "woc II.6.1",
-            {"draw": index + 1},
+            rule="woc II.6.1",
+            params={
+                "draw": index + 1,
+                "player_a": by_id[a].name,
+                "player_b": by_id[b].name,
+                "colour": SEATS[0 if a_black else 1],
+            },
         )
         pairs.append((a, b, reason) if a_black else (b, a, reason))
     common = min(len(drawn_a), len(drawn_b))
     rest = drawn_a[common:] + drawn_b[common:]
     rest = draws.shuffle("round-1/rest", rest, purpose="round 1: the remaining players")
     for index in range(0, len(rest) - 1, 2):
-        reason = Reason(
-            "woc.round1.random",
-            "The remaining players are paired by random draw; the first drawn plays Black.",
-            "woc II.6.1",
-        )
+        reason = Reason("woc.round1.random", rule="woc II.6.1")
         pairs.append((rest[index], rest[index + 1], reason))
     matches = [
         PlannedMatch(
@@ -268,13 +255,7 @@ def swiss_round_one(state: EventState, draws: DrawSourceProtocol, plan: Plan) ->
             PlannedMatch(
                 code="R1-BYE",
                 participants=(Participant(rest[-1]),),
-                reasons=(
-                    Reason(
-                        "woc.bye",
-                        "The field is odd: the last player drawn meets the dummy BYE.",
-                        "woc II.7",
-                    ),
-                ),
+                reasons=(Reason("woc.bye.round1", rule="woc II.7"),),
             )
         )
     return matches
