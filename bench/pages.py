@@ -4,7 +4,8 @@ Prints, in one run on one gunicorn:
 - the milliseconds to build the standings and pairings pages with the page cache off, both
   the first build of a standings snapshot / results version (its rows rendered) and a build
   once the rows' fragment is stored (each later build until the snapshot or the results
-  change: a page cache miss, another address, a signed-in visitor);
+  change: a page cache miss, another address, a signed-in visitor), and the pairings' first
+  build after one result of the round is saved (its other rows stored apart);
 - the requests per second of the cached standings page (gzip, as browsers ask, and
   uncompressed), of a 304 answer to If-None-Match, and of a bare Django view (the ceiling),
   each as a share of the ceiling, measured in interleaved slices on the same gunicorn.
@@ -51,6 +52,36 @@ def _build_ms(path: str, trials: int, cold: bool) -> float:
             times.append((time.perf_counter() - started) * 1000)
             assert response.status_code == 200, response.status_code
     return statistics.median(times)
+
+
+def _after_result_ms(path: str, round_number: int, trials: int) -> float:
+    """Median milliseconds of the first build after one result of the round is saved (a
+    new results version: the round's stored rows are reused but the saved match's)."""
+    from unittest import mock
+
+    from django.test import Client
+    from django.test.utils import override_settings
+
+    from tournaments.models import Match
+    from tournaments.services import results
+
+    pending = Match.objects.filter(
+        round__event__slug=SLUG, round__number=round_number, result__isnull=True
+    ).order_by("pk")[:trials]
+    times = []
+    with (
+        override_settings(ARBITER_PAGE_CACHE=False),
+        mock.patch("tournaments.services.standings.schedule_recompute"),
+    ):
+        client = Client()
+        client.get(path)
+        for match in pending:
+            results.record(match, [{"scores": [40, 24]}], expected_version=match.version, by=None)
+            started = time.perf_counter()
+            response = client.get(path)
+            times.append((time.perf_counter() - started) * 1000)
+            assert response.status_code == 200, response.status_code
+    return statistics.median(times) if times else float("nan")
 
 
 def _load(url: str, seconds: float, headers: dict[str, str], connections: int = 16) -> float:
@@ -153,6 +184,7 @@ def main() -> None:
         (name, _build_ms(path, 5, cold=True), _build_ms(path, 9, cold=False))
         for name, path in (("standings", standings), ("pairings", pairings))
     ]
+    after_result = _after_result_ms(pairings, played + 1, 7)
     with gunicorn(env, workers) as base:
         bare = base + "/bench/bare"
         page = base + standings
@@ -190,6 +222,8 @@ def main() -> None:
     print("| --------- | ----------------------------: | ----------------: |")
     for name, cold, warm in builds:
         print(f"| {name:<9} | {cold:>29.0f} | {warm:>17.0f} |")
+    print(f"pairings, first build after one result of the round: {after_result:.0f} ms "
+          "(the round's other rows stored)")  # fmt: skip
     print()
     print("| what                                 | requests/s | share of bare view |")
     print("| ------------------------------------ | ---------: | -----------------: |")

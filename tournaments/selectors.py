@@ -87,6 +87,11 @@ def _matches_prefetch(queryset: QuerySet[Match]) -> QuerySet[Match]:
     )
 
 
+def matches_with_seats(queryset: QuerySet[Match]) -> QuerySet[Match]:
+    """Matches with their group and their seats' entrants, as the pairing tables show them."""
+    return _matches_prefetch(queryset)
+
+
 def round_with_matches(event: Event, number: int, *, include_drafts: bool = False) -> Round | None:
     rounds = event.rounds.filter(number=number)
     if not include_drafts:
@@ -138,7 +143,8 @@ def match_sections(matches: list[Match], ui: Any = None) -> list[MatchSection]:
     sections: dict[str, MatchSection] = {}
     for match in matches:
         bracket = ui.bracket_title(match.bracket) if ui and match.bracket else match.bracket
-        title = match.group.label if match.group else bracket
+        group = match.group  # a Group, or its label (a stored row: fragments.StoredRow)
+        title = (group if isinstance(group, str) else group.label) if group else bracket
         sections.setdefault(title, MatchSection(title)).matches.append(match)
     return list(sections.values())
 

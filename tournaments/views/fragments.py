@@ -11,11 +11,15 @@ rename changes no version, yet shows in every row).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.template.loader import render_to_string
+from django.db.models import TextField
+from django.db.models.functions import MD5, Cast
+from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils import formats, timezone, translation
 from django.utils.safestring import SafeString, mark_safe
@@ -24,7 +28,7 @@ from django.utils.translation import get_language
 from tournaments import selectors
 from tournaments.endings import ending_notes
 from tournaments.formats import ui_for
-from tournaments.models import Event, Match, Round, StandingsSnapshot
+from tournaments.models import Event, Match, MatchParticipant, Round, StandingsSnapshot
 from tournaments.views.pagecache import _cache_call, _local_get, _local_put, names_epoch
 
 
@@ -81,14 +85,105 @@ def render_pairings(event: Event, rnd: Round | None, matches: list[Match], query
 
 
 def pairings_tables(event: Event, rnd: Round, rounds: list[Round]) -> SafeString:
-    """A round's pairing tables, unsearched: stored per results version."""
+    """A round's pairing tables, unsearched: stored per results version, built from rows
+    stored apart (pairing_rows), so a result saved re-renders its own row, not the round."""
     hidden = ui_for(event).hides_results(event, rounds)
     return fragment(
         "pairings",
         event,
         [rnd.pk, rnd.status, event.results_version, hidden],
-        lambda: render_pairings(event, rnd, round_matches(event, rnd), ""),
+        lambda: render_stored_rows(event, rnd, hidden),
     )
+
+
+@dataclass
+class StoredRow:
+    """A match as the round's table lists it: where it goes, and its row's HTML."""
+
+    code: str
+    table: int | None
+    bracket: str
+    group: str
+    html: SafeString = field(default_factory=lambda: mark_safe(""))
+
+
+def render_stored_rows(event: Event, rnd: Round, hidden: bool) -> str:
+    """The round's tables from each match's stored row. A row is keyed by a digest of all it
+    shows (the match's code, table, result, details, override; each seat's role, number and
+    name) and of the page's language, zone and layout: a result, a correction, a rename or
+    an override gives the row a new key, and only the rows with no stored HTML are loaded
+    and rendered. A 1,000-entrant round after one result: one row, not 500."""
+    matches = list(
+        Match.objects.filter(round=rnd)
+        .order_by("order", "code")
+        .values_list(
+            "pk", "code", "table", "bracket", "group__label", "overridden",
+            MD5(Cast("result", TextField())), MD5(Cast("details", TextField())),
+        )
+    )  # fmt: skip
+    seats: dict[int, list[tuple[Any, ...]]] = {}
+    for match_id, *seat in (
+        MatchParticipant.objects.filter(match__round=rnd)
+        .order_by("match_id", "seat")
+        .values_list("match_id", "seat", "role", "entrant__number", "entrant__name")
+    ):
+        seats.setdefault(match_id, []).append(tuple(seat))
+    has_tables = any(m[2] is not None for m in matches)
+    page = [event.pk, event.slug, get_language(), timezone.get_current_timezone_name()]
+    page += [has_tables, hidden]
+    keys = {
+        match[0]: "fragment:pairing-row:" + _digest([*page, match, seats.get(match[0], [])])
+        for match in matches
+    }
+    rows = {pk: _local_get(key) for pk, key in keys.items()}
+    wanted = [key for pk, key in keys.items() if rows[pk] is None]
+    if wanted:
+        found = _cache_call("get_many", wanted) or {}
+        rows.update({pk: found.get(key) for pk, key in keys.items() if rows[pk] is None})
+    missing = [pk for pk, html in rows.items() if html is None]
+    if missing:
+        built = _render_rows(event, rnd, missing, has_tables)
+        rows.update(built)
+        _cache_call(
+            "set_many",
+            {keys[pk]: html for pk, html in built.items()},
+            timeout=settings.ARBITER_PAGE_CACHE_SECONDS,
+        )
+    for pk, html in rows.items():
+        _local_put(keys[pk], html, len(html))
+    listed = [
+        StoredRow(code, table, bracket, group or "", mark_safe(rows[pk]))
+        for pk, code, table, bracket, group, *_ in matches
+    ]
+    pairings = {
+        "round": rnd,
+        "q": "",
+        "sections": selectors.match_sections(listed, ui_for(event)),
+        "has_tables": has_tables,
+    }
+    context = {"event": event, "pairings": pairings, "entrant_url": entrant_url(event.slug)}
+    return render_to_string("tournaments/_pairings_tables.html", context)
+
+
+def _render_rows(event: Event, rnd: Round, pks: list[int], has_tables: bool) -> dict[int, str]:
+    ui = ui_for(event)
+    loaded = selectors.matches_with_seats(Match.objects.filter(pk__in=pks))
+    context = {
+        "event": event,
+        "pairings": {"round": rnd, "q": "", "has_tables": has_tables},
+        "entrant_url": entrant_url(event.slug),
+    }
+    row = get_template("tournaments/_pairings_tables.html#pairing-row")
+    built = {}
+    for match in loaded:
+        match.seats = list(match.participants.all())
+        match.notes = ending_notes(match) + ui.match_notes(match)
+        built[match.pk] = str(row.render({**context, "p": context["pairings"], "match": match}))
+    return built
+
+
+def _digest(parts: list[Any]) -> str:
+    return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
 
 
 MORE = "<!--more-->"  # ends a top-of-standings fragment that has more rows than it shows
