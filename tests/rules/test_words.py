@@ -15,7 +15,7 @@ from rules.contract import NeedsDecision, Problem, Reason
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
 # class -> position of its text argument
-MESSAGE_CLASSES = {"Reason": 1, "Problem": 2, "NeedsDecision": 1}
+MESSAGE_CLASSES = {"Reason": 1, "Problem": 2, "NeedsDecision": 1, "Note": 1}
 
 
 def converted_files() -> list[Path]:

@@ -16,6 +16,7 @@ from tournaments.models import Event, Match
 from tournaments.services import ftd, wof
 from tournaments.services.errors import ServiceError
 from tournaments.services.state import load_event_state
+from tournaments.words import SAID_BY_CODE, sentence, stored
 
 pytestmark = pytest.mark.django_db
 
@@ -123,3 +124,17 @@ def test_import_event_command_refuses_a_broken_wof_file(tmp_path) -> None:
 def test_real_folder_is_there() -> None:
     """Skipped outside this build (tests/shared_data.py); under CI=true a missing folder fails."""
     assert real("raw").is_dir() and real("wof-archive-sample").is_dir()
+
+
+def test_a_refused_wof_line_is_stored_to_be_said_from_its_code() -> None:
+    """The reader's refusal reaches the page as codes and params (said in the page's
+    language), its English unchanged."""
+    text = "%_% 1, A, a, GBR, 1, 40\n%_% 2, B, b, GBR, 0, 24\n%Round: 1\n 1 forty 2\n"
+    with pytest.raises(ServiceError) as error:
+        wof.read(text)
+    (problem,) = error.value.problems
+    assert problem.code == "wof.invalid" and problem.field == "line 4"
+    assert problem.text == "Line 4: cannot read '1 forty 2' as a game."
+    kept = stored(problem)
+    assert kept.get(SAID_BY_CODE) and kept["params"]["what"]["code"] == "wof.line.game"
+    assert sentence(kept) == problem.text

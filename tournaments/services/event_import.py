@@ -171,7 +171,7 @@ def check(
     limits (services/limits.py) is refused before the heavy part of the check."""
     limits.check_bytes(text)
     if binary(text):  # an image or a zip given as .ELO: one sentence, no bytes echoed
-        raise ServiceError([Problem("import.binary", "file", wof.BINARY)])
+        raise ServiceError([Problem("wof.binary", "file")])
     detected = kind not in KINDS
     if detected:
         found = detect(text)

@@ -18,6 +18,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from rules import words
 from rules.contract import Problem
 from rules.formats.woc import ENGINE, record, wof, wof_check
 from rules.formats.woc.finals import KIND_STAGE
@@ -36,19 +37,19 @@ from tournaments.words import sentence
 RESULT_WORDS = {">": "black", "<": "white", "=": "draw"}
 
 
-BINARY = "This file is not text (it holds binary data): a WOF rating file is a text file of lines."
+BINARY = words.render("wof.binary", {})
 
 
 def problems_of(error: wof.WofError) -> list[Problem]:
+    """The reader's refusal as the page lists it, said from codes (in the page's language)."""
     if error.binary:
-        return [Problem("wof.binary", "file", BINARY)]
+        return [Problem("wof.binary", "file")]
     problems = [
-        Problem("wof.invalid", f"line {n}", f"Line {n}: {what}") for n, what in error.problems
+        Problem("wof.invalid", f"line {n}", params={"line": n, "what": wof.said(what)})
+        for n, what in error.messages
     ]
     if error.more:
-        problems.append(
-            Problem("wof.more", "file", f"... and {error.more} more problems in the file.")
-        )
+        problems.append(Problem("wof.more", "file", params={"more": error.more}))
     return problems
 
 
@@ -93,6 +94,7 @@ class Examined:
                 "id": "??????" if d.player < 0 else str(d.player),
                 "name": self.name_of(d.player),
                 "what": d.what,
+                "what_said": d.what_said,
                 "listed": _show(d.listed),
                 "games": _show(d.games),
             }

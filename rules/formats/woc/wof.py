@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from rules import words
+from rules.contract import Problem
 from rules.formats.woc import wof_lines as lines
 from rules.formats.woc.wof_lines import UNKNOWN_ID, quote
 
@@ -35,27 +37,42 @@ SHOWN_PROBLEMS = 3  # a refused file is told in a few lines, whatever its size
 
 
 class WofError(ValueError):
-    """The file cannot be read: ``problems`` are the first few (line, what); ``more`` counts
-    the rest."""
+    """The file cannot be read: ``messages`` are the first few (line, what) as code and
+    params, ``problems`` the same in English; ``more`` counts the rest."""
 
-    def __init__(self, problems: list[tuple[int, str]], more: int = 0, *, binary: bool = False):
+    def __init__(
+        self, problems: Sequence[tuple[int, Problem]], more: int = 0, *, binary: bool = False
+    ):
         self.binary = binary  # not a text file at all: told in one sentence
-        self.problems = problems[:SHOWN_PROBLEMS]
+        self.messages = list(problems[:SHOWN_PROBLEMS])
+        self.problems = [(n, what.text) for n, what in self.messages]
         self.more = more + max(len(problems) - SHOWN_PROBLEMS, 0)
-        text = "; ".join(f"line {n}: {what}" for n, what in self.problems)
+        text = "; ".join(
+            words.render("wof.error.line", {"line": n, "what": said(what)})
+            for n, what in self.messages
+        )
         if self.more:
-            text += f" (and {self.more} more problems)"
+            text = words.render("wof.error.more", {"problems": text, "more": self.more})
         super().__init__(text)
+
+
+def said(problem: Problem) -> dict[str, Any]:
+    """A problem as a parameter of another message (said in the same language)."""
+    return words.message(problem.code, **problem.params)
 
 
 @dataclass(frozen=True)
 class Note:
-    """Something the file does not say, or says in its own way: a code, its data and the
-    sentence (the Django side may word it again from the code)."""
+    """Something the file does not say, or says in its own way: a code and its data; the
+    English sentence comes from the words module (the web side says it from the code)."""
 
     code: str
-    text: str
+    text: str = ""
     params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.text:
+            object.__setattr__(self, "text", words.render(self.code, self.params))
 
 
 @dataclass(frozen=True)
@@ -166,15 +183,15 @@ class Block:
 class _Reader:
     def __init__(self) -> None:
         self.out = WofFile()
-        self.problems: list[tuple[int, str]] = []
+        self.problems: list[tuple[int, Problem]] = []
         self.listed: list[tuple[lines.PlayerFields, int]] = []
         self.blocks: list[Block] = []
         self.pending: tuple[str, int] | None = None  # a comment that may head the next games
         self.after_game = False
         self.disagree: list[WofGame] = []  # games whose sign is not what their discs say
 
-    def problem(self, number: int, text: str) -> None:
-        self.problems.append((number, text))
+    def problem(self, number: int, problem: Problem) -> None:
+        self.problems.append((number, problem))
 
     def block(self, kind: str, label: str, number: int) -> Block:
         self.blocks.append(Block(kind, label, number))
@@ -200,7 +217,9 @@ class _Reader:
         found = lines.GAME.match(text)
         plain = None if found else lines.RESULT.match(text)
         if not found and not plain:
-            self.problem(number, f"cannot read '{quote(text)}' as a game.")
+            self.problem(
+                number, Problem("wof.line.game", f"line {number}", params={"text": quote(text)})
+            )
             return
         if self.pending is not None:
             self.block("named", *self.pending)
@@ -214,15 +233,16 @@ class _Reader:
             black, sign, white = plain.groups()
             game = WofGame(lines.ident(black), lines.ident(white), None, None, number, sign)
         if game.black == game.white and game.black != UNKNOWN_ID:
-            self.problem(number, f"player {game.black} plays against himself.")
+            self.problem(
+                number, Problem("wof.line.self", f"line {number}", params={"id": game.black})
+            )
         block.games.append(game)
 
     def check_discs(self, game: WofGame) -> None:
         bd, wd = game.black_discs or 0, game.white_discs or 0
         if bd + wd > 64:
-            self.problem(
-                game.line, f"a game with {bd + wd} discs ({bd} + {wd}); the board has 64 squares."
-            )
+            params = {"discs": bd + wd, "black": bd, "white": wd}
+            self.problem(game.line, Problem("wof.line.discs", f"line {game.line}", params=params))
         elif game.sign != game.by_discs:
             self.disagree.append(game)
 
@@ -256,8 +276,9 @@ class _Reader:
         if player:
             self.pending = None
             fields = lines.player(player)
-            if isinstance(fields, str):
-                self.problem(number, f"'{quote(text)}': {fields}")
+            if isinstance(fields, dict):
+                params = {"text": quote(text), "why": fields}
+                self.problem(number, Problem("wof.line.player", f"line {number}", params=params))
             else:
                 self.listed.append((fields, number))
             return
@@ -277,7 +298,7 @@ class _Reader:
 def parse(text: str) -> WofFile:
     """Read a whole file; raise WofError naming the first lines at fault."""
     if binary(text):
-        raise WofError([(1, "this is not a text file (it holds binary data).")], binary=True)
+        raise WofError([(1, Problem("wof.line.binary", "line 1"))], binary=True)
     reader = _Reader()
     for number, raw in enumerate(text.splitlines(), start=1):
         reader.line(number, raw)
@@ -286,7 +307,7 @@ def parse(text: str) -> WofFile:
     _signs(reader)
     out = assemble(reader.out, reader.listed, reader.blocks, reader.problems)
     if reader.problems:
-        raise WofError(sorted(reader.problems))
+        raise WofError(sorted(reader.problems, key=lambda p: (p[0], p[1].text)))
     return out
 
 
@@ -301,19 +322,13 @@ def _signs(reader: _Reader) -> None:
         reader.out.notes.append(
             Note(
                 "wof.winner_first",
-                f"The file writes every game winner first ('>'); {len(reader.disagree)} games "
-                "have discs that do not say so (e.g. line "
-                f"{reader.disagree[0].line}): the sign gives the result, the discs are kept "
-                "as written.",
-                {"games": len(reader.disagree), "line": reader.disagree[0].line},
+                params={"games": len(reader.disagree), "line": reader.disagree[0].line},
             )
         )
         return
     for game in reader.disagree:
-        reader.problem(
-            game.line,
-            f"'{game.sign}' does not agree with the discs {game.black_discs}-{game.white_discs}.",
-        )
+        params = {"sign": game.sign, "black": game.black_discs, "white": game.white_discs}
+        reader.problem(game.line, Problem("wof.line.sign", f"line {game.line}", params=params))
 
 
 def write(

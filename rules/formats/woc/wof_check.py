@@ -14,10 +14,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from rules.contract import GameState
 from rules.formats.woc.scoring import score_game
 from rules.formats.woc.wof import Note, WofFile, WofGame, WofPlayer
+from rules.words import message
 
 
 @dataclass
@@ -37,6 +39,13 @@ class Difference:
     what: str  # "points" or "discs"
     listed: Fraction | int
     games: Fraction | int
+
+    @property
+    def what_said(self) -> dict[str, Any]:
+        """``what`` as a message, for a page in the reader's language."""
+        if self.what == "points":
+            return message("wof.difference.points")
+        return message("wof.difference.discs")
 
 
 @dataclass(frozen=True)
@@ -70,13 +79,7 @@ class CrossCheck:
         if not self.implied_byes:
             return None
         count = sum(len(ids) for ids in self.implied_byes.values())
-        return Note(
-            "wof.implied_byes",
-            f"The file leaves {count} byes out (as PAPP does): a listed player missing from a "
-            "round he was still playing in has a bye there, as the list counts it (1 point, "
-            f"{self.reading.bye_discs} discs).",
-            {"byes": count, "bye_discs": self.reading.bye_discs},
-        )
+        return Note("wof.implied_byes", params={"byes": count, "bye_discs": self.reading.bye_discs})
 
 
 def official(
@@ -245,20 +248,28 @@ def _truncated(data: WofFile, listed: list[WofPlayer], tallies: dict[int, Tally]
     if short:
         most = max(short, key=lambda p: p.score or 0)
         parts.append(
-            f"{len(short)} listed players have more points than games (e.g. {most.id}: "
-            f"{_show(most.score or 0)} points from {tallies[most.id].games} games)"
+            message(
+                "wof.cut_short.short",
+                count=len(short),
+                id=most.id,
+                points=_show(most.score or 0),
+                games=tallies[most.id].games,
+            )
         )
     if absent:
         parts.append(
-            f"{len(absent)} of {len(listed)} listed players with a score have no game in the "
-            f"file (e.g. {absent[0]})"
+            message("wof.cut_short.absent", count=len(absent), listed=len(listed), id=absent[0])
         )
+    found = (
+        parts[0]
+        if len(parts) == 1
+        else message("wof.cut_short.both", short=parts[0], absent=parts[1])
+    )
+    # not "wof.truncated": the web side's refusal of such a file has that code, and its own text
     return Note(
-        "wof.truncated",
-        "The games cover fewer rounds or players than the list says: "
-        + "; ".join(parts)
-        + f". The file holds {len(data.rounds)} rounds: it may have been cut short.",
-        {
+        "wof.cut_short",
+        params={
+            "found": found,
             "absent": absent[:20],
             "absent_count": len(absent),
             "short": [p.id for p in short][:20],

@@ -10,6 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
+
+from rules.words import message
 
 UNKNOWN_ID = -1  # '??????': the player had no WOF id when the file was written
 _ID = r"(\d+|\?{2,})"
@@ -94,14 +97,14 @@ def _fraction(text: str) -> tuple[Fraction, Fraction | None]:
     return Fraction(score), (Fraction(bonus) if bonus else None)
 
 
-def player(match: re.Match[str]) -> PlayerFields | str:
-    """The fields of a '%_%' line, or what is wrong with it."""
+def player(match: re.Match[str]) -> PlayerFields | dict[str, Any]:
+    """The fields of a '%_%' line, or what is wrong with it (a message)."""
     fields = _tokens(match.group(3))
     numbers: list[str] = []
     while fields and len(numbers) < 3 and (_numeric(fields[-1]) or fields[-1] == "-"):
         numbers.insert(0, fields.pop())
     if not fields or not fields[0]:
-        return "a player line needs id, NAME, Firstname[, COUNTRY, score, discs, rating]."
+        return message("wof.player.fields")
     surname, first, country = fields[0], "", ""
     if len(fields) == 2:
         first = fields[1]
@@ -117,7 +120,7 @@ def player(match: re.Match[str]) -> PlayerFields | str:
         if len(numbers) > 2 and numbers[2] != "-":
             rating = int(Fraction(numbers[2]))
     except (ValueError, ZeroDivisionError):
-        return "cannot read its score, disc count or rating."
+        return message("wof.player.numbers")
     return PlayerFields(
         bool(match.group(1)),
         ident(match.group(2)),

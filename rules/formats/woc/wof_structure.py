@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rules.contract import Problem
 from rules.formats.woc.wof import Block, Note, WofFile, WofGame, WofPlayer
 from rules.formats.woc.wof_lines import UNKNOWN_ID, PlayerFields
 
@@ -19,13 +20,13 @@ def assemble(
     out: WofFile,
     listed: Sequence[tuple[PlayerFields, int]],
     blocks: Sequence[Block],
-    problems: list[tuple[int, str]],
+    problems: list[tuple[int, Problem]],
 ) -> WofFile:
     unknown = _players(out, listed, problems)
     games = [b for b in blocks if b.games or b.byes or b.left or b.kind == "round"]
     if not any(b.games for b in games):
         if not problems:  # unreadable lines say more than "no games"
-            problems.append((1, "the file has no games."))
+            problems.append((1, Problem("wof.line.no_games", "line 1")))
         return out
     numbered = [b for b in games if b.kind == "round"]
     if numbered:
@@ -40,7 +41,7 @@ def assemble(
 
 
 def _players(
-    out: WofFile, listed: Sequence[tuple[PlayerFields, int]], problems: list[tuple[int, str]]
+    out: WofFile, listed: Sequence[tuple[PlayerFields, int]], problems: list[tuple[int, Problem]]
 ) -> list[int]:
     """The listed players; returns the stand-in ids of those listed as '??????'."""
     seen: dict[int, int] = {}
@@ -50,11 +51,7 @@ def _players(
     brightwell = bool(after) and "bq" in after[0]
     if brightwell and listed:
         out.notes.append(
-            Note(
-                "wof.bq_column",
-                f"The list's last column is '{out.columns[names.index(after[0])]}', a "
-                "Brightwell value, not a disc count: it is not compared with the games.",
-            )
+            Note("wof.bq_column", params={"column": out.columns[names.index(after[0])]})
         )
     for fields, line in listed:
         ident = fields.id
@@ -62,7 +59,10 @@ def _players(
             ident = UNKNOWN_ID - len(unknown)
             unknown.append(ident)
         elif ident in seen:
-            problems.append((line, f"player {ident} is listed twice (also line {seen[ident]})."))
+            twice = Problem(
+                "wof.line.twice", f"line {line}", params={"id": ident, "other": seen[ident]}
+            )
+            problems.append((line, twice))
             continue
         seen[ident] = line
         out.players.append(
@@ -82,7 +82,7 @@ def _players(
     return unknown
 
 
-def _numbered(out: WofFile, blocks: Sequence[Block], problems: list[tuple[int, str]]) -> None:
+def _numbered(out: WofFile, blocks: Sequence[Block], problems: list[tuple[int, Problem]]) -> None:
     """Numbered rounds in order. Games under another heading between two numbered rounds
     belong to the round before (a comment line inside a round); those before the first
     numbered round or after the last are the added results (Kolkata 2021 lists its final
@@ -94,12 +94,9 @@ def _numbered(out: WofFile, blocks: Sequence[Block], problems: list[tuple[int, s
         if block.kind == "round":
             expected = len(out.rounds) + 1
             if int(block.label) != expected:
+                params = {"label": block.label, "expected": expected}
                 problems.append(
-                    (
-                        block.line,
-                        f"round {block.label} where round {expected} was expected: a round "
-                        "header is missing or out of order.",
-                    )
+                    (block.line, Problem("wof.line.round", f"line {block.line}", params=params))
                 )
             out.rounds.append([])
         number = len(out.rounds)
@@ -117,12 +114,7 @@ def _numbered(out: WofFile, blocks: Sequence[Block], problems: list[tuple[int, s
             out.left.setdefault(ident, len(out.rounds))
     if before:
         out.notes.append(
-            Note(
-                "wof.added_first",
-                f"{len(before)} games come before the first round header (from line "
-                f"{before[0].line}): they are read as games after the rounds.",
-                {"games": len(before), "line": before[0].line},
-            )
+            Note("wof.added_first", params={"games": len(before), "line": before[0].line})
         )
     _twice(out)
 
@@ -143,9 +135,13 @@ def _twice(out: WofFile) -> None:
         out.notes.append(
             Note(
                 "wof.twice",
-                f"In {len(rounds)} rounds a player plays more than once (e.g. {ident} in round "
-                f"{number}, line {line}): the games are kept in the rounds the file gives.",
-                {"rounds": rounds[:20], "id": ident, "round": number, "line": line},
+                params={
+                    "rounds": rounds[:20],
+                    "round_count": len(rounds),
+                    "id": ident,
+                    "round": number,
+                    "line": line,
+                },
             )
         )
 
@@ -176,12 +172,7 @@ def _formed(out: WofFile, blocks: Sequence[Block]) -> None:
             busy[index].add(ident)
             out.byes.setdefault(index + 1, []).append(ident)
     if any(b.left for b in blocks):
-        out.notes.append(
-            Note(
-                "wof.left_unplaced",
-                "The file says who left, not after which round: nobody is marked withdrawn.",
-            )
-        )
+        out.notes.append(Note("wof.left_unplaced"))
 
 
 def _attribute(out: WofFile, unknown: Sequence[int]) -> None:
@@ -208,18 +199,12 @@ def _attribute(out: WofFile, unknown: Sequence[int]) -> None:
     out.rounds = [mapped(r) for r in out.rounds]
     out.added = mapped(out.added)
     if dropped:
-        out.notes.append(
-            Note(
-                "wof.unknown_id",
-                f"{dropped} games name a player without a WOF id ('??????') and the list has "
-                f"{len(unknown)} such players: who played them is not known, so they are left "
-                "out.",
-                {"games": dropped, "players": len(unknown)},
-            )
-        )
+        out.notes.append(Note("wof.unknown_id", params={"games": dropped, "players": len(unknown)}))
 
 
-def _from_games(out: WofFile, problems: list[tuple[int, str]], bye_lines: dict[int, int]) -> None:
+def _from_games(
+    out: WofFile, problems: list[tuple[int, Problem]], bye_lines: dict[int, int]
+) -> None:
     """Players who play but are not listed: known by their id only in a file without a list;
     a mistake in a file with one."""
     known = {p.id for p in out.players}
@@ -229,7 +214,8 @@ def _from_games(out: WofFile, problems: list[tuple[int, str]], bye_lines: dict[i
             if ident in known:
                 continue
             if out.listed:
-                problems.append((game.line, f"player {ident} is not in the player list."))
+                unlisted = Problem("wof.line.unlisted", f"line {game.line}", params={"id": ident})
+                problems.append((game.line, unlisted))
             else:
                 known.add(ident)
                 found.append(ident)
@@ -238,12 +224,9 @@ def _from_games(out: WofFile, problems: list[tuple[int, str]], bye_lines: dict[i
             if ident in known:
                 continue
             if out.listed:
-                problems.append(
-                    (
-                        bye_lines.get(ident, 1),
-                        f"round {number}: the bye goes to {ident}, not in the player list.",
-                    )
-                )
+                line = bye_lines.get(ident, 1)
+                params = {"round": number, "id": ident}
+                problems.append((line, Problem("wof.line.bye", f"line {line}", params=params)))
             else:
                 known.add(ident)
                 found.append(ident)
@@ -252,49 +235,15 @@ def _from_games(out: WofFile, problems: list[tuple[int, str]], bye_lines: dict[i
 
 def _notes(out: WofFile) -> None:
     if not out.listed:
-        out.notes.append(
-            Note(
-                "wof.no_list",
-                "The file has no player list: the players are known by their WOF ids from the "
-                "games; their names, countries and published scores are not known.",
-            )
-        )
+        out.notes.append(Note("wof.no_list"))
     if not out.rounds_known:
-        out.notes.append(
-            Note(
-                "wof.no_rounds",
-                "The file has no round headers: the games are known in their order, not their "
-                f"rounds. They are put into {len(out.rounds)} rounds, each game in the first "
-                "round in which neither player has played yet.",
-                {"rounds": len(out.rounds)},
-            )
-        )
+        out.notes.append(Note("wof.no_rounds", params={"rounds": len(out.rounds)}))
     if out.rounds_formed:
-        out.notes.append(
-            Note(
-                "wof.rounds_formed",
-                "The rounds were formed when the file was first read (it had no round "
-                "headers): nobody is marked withdrawn.",
-            )
-        )
+        out.notes.append(Note("wof.rounds_formed"))
     games = [g for r in out.rounds for g in r] + out.added
     plain = sum(1 for g in games if g.black_discs is None)
     if plain:
-        out.notes.append(
-            Note(
-                "wof.no_discs",
-                f"{plain} of {len(games)} games give the result without the discs: their "
-                "winners are known, their disc counts are not (they count 0 discs).",
-                {"games": plain, "of": len(games)},
-            )
-        )
+        out.notes.append(Note("wof.no_discs", params={"games": plain, "of": len(games)}))
     bonus = [p.id for p in out.players if p.bonus]
     if bonus:
-        out.notes.append(
-            Note(
-                "wof.bonus",
-                f"The list adds points to the games' for {len(bonus)} players ('5+2'): the "
-                "games' points are compared with the first number.",
-                {"players": len(bonus)},
-            )
-        )
+        out.notes.append(Note("wof.bonus", params={"players": len(bonus)}))

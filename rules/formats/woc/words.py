@@ -1,4 +1,5 @@
-"""Sentences of the World Othello Championship engine (rules/formats/woc/), by code.
+"""Sentences of the World Othello Championship engine (rules/formats/woc/) and of its WOF
+rating-file reader (codes "wof."), by code.
 
 A code whose sentence has a part that varies (a colour, a kind of match, why a bye) takes
 that part as a message of its own, so each part is said in the reader's language too.
@@ -306,4 +307,98 @@ WORDS: dict[str, str] = {
         "Tie for first place: most games between members of the team, then the team whose "
         "best player, then second player, ranks higher in the IFRL; else equal."
     ),
+    # -- WOF rating files (wof.py, wof_structure.py, wof_check.py) --------------------------
+    # what the reader says of a line it cannot take (after "line {line}: ")
+    "wof.line.binary": _("this is not a text file (it holds binary data)."),
+    "wof.line.game": _("cannot read '{text}' as a game."),
+    "wof.line.self": _("player {id} plays against himself."),
+    "wof.line.discs": _("a game with {discs} discs ({black} + {white}); the board has 64 squares."),
+    "wof.line.sign": _("'{sign}' does not agree with the discs {black}-{white}."),
+    "wof.line.player": _("'{text}': {why}"),
+    "wof.player.fields": _(
+        "a player line needs id, NAME, Firstname[, COUNTRY, score, discs, rating]."
+    ),
+    "wof.player.numbers": _("cannot read its score, disc count or rating."),
+    "wof.line.no_games": _("the file has no games."),
+    "wof.line.twice": _("player {id} is listed twice (also line {other})."),
+    "wof.line.round": _(
+        "round {label} where round {expected} was expected: a round header is missing or out "
+        "of order."
+    ),
+    "wof.line.unlisted": _("player {id} is not in the player list."),
+    "wof.line.bye": _("round {round}: the bye goes to {id}, not in the player list."),
+    # a refused file in one sentence (WofError), and as the import page lists it
+    "wof.error.line": _("line {line}: {what}"),
+    "wof.error.more": _("{problems} (and {more} more problems)"),
+    "wof.invalid": _("Line {line}: {what}"),
+    "wof.more": _("... and {more} more problems in the file."),
+    "wof.binary": _(
+        "This file is not text (it holds binary data): a WOF rating file is a text file of lines."
+    ),
+    # what the file does not say, or says in its own way (WofFile.notes)
+    "wof.winner_first": _(
+        "The file writes every game winner first ('>'); {games} games have discs that do not "
+        "say so (e.g. line {line}): the sign gives the result, the discs are kept as written."
+    ),
+    "wof.bq_column": _(
+        "The list's last column is '{column}', a Brightwell value, not a disc count: it is not "
+        "compared with the games."
+    ),
+    "wof.added_first": _(
+        "{games} games come before the first round header (from line {line}): they are read as "
+        "games after the rounds."
+    ),
+    "wof.twice": _(
+        "In {round_count} rounds a player plays more than once (e.g. {id} in round {round}, "
+        "line {line}): the games are kept in the rounds the file gives."
+    ),
+    "wof.left_unplaced": _(
+        "The file says who left, not after which round: nobody is marked withdrawn."
+    ),
+    "wof.unknown_id": _(
+        "{games} games name a player without a WOF id ('??????') and the list has {players} "
+        "such players: who played them is not known, so they are left out."
+    ),
+    "wof.no_list": _(
+        "The file has no player list: the players are known by their WOF ids from the games; "
+        "their names, countries and published scores are not known."
+    ),
+    "wof.no_rounds": _(
+        "The file has no round headers: the games are known in their order, not their rounds. "
+        "They are put into {rounds} rounds, each game in the first round in which neither "
+        "player has played yet."
+    ),
+    "wof.rounds_formed": _(
+        "The rounds were formed when the file was first read (it had no round headers): "
+        "nobody is marked withdrawn."
+    ),
+    "wof.no_discs": _(
+        "{games} of {of} games give the result without the discs: their winners are known, "
+        "their disc counts are not (they count 0 discs)."
+    ),
+    "wof.bonus": _(
+        "The list adds points to the games' for {players} players ('5+2'): the games' points "
+        "are compared with the first number."
+    ),
+    # the list beside the games (wof_check.py)
+    "wof.implied_byes": _(
+        "The file leaves {byes} byes out (as PAPP does): a listed player missing from a round "
+        "he was still playing in has a bye there, as the list counts it (1 point, {bye_discs} "
+        "discs)."
+    ),
+    "wof.cut_short": _(
+        "The games cover fewer rounds or players than the list says: {found}. The file holds "
+        "{rounds} rounds: it may have been cut short."
+    ),
+    "wof.cut_short.short": _(
+        "{count} listed players have more points than games (e.g. {id}: {points} points from "
+        "{games} games)"
+    ),
+    "wof.cut_short.absent": _(
+        "{count} of {listed} listed players with a score have no game in the file (e.g. {id})"
+    ),
+    "wof.cut_short.both": _("{short}; {absent}"),
+    # what differs between the list and the games, in the import preview's table
+    "wof.difference.points": _("points"),
+    "wof.difference.discs": _("discs"),
 }
