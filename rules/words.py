@@ -25,7 +25,7 @@ from typing import Any
 WORD_MODULES: tuple[str, ...] = (
     "rules.words_common",
     "rules.contention.words",
-    "rules.formats.round_robin_words",
+    "rules.formats.round_robin.words",
     "rules.formats.freestyle.words",
     "rules.formats.bot_contest.words",
     "rules.formats.wpf_playoffs.words",

@@ -135,11 +135,13 @@ def test_a_list_of_every_key_is_found_and_a_partial_one_is_not() -> None:
 def test_the_check_catches_a_missing_file_name_and_method() -> None:
     text = (
         "`rules/registry.py:get,formats` `rules/nowhere.py` "
-        "`rules/registry.py:vanished` `rules/formats/round_robin.py:RoundRobinEngine.next_round` "
-        "`rules/formats/round_robin.py:RoundRobinEngine.flies` `rules/registry.py:ENGINE_MODULES`"
+        "`rules/registry.py:vanished` "
+        "`rules/formats/round_robin/engine.py:RoundRobinEngine.next_round` "
+        "`rules/formats/round_robin/engine.py:RoundRobinEngine.flies` "
+        "`rules/registry.py:ENGINE_MODULES`"
     )
     assert problems(text, ROOT) == [
         "rules/nowhere.py: no such file",
         "rules/registry.py: vanished is not defined there",
-        "rules/formats/round_robin.py: RoundRobinEngine.flies is not defined there",
+        "rules/formats/round_robin/engine.py: RoundRobinEngine.flies is not defined there",
     ]

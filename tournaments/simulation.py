@@ -21,7 +21,7 @@ Simulator = Callable[[int, random.Random, Variations], EventState]
 
 
 def _round_robin(entrants: int, rng: random.Random, vary: Variations) -> EventState:
-    from rules.formats.round_robin_simulate import simulate
+    from rules.formats.round_robin.simulate import simulate
 
     return simulate(entrants, rng, vary=vary)
 

@@ -27,8 +27,9 @@ from rules.contract import (
     RoundStatus,
 )
 from rules.draws import DrawSource
-from rules.formats.round_robin import ENGINE
 from rules.variations import Variations
+
+from .engine import ENGINE
 
 
 def _entrant(n: int) -> EntrantState:
