@@ -16,12 +16,12 @@ from rules.contract import EventState, Standings
 __all__ = ["CHECKERS", "OVERRIDE", "Report", "Violation", "Where", "audit", "check"]
 
 CHECKERS: dict[str, str] = {
-    "round_robin": "rules.checkers.round_robin",
-    "freestyle": "rules.checkers.freestyle",
-    "bot_contest": "rules.checkers.bot_contest",
-    "wpf_playoffs": "rules.checkers.wpf_playoffs",
-    "gokodom": "rules.checkers.gokodom",
-    "woc": "rules.checkers.woc",
+    "round_robin": "rules.formats.round_robin.checker",
+    "freestyle": "rules.formats.freestyle.checker",
+    "bot_contest": "rules.formats.bot_contest.checker",
+    "wpf_playoffs": "rules.formats.wpf_playoffs.checker",
+    "gokodom": "rules.formats.gokodom.checker",
+    "woc": "rules.formats.woc.checker",
 }
 
 
