@@ -22,16 +22,10 @@ def contention(state: EventState, standings: Standings | None = None) -> Content
 
 
 def _dispatch() -> dict[str, Callable[[EventState, Standings | None], Contention]]:
-    from . import brackets, freestyle, gokodom, round_robin, woc
+    import importlib
 
-    return {
-        "round_robin": lambda state, _: round_robin.contention(state),
-        "freestyle": freestyle.contention,
-        "bot_contest": brackets.bot_contest,
-        "wpf_playoffs": brackets.wpf_playoffs,
-        "gokodom": gokodom.contention,
-        "woc": woc.contention,
-    }
+    keys = ("round_robin", "freestyle", "bot_contest", "wpf_playoffs", "gokodom", "woc")
+    return {k: importlib.import_module(f"rules.formats.{k}.contention").contention for k in keys}
 
 
 __all__ = ["Contention", "EntrantContention", "Finish", "Method", "Status", "Verdict", "contention"]
