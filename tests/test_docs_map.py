@@ -90,6 +90,14 @@ def test_every_reference_in_the_map_holds() -> None:
     assert problems(text, ROOT) == []
 
 
+def test_every_file_the_add_a_format_recipe_names_exists() -> None:
+    """A path from the root, that is; a bare ``words.py`` is a module of the new package."""
+    text = RECIPE.read_text(encoding="utf-8")
+    paths = " ".join(f"`{path}`" for path, _ in references(text) if "/" in path)
+    assert paths, "the recipe names no file"
+    assert problems(paths, ROOT) == []
+
+
 def test_every_registered_format_has_a_section() -> None:
     sections = set(SECTION.findall(MAP.read_text(encoding="utf-8")))
     assert set(FORMATS) <= sections, sorted(set(FORMATS) - sections)
