@@ -29,7 +29,7 @@ Simulate = Callable[[random.Random, int, Variations], EventState]
 
 
 def _round_robin(rng: random.Random, size: int, vary: Variations) -> EventState:
-    from rules.formats.round_robin_simulate import simulate
+    from rules.formats.round_robin.simulate import simulate
 
     settings = rng.choice([{}, {"cycles": 2}, {"draw_numbers": "lot", "games_per_match": 2}])
     return simulate(size, rng, settings, vary, top=3)

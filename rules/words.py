@@ -20,18 +20,16 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-# Each module holds WORDS. Imported on first use by name, so that no words module imports
-# the contract that imports this one.
-WORD_MODULES: tuple[str, ...] = (
-    "rules.words_common",
-    "rules.contention.words",
-    "rules.formats.round_robin_words",
-    "rules.formats.freestyle.words",
-    "rules.formats.bot_contest.words",
-    "rules.formats.wpf_playoffs.words",
-    "rules.formats.woc.words",
-    "rules.formats.gokodom.words",
-)
+from rules import registry
+
+# The shared words modules; each format's own is found through the registry. Imported on
+# first use by name, so that no words module imports the contract that imports this one.
+SHARED_MODULES: tuple[str, ...] = ("rules.words_common", "rules.contention.words")
+
+
+def modules() -> tuple[str, ...]:
+    """Every module that holds WORDS: the shared ones, then each registered format's."""
+    return SHARED_MODULES + tuple(registry.part_name(key, "words") for key in registry.formats())
 
 
 def gettext_noop(message: str) -> str:
@@ -44,18 +42,22 @@ class DuplicateCode(ValueError):
     pass
 
 
-@cache
 def catalogue() -> dict[str, str]:
     """Every code's English sentence. A code is said one way only: two modules giving the
     same code is an error, not an override."""
+    return _catalogue(registry.generation())
+
+
+@cache
+def _catalogue(generation: int) -> dict[str, str]:
     merged: dict[str, str] = {}
-    for name in WORD_MODULES:
+    for name in modules():
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as error:
             if error.name != name:
                 raise
-            continue  # a format whose sentences are still written inline
+            continue  # a format without sentences of its own
         for code, sentence in module.WORDS.items():
             if code in merged:
                 raise DuplicateCode(f"{code} is in {name} and an earlier words module")

@@ -11,7 +11,7 @@ import ast
 import re
 from pathlib import Path
 
-from rules.registry import ENGINE_MODULES
+from rules.registry import FORMATS
 
 ROOT = Path(__file__).resolve().parent.parent
 MAP = ROOT / "docs" / "formats" / "map.md"
@@ -90,9 +90,17 @@ def test_every_reference_in_the_map_holds() -> None:
     assert problems(text, ROOT) == []
 
 
+def test_every_file_the_add_a_format_recipe_names_exists() -> None:
+    """A path from the root, that is; a bare ``words.py`` is a module of the new package."""
+    text = RECIPE.read_text(encoding="utf-8")
+    paths = " ".join(f"`{path}`" for path, _ in references(text) if "/" in path)
+    assert paths, "the recipe names no file"
+    assert problems(paths, ROOT) == []
+
+
 def test_every_registered_format_has_a_section() -> None:
     sections = set(SECTION.findall(MAP.read_text(encoding="utf-8")))
-    assert set(ENGINE_MODULES) <= sections, sorted(set(ENGINE_MODULES) - sections)
+    assert set(FORMATS) <= sections, sorted(set(FORMATS) - sections)
 
 
 def lists_of_every_key(tree: ast.AST, keys: set[str]) -> bool:
@@ -113,7 +121,7 @@ def lists_of_every_key(tree: ast.AST, keys: set[str]) -> bool:
 def test_the_add_a_format_recipe_names_every_list_of_format_keys() -> None:
     """A registry or a cross-format test list the recipe forgets is where a new format would
     be missing without a sound (as contention once was)."""
-    keys = set(ENGINE_MODULES)
+    keys = set(FORMATS)
     recipe = RECIPE.read_text(encoding="utf-8").partition("## How to add a format")[2]
     listing = sorted(
         path.relative_to(ROOT).as_posix()
@@ -121,7 +129,7 @@ def test_the_add_a_format_recipe_names_every_list_of_format_keys() -> None:
         for path in (ROOT / folder).rglob("*.py")
         if lists_of_every_key(ast.parse(path.read_text(encoding="utf-8")), keys)
     )
-    assert "rules/contention/__init__.py" in listing  # the scan sees a dispatch dict
+    assert "rules/registry.py" in listing  # the scan sees the one list of the keys
     assert [path for path in listing if path not in recipe] == []
 
 
@@ -135,11 +143,13 @@ def test_a_list_of_every_key_is_found_and_a_partial_one_is_not() -> None:
 def test_the_check_catches_a_missing_file_name_and_method() -> None:
     text = (
         "`rules/registry.py:get,formats` `rules/nowhere.py` "
-        "`rules/registry.py:vanished` `rules/formats/round_robin.py:RoundRobinEngine.next_round` "
-        "`rules/formats/round_robin.py:RoundRobinEngine.flies` `rules/registry.py:ENGINE_MODULES`"
+        "`rules/registry.py:vanished` "
+        "`rules/formats/round_robin/engine.py:RoundRobinEngine.next_round` "
+        "`rules/formats/round_robin/engine.py:RoundRobinEngine.flies` "
+        "`rules/registry.py:FORMATS`"
     )
     assert problems(text, ROOT) == [
         "rules/nowhere.py: no such file",
         "rules/registry.py: vanished is not defined there",
-        "rules/formats/round_robin.py: RoundRobinEngine.flies is not defined there",
+        "rules/formats/round_robin/engine.py: RoundRobinEngine.flies is not defined there",
     ]

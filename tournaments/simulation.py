@@ -9,62 +9,19 @@ and the engine pairs on from wherever the record stops.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from rules import variations
+from rules import registry, variations
 from rules.contract import EventState, RoundStatus
 from rules.variations import Variations
 
 Simulator = Callable[[int, random.Random, Variations], EventState]
 
 
-def _round_robin(entrants: int, rng: random.Random, vary: Variations) -> EventState:
-    from rules.formats.round_robin_simulate import simulate
-
-    return simulate(entrants, rng, vary=vary)
-
-
-def _freestyle(entrants: int, rng: random.Random, vary: Variations) -> EventState:
-    from rules.formats.freestyle.simulate import simulate_event
-
-    return simulate_event(rng, entrants, vary=vary)
-
-
-def _bot_contest(entrants: int, rng: random.Random, vary: Variations) -> EventState:
-    from rules.formats.bot_contest.simulate import simulate
-
-    return simulate(entrants, rng, vary=vary)[0]
-
-
-def _wpf_playoffs(entrants: int, rng: random.Random, vary: Variations) -> EventState:
-    from rules.formats.wpf_playoffs.simulate import entrants as make
-    from rules.formats.wpf_playoffs.simulate import simulate
-
-    return simulate(rng, make(entrants, rng), vary=vary)
-
-
-def _gokodom(entrants: int, rng: random.Random, vary: Variations) -> EventState:
-    from rules.formats.gokodom.simulate import simulate
-
-    return simulate(entrants, rng, vary=vary).state
-
-
-def _woc(entrants: int, rng: random.Random, vary: Variations) -> EventState:
-    from rules.formats.woc.simulate import field, play
-
-    return play(field(entrants, rng), rng, finals=True, vary=vary)
-
-
-SIMULATORS: dict[str, Simulator] = {
-    "round_robin": _round_robin,
-    "freestyle": _freestyle,
-    "bot_contest": _bot_contest,
-    "wpf_playoffs": _wpf_playoffs,
-    "gokodom": _gokodom,
-    "woc": _woc,
-}
+# key -> play_event of the format's simulate module (rules/formats/<key>/simulate.py)
+SIMULATORS: Mapping[str, Simulator] = registry.Parts("simulate", "play_event")
 
 
 def simulate(

@@ -7,35 +7,25 @@ checked (rounds, pairings, scores, standings rows).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 
+from rules import registry
 from rules.checkers.common import OVERRIDE, Report, Violation, Where, attribute_overrides
 from rules.contract import EventState, Standings
 
 __all__ = ["CHECKERS", "OVERRIDE", "Report", "Violation", "Where", "audit", "check"]
 
-CHECKERS: dict[str, str] = {
-    "round_robin": "rules.checkers.round_robin",
-    "freestyle": "rules.checkers.freestyle",
-    "bot_contest": "rules.checkers.bot_contest",
-    "wpf_playoffs": "rules.checkers.wpf_playoffs",
-    "gokodom": "rules.checkers.gokodom",
-    "woc": "rules.checkers.woc",
-}
+Checker = Callable[[EventState, Standings | None], Report]
 
-
-def _checker(key: str) -> Callable[[EventState, Standings | None], Report]:
-    module = importlib.import_module(CHECKERS[key])
-    function: Callable[[EventState, Standings | None], Report] = module.check
-    return function
+# key -> check, for every format with a checker module (rules/formats/<key>/checker.py)
+CHECKERS: registry.Parts[Checker] = registry.Parts("checker", "check")
 
 
 def audit(state: EventState, standings: Standings | None = None) -> Report:
     """Every violation of the record (and of ``standings``, when given), with counts; each
     director override is reported as one violation (rule ``OVERRIDE``) instead of what it
     breaks in its round."""
-    return attribute_overrides(state, _checker(state.format)(state, standings))
+    return attribute_overrides(state, CHECKERS[state.format](state, standings))
 
 
 def check(state: EventState, standings: Standings | None = None) -> list[Violation]:

@@ -9,29 +9,31 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rules import registry
 from rules.contract import EventState, Standings
 
 from .types import Contention, EntrantContention, Finish, Method, Status, Verdict
+
+# key -> contention, for every format with a contention module (rules/formats/<key>/contention.py)
+CONTENTION: registry.Parts[Callable[[EventState, Standings | None], Contention]] = registry.Parts(
+    "contention", "contention"
+)
 
 
 def contention(state: EventState, standings: Standings | None = None) -> Contention:
     """``standings``: the engine's standings of this very ``state``, when the caller has
     them (the standings task): the formats that rank the state itself reuse them instead of
     computing them again (a 10,000-entrant Swiss ranked three times per refresh)."""
-    return _dispatch()[state.format](state, standings)
+    return CONTENTION[state.format](state, standings)
 
 
-def _dispatch() -> dict[str, Callable[[EventState, Standings | None], Contention]]:
-    from . import brackets, freestyle, gokodom, round_robin, woc
-
-    return {
-        "round_robin": lambda state, _: round_robin.contention(state),
-        "freestyle": freestyle.contention,
-        "bot_contest": brackets.bot_contest,
-        "wpf_playoffs": brackets.wpf_playoffs,
-        "gokodom": gokodom.contention,
-        "woc": woc.contention,
-    }
-
-
-__all__ = ["Contention", "EntrantContention", "Finish", "Method", "Status", "Verdict", "contention"]
+__all__ = [
+    "CONTENTION",
+    "Contention",
+    "EntrantContention",
+    "Finish",
+    "Method",
+    "Status",
+    "Verdict",
+    "contention",
+]

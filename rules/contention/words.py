@@ -144,7 +144,7 @@ WORDS: dict[str, str] = {
         "alive: {entries} entries left for {places} places in the final: the losers' bracket "
         "can play again, and a loss in it eliminates"
     ),
-    # Freestyle (freestyle.py): {table} is the group's table title.
+    # Freestyle (rules/formats/freestyle/contention.py): {table} is the group's table title.
     "contention.stage.alive.tiebreaker": _(
         "alive: tied at place {rank} of {table}: a tiebreaker game decides who goes on"
     ),
@@ -159,7 +159,7 @@ WORDS: dict[str, str] = {
     "contention.win.alive.unbeaten": _("alive: not beaten in the knockout"),
     "contention.win.alive.not_started": _("alive: the event has not started"),
     "contention.win.eliminated.beaten": _("eliminated: out of the knockout"),
-    # GokoDom (gokodom.py).
+    # GokoDom (rules/formats/gokodom/contention.py).
     "contention.win.eliminated.quarter_finals": _("eliminated: cannot reach the quarter-finals"),
     "contention.win.alive.quarter_finals": _(
         "alive: can still reach the quarter-finals and win them"
@@ -173,7 +173,7 @@ WORDS: dict[str, str] = {
     "contention.stage.alive.playoff": _("alive: plays the 8th-place playoff"),
     "contention.stage.clinched.qualified": _("clinched: in the top eight of the Swiss"),
     "contention.stage.eliminated.swiss_rank": _("eliminated: outside the top eight"),
-    # The World Othello Championship (woc.py).
+    # The World Othello Championship (rules/formats/woc/contention.py).
     "contention.win.alive.semi_finals": _(
         "alive: can still reach the semi-finals and win from there"
     ),

@@ -1,1 +1,2 @@
-"""One module (or package) per format; each exposes ``ENGINE`` and is named in rules/registry.py."""
+"""One package per format, named by its key in rules/registry.py: it exports ``ENGINE`` and
+holds its ``checker``, ``contention``, ``simulate`` and ``words`` modules."""

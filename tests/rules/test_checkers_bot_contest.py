@@ -8,9 +8,9 @@ import random
 import pytest
 
 from rules.checkers import audit, check
-from rules.checkers import bot_contest as bc
 from rules.contract import EventState
 from rules.formats.bot_contest import ENGINE
+from rules.formats.bot_contest import checker as bc
 from rules.formats.bot_contest.simulate import simulate
 from tests.rules.test_checkers_support import edit_match, rules_of, swap_players
 

@@ -9,8 +9,8 @@ from fractions import Fraction
 import pytest
 
 from rules.checkers import audit, check
-from rules.checkers import freestyle as fc
 from rules.contract import EventState, GroupState
+from rules.formats.freestyle import checker as fc
 from rules.formats.freestyle.engine import ENGINE
 from rules.formats.freestyle.simulate import simulate_event
 from tests.rules.test_checkers_support import edit_match, edit_round, rules_of

@@ -9,7 +9,6 @@ from fractions import Fraction
 import pytest
 
 from rules.checkers import audit, check
-from rules.checkers import gokodom as gc
 from rules.contract import (
     EntrantState,
     EntrantStatus,
@@ -21,6 +20,7 @@ from rules.contract import (
     RoundStatus,
 )
 from rules.formats.gokodom import ENGINE
+from rules.formats.gokodom import checker as gc
 from rules.formats.gokodom.simulate import simulate
 from tests.rules.test_checkers_support import edit_match, edit_round, rules_of, swap_players
 

@@ -8,7 +8,6 @@ import random
 import pytest
 
 from rules.checkers import audit, check
-from rules.checkers import round_robin as rr
 from rules.contract import (
     EntrantState,
     EventState,
@@ -20,6 +19,7 @@ from rules.contract import (
 )
 from rules.draws import DrawSource
 from rules.formats.round_robin import ENGINE
+from rules.formats.round_robin import checker as rr
 from tests.rules.test_checkers_support import edit_match, rules_of, swap_players
 
 

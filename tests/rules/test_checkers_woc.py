@@ -9,10 +9,10 @@ import random
 import pytest
 
 from rules.checkers import audit, check
-from rules.checkers import woc as wc
-from rules.checkers import woc_swiss as sw
 from rules.contract import EventState, Participant
 from rules.formats.woc import ENGINE
+from rules.formats.woc import checker as wc
+from rules.formats.woc import checker_swiss as sw
 from rules.formats.woc.simulate import field, play
 from tests.rules.test_checkers_support import edit_match, rules_of
 

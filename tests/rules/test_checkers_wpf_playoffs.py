@@ -8,9 +8,9 @@ import random
 import pytest
 
 from rules.checkers import audit, check
-from rules.checkers import wpf_playoffs as wc
 from rules.contract import EntrantState, EventState
 from rules.formats.wpf_playoffs import ENGINE
+from rules.formats.wpf_playoffs import checker as wc
 from rules.formats.wpf_playoffs.simulate import entrants, simulate
 from tests.rules.test_checkers_support import edit_match, rules_of, swap_players
 

@@ -207,7 +207,7 @@ def test_enumerating_a_group_decides_more_than_the_bound(monkeypatch: pytest.Mon
     """The exact method agrees with the bound wherever the bound settles something, and
     settles more: the bound takes each player's best case alone, though two rivals of one
     game cannot both win it."""
-    from rules.contention import freestyle
+    from rules.formats.freestyle import contention as freestyle
 
     exact: Counter[str] = Counter()
     for case in GROUP_CASES:
@@ -237,7 +237,7 @@ def test_result_blocks_follow_the_engine_order(number: int, size: int, seed: int
     within each tie ("In case of three or more tied players, the process is iterative"): the
     blocks the exact method forms from results alone hold, in order, exactly the players the
     engine ranks in those places, whatever the margins. Many ties: tie games are frequent."""
-    from rules.contention.freestyle import result_blocks
+    from rules.formats.freestyle.contention import result_blocks
     from rules.formats.freestyle.results import Context
 
     checked = 0

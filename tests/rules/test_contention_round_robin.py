@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.contention import round_robin
 from rules.contention.explore import pending_by_score
 from rules.contention.types import Finish, Method, Status
 from rules.contract import EventState, GameState, MatchState
 from rules.formats.round_robin import ENGINE
+from rules.formats.round_robin import contention as round_robin
 
 from .test_contention_support import (
     brute_status,

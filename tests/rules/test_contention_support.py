@@ -144,8 +144,8 @@ def unfinish(state: EventState, rng: random.Random, share: float = 0.5) -> Event
 
 def test_brute_force_counts_every_outcome_of_a_round_robin() -> None:
     from rules.contention.explore import pending_by_score
-    from rules.contention.round_robin import menu
     from rules.formats.round_robin import ENGINE
+    from rules.formats.round_robin.contention import menu
 
     state = EventState("round_robin", {}, people(4))
     state = play_rounds(state, ENGINE, 1, lambda m: (GameState(1, (1, 0)),))

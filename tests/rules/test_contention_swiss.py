@@ -10,13 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.contention import contention, gokodom, swiss, woc
+from rules.contention import contention, swiss
 from rules.contention.cuts import table_finishes
 from rules.contention.types import Finish, Method, Status
 from rules.contract import EntrantState, EventState, MatchState, RoundStatus
 from rules.formats.gokodom import ENGINE as GOKODOM
+from rules.formats.gokodom import contention as gokodom
 from rules.formats.gokodom.simulate import simulate
 from rules.formats.woc import ENGINE as WOC
+from rules.formats.woc import contention as woc
 
 from .test_contention_support import brute_status, check_sound, completions, play_rounds, unfinish
 

@@ -9,15 +9,15 @@ import json
 from pathlib import Path
 
 from rules import words
-from rules.contention import round_robin
 from rules.contention.types import Status, english, verdict
 from rules.contention.words import WORDS
 from rules.contract import EventState, GameState, MatchState
 from rules.formats.round_robin import ENGINE
+from rules.formats.round_robin import contention as round_robin
 
 from .test_contention_support import people, play_rounds
 
-PART = Path(__file__).resolve().parents[2] / "rules" / "contention"
+RULES = Path(__file__).resolve().parents[2] / "rules"
 
 
 def _first_wins_others_draw(match: MatchState) -> tuple[GameState, ...]:
@@ -81,7 +81,9 @@ def test_every_verdict_sentence_starts_with_the_status_of_its_code() -> None:
 
 def _named_codes() -> set[str]:
     named = set()
-    for path in PART.glob("*.py"):
+    # the shared machinery, and each format's own contention module
+    paths = [*(RULES / "contention").glob("*.py"), *(RULES / "formats").glob("*/contention.py")]
+    for path in paths:
         if path.name == "words.py":
             continue
         for node in ast.walk(ast.parse(path.read_text())):

@@ -1,6 +1,7 @@
 """Words at the edge for Freestyle and the plain round robin: the engines say a code, the
 rule sentence it applies and the parameters; the English comes from their words modules,
-the same sentence as before (rules/formats/freestyle/words.py, round_robin_words.py)."""
+the same sentence as before (rules/formats/freestyle/words.py,
+rules/formats/round_robin/words.py)."""
 
 from __future__ import annotations
 

@@ -19,18 +19,13 @@ MESSAGE_CLASSES = {"Reason": 1, "Problem": 2, "NeedsDecision": 1, "Note": 1}
 
 
 def converted_files() -> list[Path]:
-    """Files whose sentences live in a words module: the shared checks, and each format
-    (and contention) once its words module exists."""
+    """Files whose sentences live in a words module: the shared checks, and every file of each
+    package (a format, contention) that has a words module."""
     files = [RULES / "engine_base.py", RULES / "absence.py"]
-    for module in words.WORD_MODULES:
+    for module in words.modules():
         path = RULES.parent / (module.replace(".", "/") + ".py")
-        if not path.exists() or module == "rules.words_common":
-            continue
-        if path.name == "words.py":
+        if path.exists() and path.name == "words.py":
             files += sorted(path.parent.rglob("*.py"))
-        else:  # a format in one module: round_robin.py beside round_robin_words.py
-            stem = path.name.removesuffix("_words.py")
-            files += sorted(path.parent.glob(f"{stem}*.py"))
     return files
 
 

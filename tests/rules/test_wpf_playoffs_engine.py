@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 import pytest
 
+from rules import registry
 from rules.contract import (
     EngineError,
     EntrantState,
@@ -20,7 +21,6 @@ from rules.contract import (
 from rules.draws import DrawSource
 from rules.formats.wpf_playoffs import ENGINE
 from rules.formats.wpf_playoffs.simulate import entrants, play_round, simulate
-from rules.registry import ENGINE_MODULES
 
 PEOPLE = tuple(
     EntrantState(f"p{i}", f"Player {i}", flags={"gp_total": 100 - i, "attending": True})
@@ -49,7 +49,8 @@ def ranks(state: EventState) -> list[str]:
 
 def test_engine_is_registered_by_key() -> None:
     assert ENGINE.key == "wpf_playoffs"
-    assert ENGINE_MODULES.get("wpf_playoffs", "rules.formats.wpf_playoffs").endswith("wpf_playoffs")
+    assert registry.package("wpf_playoffs") == "rules.formats.wpf_playoffs"
+    assert registry.get("wpf_playoffs") is ENGINE
 
 
 def test_seed_and_rank_start_equal() -> None:

@@ -113,7 +113,7 @@ def test_a_stored_verdict_is_said_from_its_code_in_the_page_language(director):
     from django.utils import translation
 
     from rules.contention.types import verdict
-    from rules.contention.woc import TARGET
+    from rules.formats.woc.contention import TARGET
 
     said = verdict("contention.win.eliminated.stage", target=TARGET)
     kept = json.loads(json.dumps(standings.verdict_json(said)))

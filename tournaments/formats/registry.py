@@ -11,9 +11,11 @@ import importlib
 from types import ModuleType
 from typing import Any
 
+from rules import registry as rules_registry
 from tournaments.formats.base import FormatUI
 
-FORMAT_MODULES = ("round_robin", "woc", "freestyle", "gokodom", "bot_contest", "wpf_playoffs")
+# the keys of rules/registry.py: each built-in format's web side is tournaments/formats/<key>.py
+FORMAT_MODULES = rules_registry.FORMATS
 
 _UIS: dict[str, FormatUI] = {}
 

@@ -155,3 +155,9 @@ def simulate(
                 eligible=lambda e: not e.flags.get("reference"),
             )
     raise RuntimeError(f"the contest did not finish in {MAX_ROUNDS} rounds")
+
+
+def play_event(count: int, rng: random.Random, vary: Variations = variations.NONE) -> EventState:
+    """A whole event of ``count`` entrants, from ``rng`` alone: the entry point the registry
+    finds (rules/registry.py) for ``simulate_event`` and the simulated demos."""
+    return simulate(count, rng, vary=vary)[0]

@@ -159,3 +159,9 @@ def _withdraw(state: EventState, rnd: RoundState, rng: random.Random, rate: floa
         limit=1,
         eligible=lambda e: size.get(e.id, 0) > needed + 1,
     )
+
+
+def play_event(count: int, rng: random.Random, vary: Variations = variations.NONE) -> EventState:
+    """A whole event of ``count`` entrants, from ``rng`` alone: the entry point the registry
+    finds (rules/registry.py) for ``simulate_event`` and the simulated demos."""
+    return simulate_event(rng, count, vary=vary)

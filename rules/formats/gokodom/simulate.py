@@ -205,3 +205,9 @@ def _decide(state: EventState, question: NeedsDecision, rng: random.Random) -> E
             rounds[r_index] = dataclasses.replace(rnd, matches=tuple(matches))
             return dataclasses.replace(state, rounds=tuple(rounds))
     raise RuntimeError(f"cannot answer {question.code}")
+
+
+def play_event(count: int, rng: random.Random, vary: Variations = variations.NONE) -> EventState:
+    """A whole event of ``count`` entrants, from ``rng`` alone: the entry point the registry
+    finds (rules/registry.py) for ``simulate_event`` and the simulated demos."""
+    return simulate(count, rng, vary=vary).state

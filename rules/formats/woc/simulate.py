@@ -192,3 +192,9 @@ def _games(
             break
         black = 1 - black if number == 1 else rng.randint(0, 1)
     return tuple(games)
+
+
+def play_event(count: int, rng: random.Random, vary: Variations = variations.NONE) -> EventState:
+    """A whole event of ``count`` entrants, from ``rng`` alone: the entry point the registry
+    finds (rules/registry.py) for ``simulate_event`` and the simulated demos."""
+    return play(field(count, rng), rng, finals=True, vary=vary)

@@ -146,3 +146,9 @@ def simulate(
         )
         draws = DrawSource(draws.seed, state.draws)
     raise AssertionError("the playoff did not finish")
+
+
+def play_event(count: int, rng: random.Random, vary: Variations = variations.NONE) -> EventState:
+    """A whole event of ``count`` entrants, from ``rng`` alone: the entry point the registry
+    finds (rules/registry.py) for ``simulate_event`` and the simulated demos."""
+    return simulate(rng, entrants(count, rng), vary=vary)

@@ -6,7 +6,8 @@ The schedule is known (Berger tables), so the games still to play are known pair
   Berger rounds still to come and ranks each outcome. Points, head-to-head, Sonneborn-Berger and
   games won depend only on results, so their splits are firm; a split left to score difference
   or score for (which depend on the margins) or a shared first place counts as open.
-- Bound (too many games left): the points bound of bounds.py with each entrant's own games left.
+- Bound (too many games left): the points bound of rules/contention/bounds.py with each
+  entrant's own games left.
 
 A plain round robin has no next stage: ``stage`` is None.
 """
@@ -19,15 +20,14 @@ from fractions import Fraction
 from typing import Any
 
 from rules import berger, registry
-from rules.contract import Engine, EventState, GameState, MatchState
+from rules.contention.bounds import Reach, fraction, top_bound
+from rules.contention.cuts import table_finishes
+from rules.contention.exact import exact_verdicts
+from rules.contention.explore import Outcome, Walk, affordable, pending_by_score
+from rules.contention.types import Contention, EntrantContention, Finish, Method
+from rules.contract import Engine, EventState, GameState, MatchState, Standings
 from rules.formats.round_robin import ENGINE
 from rules.words import message
-
-from .bounds import Reach, fraction, top_bound
-from .cuts import table_finishes
-from .exact import exact_verdicts
-from .explore import Outcome, Walk, affordable, pending_by_score
-from .types import Contention, EntrantContention, Finish, Method
 
 AS_ENGINE: Engine = registry.get("round_robin")
 FIRM = ("points", "head_to_head", "sonneborn_berger", "wins")
@@ -62,7 +62,10 @@ def evaluate(state: EventState) -> Outcome:
     return {e: (f, Finish.OUT) for e, f in win.items()}
 
 
-def contention(state: EventState, *, limit: int = 500) -> Contention:
+def contention(
+    state: EventState, standings: Standings | None = None, *, limit: int = 500
+) -> Contention:
+    """``standings`` is not read: every outcome is ranked by the engine anew."""
     names = {e.id: e.name for e in state.entrants}
     ids = [e.id for e in state.entrants]
     walk = Walk(AS_ENGINE, menu, evaluate, pending_by_score(AS_ENGINE), limit=limit)

@@ -7,13 +7,13 @@
   that depend only on results, "Number of wins" then "Head-to-head matchups", again within each
   tie ("the process is iterative"). Players those steps cannot split form a block: its order
   rests on game-point margins (steps 3-4), on steps that follow them, or on a tiebreaker game,
-  so a block across the cut is open in that outcome. Otherwise, the points bound of bounds.py on
-  wins (a won game 1, a tie 1/2), with each entrant's own games left in the group; equal wins go
-  to tiebreaks the bound counts against the entrant, so it is sound. An entrant who leaves after
-  this round (row ``withdrawn``) takes no place: "everyone who finished below him ... moves up
-  one place". A complete group takes the engine's own ``qualified`` / ``eliminated``; a tie
-  across the cut still waiting for its tiebreaker game (row ``tiebreaker``) is alive until the
-  game is recorded.
+  so a block across the cut is open in that outcome. Otherwise, the points bound of
+  rules/contention/bounds.py on wins (a won game 1, a tie 1/2), with each entrant's own games
+  left in the group; equal wins go to tiebreaks the bound counts against the entrant, so it is
+  sound. An entrant who leaves after this round (row ``withdrawn``) takes no place: "everyone
+  who finished below him ... moves up one place". A complete group takes the engine's own
+  ``qualified`` / ``eliminated``; a tie across the cut still waiting for its tiebreaker game
+  (row ``tiebreaker``) is alive until the game is recorded.
 - Anyone who can still reach the next stage can still win; the semi-finals and final are a
   single elimination: beaten is out (unless the semi-final's winner withdraws after it: the
   loser "moves up one place" to the final), the final's winner has clinched (even while the
@@ -27,16 +27,10 @@ from dataclasses import replace
 from typing import Any
 
 from rules import registry
-from rules.contract import Engine, EventState, GameState, MatchState, Standings
-from rules.formats.freestyle import ENGINE
-from rules.formats.freestyle.results import Context, RoundRecord
-from rules.formats.freestyle.tables import FINALS, SEMI_FINALS
-from rules.words import message
-
-from .bounds import Reach, fraction, top_bound
-from .exact import exact_verdicts
-from .explore import Outcome, Walk, affordable, pending_by_score
-from .types import (
+from rules.contention.bounds import Reach, fraction, top_bound
+from rules.contention.exact import exact_verdicts
+from rules.contention.explore import Outcome, Walk, affordable, pending_by_score
+from rules.contention.types import (
     Contention,
     EntrantContention,
     Finish,
@@ -46,6 +40,11 @@ from .types import (
     english,
     verdict,
 )
+from rules.contract import Engine, EventState, GameState, MatchState, Standings
+from rules.formats.freestyle import ENGINE
+from rules.formats.freestyle.results import Context, RoundRecord
+from rules.formats.freestyle.tables import FINALS, SEMI_FINALS
+from rules.words import message
 
 # Most outcomes enumerated for one group (3 results a game: 5 games left).
 GROUP_LIMIT = 243
@@ -53,7 +52,8 @@ RESULTS = ((1, 0), (0, 0), (0, 1))  # a win for the first seat, a tie, a win for
 AS_ENGINE: Engine = registry.get("freestyle")
 PENDING = pending_by_score(AS_ENGINE)
 
-# After each group round: the next stage's key, its target (a message of words.py), places.
+# After each group round: the next stage's key, its target (a message of
+# rules/contention/words.py), places.
 NEXT = {
     1: ("round_2", message("contention.target.round_2"), 4),
     2: ("round_3", message("contention.target.round_3"), 2),

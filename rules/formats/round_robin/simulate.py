@@ -27,8 +27,9 @@ from rules.contract import (
     RoundStatus,
 )
 from rules.draws import DrawSource
-from rules.formats.round_robin import ENGINE
 from rules.variations import Variations
+
+from .engine import ENGINE
 
 
 def _entrant(n: int) -> EntrantState:
@@ -84,3 +85,9 @@ def simulate(
             state, rounds=(*state.rounds, rnd), draws=(*state.draws, *source.new)
         )
         state = variations.withdraw(state, rng, vary.withdrawals, plan.number, keep=2)
+
+
+def play_event(count: int, rng: random.Random, vary: Variations = variations.NONE) -> EventState:
+    """A whole event of ``count`` entrants, from ``rng`` alone: the entry point the registry
+    finds (rules/registry.py) for ``simulate_event`` and the simulated demos."""
+    return simulate(count, rng, vary=vary)

@@ -1,10 +1,10 @@
 """Contention in GokoDom (format ``gokodom``): the Swiss qualifier for the top eight (III.A), then
 a single elimination.
 
-- Swiss: the stage is "reach the quarter-finals (top 8)", by swiss.py (exact in the last Swiss
-  round, the points bound before). Match points, defaults and Solkoff depend on results only and
-  are firm; cumulative game points and the lot order are open (a coin flip or a playoff settles a
-  tie across 8th and 9th, III.A). Anyone who can still reach the top eight can still win.
+- Swiss: the stage is "reach the quarter-finals (top 8)", by rules/contention/swiss.py (exact in the
+  last Swiss round, the points bound before). Match points, defaults and Solkoff depend on results
+  only and are firm; cumulative game points and the lot order are open (a coin flip or a playoff
+  settles a tie across 8th and 9th, III.A). Anyone who can still reach the top eight can still win.
 - The 8th-place playoff and the elimination rounds: a single elimination, so anyone not yet beaten
   can still win (by winning every match left) and anyone beaten cannot: exact.
 
@@ -17,16 +17,23 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules import registry
+from rules.contention import swiss
+from rules.contention.explore import pending_by_score
+from rules.contention.types import (
+    Contention,
+    EntrantContention,
+    Method,
+    Status,
+    Verdict,
+    english,
+    verdict,
+)
 from rules.contract import EventState, GameState, MatchState, Standings
 from rules.formats.gokodom import ENGINE
 from rules.formats.gokodom.knockout import QUALIFIERS
 from rules.formats.gokodom.record import KNOCKOUT, PLAYOFF, SWISS
 from rules.formats.gokodom.results import SEAT_PATTERN
 from rules.words import message
-
-from . import swiss
-from .explore import pending_by_score
-from .types import Contention, EntrantContention, Method, Status, Verdict, english, verdict
 
 STAGE = "top_8"
 TARGET = message("contention.target.top_8")

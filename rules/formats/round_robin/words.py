@@ -1,4 +1,4 @@
-"""Sentences of the plain round robin (round_robin.py): settings, the Berger schedule,
+"""Sentences of the plain round robin (engine.py): settings, the Berger schedule,
 swaps, scoring and absences."""
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Contention in the World Othello Championship (format ``woc``).
 
-- Qualifying rounds (Swiss or round robin): the stage is "reach the semi-finals" (the top four
-  of the provisional list after the playoffs, II.3.2-3), by swiss.py: exact in the last round, the
-  points bound before (which holds for any pairing). Only points are firm: entrants equal on
-  points across 4th and 5th place meet in a playoff (II.3.2), so such a tie is open. Anyone who
-  can still reach the semi-finals can still win. With ``final_stages`` off the list decides the
+- Qualifying rounds (Swiss or round robin): the stage is "reach the semi-finals" (the top four of
+  the provisional list after the playoffs, II.3.2-3), by rules/contention/swiss.py: exact in the
+  last round, the points bound before (which holds for any pairing). Only points are firm: entrants
+  equal on points across 4th and 5th place meet in a playoff (II.3.2), so such a tie is open. Anyone
+  who can still reach the semi-finals can still win. With ``final_stages`` off the list decides the
   winner: the goal is first place, equal points going to BQ, which is open.
 - Playoffs, semi-finals and finals: a single elimination from the four semi-finalists: anyone
   not beaten can still win, anyone beaten cannot; exact.
@@ -18,14 +18,21 @@ from fractions import Fraction
 from typing import Any
 
 from rules import registry
+from rules.contention import swiss
+from rules.contention.bounds import fraction
+from rules.contention.explore import pending_by_score
+from rules.contention.types import (
+    Contention,
+    EntrantContention,
+    Method,
+    Status,
+    Verdict,
+    english,
+    verdict,
+)
 from rules.contract import EventState, GameState, MatchState, Standings
 from rules.formats.woc import ENGINE, history, system
 from rules.words import message
-
-from . import swiss
-from .bounds import fraction
-from .explore import pending_by_score
-from .types import Contention, EntrantContention, Method, Status, Verdict, english, verdict
 
 STAGE = "semi_finals"
 TARGET = message("contention.target.semi_finals")

@@ -20,7 +20,6 @@ from fractions import Fraction
 from typing import Any
 
 from rules import absence, berger
-from rules.checkers import woc_swiss as sw
 from rules.checkers.common import (
     Report,
     check_once_per_round,
@@ -31,6 +30,7 @@ from rules.checkers.common import (
     setting,
 )
 from rules.contract import EventState, MatchState, RoundState, Standings
+from rules.formats.woc import checker_swiss as sw
 
 SYSTEM = "woc II.2 Playing System (a-d by number of players)"
 SWISS_DAYS = "woc II.2 If a Swiss system is to be used, seven rounds ... and six on the second"
