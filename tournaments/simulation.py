@@ -98,7 +98,9 @@ def cut(state: EventState, rounds: int, *, unfinished_share: float = 0.5) -> Eve
     return replace(state, rounds=tuple(kept))
 
 
-def to_event_file(state: EventState, *, slug: str, name: str, public: bool = True) -> dict:
+def to_event_file(
+    state: EventState, *, slug: str, name: str, public: bool = True
+) -> dict[str, Any]:
     """Engine state as an event file; entrant ids become registration numbers."""
     ids = [e.id for e in state.entrants]
     if all(i.isdigit() for i in ids) and len(set(map(int, ids))) == len(ids):

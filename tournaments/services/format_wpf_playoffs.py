@@ -205,7 +205,7 @@ def save_preferences(
     with transaction.atomic():
         event = locking.lock_event(entrant.event_id, format=FORMAT, refusal="a WPF GP playoff")
         entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
-        settings = event.engine.resolved(event.settings)
+        settings = event.resolved_settings()
         pool = [str(p) for p in settings["online_puzzles"]]
         if settings["puzzle_selection"] != "preference_lists":
             raise ServiceError("Sudoku GP mode: each round's puzzle is fixed in advance.")

@@ -218,7 +218,7 @@ def search_longer(rnd: Round, *, by: Any, now: datetime | None = None) -> DraftO
             raise ServiceError(
                 f"{rnd.label} is not a draft waiting for a proof: there is nothing to search for."
             )
-        settings = event.engine.resolved(event.settings)
+        settings = event.resolved_settings()
         before = settings.get("pairing_seconds")
         if not isinstance(before, int | float) or before >= LONGEST_SEARCH:
             raise ServiceError(

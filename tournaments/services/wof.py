@@ -202,7 +202,7 @@ def from_wof(
     slug: str,
     name: str = "",
     check: wof_check.CrossCheck | None = None,
-) -> tuple[dict, list[tuple]]:
+) -> tuple[dict[str, Any], list[tuple]]:
     """The Swiss part as an event file, and the added games with entrant numbers as ids."""
     check = check or wof_check.cross_check(parsed)
     byes: dict[int, list[int]] = {n: list(ids) for n, ids in parsed.byes.items()}
@@ -229,7 +229,9 @@ def from_wof(
     return data, added
 
 
-def propose(text: str, *, slug: str = "proposal") -> tuple[dict, list[tuple], record.Proposal]:
+def propose(
+    text: str, *, slug: str = "proposal"
+) -> tuple[dict[str, Any], list[tuple], record.Proposal]:
     data, added = from_wof(read(text), slug=slug)
     return data, added, record.propose(state_of(data), added, ENGINE)
 

@@ -93,7 +93,7 @@ def season(request: HttpRequest, slug: str) -> HttpResponse:
             for x in r["match"].result.get("reasons", [])
         )
     ]
-    settings = event.engine.resolved(event.settings)
+    settings = event.resolved_settings()
     context: dict[str, Any] = {
         "event": event,
         "current": current,
@@ -210,12 +210,12 @@ def _version(request: HttpRequest) -> int:
 
 
 def _grid_row(
-    request: HttpRequest, event: Event, match_id: int, extra: dict, status: int
+    request: HttpRequest, event: Event, match_id: int, extra: dict[str, Any], status: int
 ) -> HttpResponse:
     """The results grid's row for the match, as the generic results screen renders it."""
     ui = ui_for(event)
     match = _grid_match(event, match_id)
-    settings = event.engine.resolved(event.settings)
+    settings = event.resolved_settings()
     participants = list(match.participants.all())
     row = {
         "match": match,
@@ -242,7 +242,7 @@ def _grid_row(
         "correcting": corrections.has_later_rounds(rnd),
         "oob": True,
     }
-    if not request.htmx and not extra.get("preview"):
+    if not getattr(request, "htmx", False) and not extra.get("preview"):
         for texts in extra.get("errors", {}).values():
             for text in texts:
                 messages.error(request, text)
@@ -292,7 +292,7 @@ def codes(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     if not corrections.needs_preview(match):
         return _save(request, event, match_id, save)
 
-    def correct() -> dict | None:
+    def correct() -> dict[str, Any] | None:
         details = director.details_with_codes(match, chosen)
         return _correction(
             request,
@@ -315,11 +315,11 @@ def codes(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
 def _correction(
     request: HttpRequest,
     match: Match,
-    details: dict,
+    details: dict[str, Any],
     version: int,
     url_name: str,
     write: Any,
-) -> dict | None:
+) -> dict[str, Any] | None:
     """A change to a round that is not the latest: preview it, or save the preview the
     director confirms through ``write(reason)`` (None once saved)."""
     url = reverse(url_name, args=[match.round.event.slug, match.pk])
@@ -366,7 +366,7 @@ def advances(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     if not corrections.needs_preview(match):
         return _save(request, event, match_id, save)
 
-    def correct() -> dict | None:
+    def correct() -> dict[str, Any] | None:
         details = director.details_with_advances(match, chosen)
         return _correction(request, match, details, version, "tournaments:gokodom_advances", save)
 

@@ -124,7 +124,7 @@ def standings_tables(
     return html, html.endswith(MORE)
 
 
-def _format_cells(tables: list[dict]) -> None:
+def _format_cells(tables: list[dict[str, Any]]) -> None:
     """Each cell as the text the template showed ({{ v|default_if_none:"" }}, localised),
     worked out here: localising thousands of numbers one by one in the template was a
     third of the table's time."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -164,7 +166,7 @@ def entrant_invite(request: HttpRequest, slug: str, number: int) -> HttpResponse
     return redirect(f"{reverse('tournaments:manage_entrants', args=[slug])}#entrant-{number}")
 
 
-def _withdraw_context(event, entrant: Entrant, preview, **extra) -> dict:
+def _withdraw_context(event, entrant: Entrant, preview, **extra) -> dict[str, Any]:
     return {"event": event, "entrant": entrant, "preview": preview, **extra}
 
 
@@ -176,7 +178,7 @@ def entrant_import(request: HttpRequest, slug: str) -> HttpResponse:
     preview = None
     sealed = ""
     status = 200
-    context: dict = {}
+    context: dict[str, Any] = {}
     if request.method == "POST" and request.POST.get("confirm"):
         form = CsvImportForm()
         confirm = CsvConfirmForm(request.POST)

@@ -9,6 +9,7 @@ refused. Step 2 saves through the services and opens the new event's dashboard.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -36,7 +37,7 @@ def import_event(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and request.POST.get("step") == "confirm":
         return _confirm(request)
     form = EventImportForm(request.POST or None, request.FILES or None)
-    context: dict = {"form": form}
+    context: dict[str, Any] = {"form": form}
     status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -62,7 +63,7 @@ def import_event(request: HttpRequest) -> HttpResponse:
     return render(request, TEMPLATE, context, status=status)
 
 
-def _preview_context(preview: event_import.Preview, sealed: str, confirm=None) -> dict:
+def _preview_context(preview: event_import.Preview, sealed: str, confirm=None) -> dict[str, Any]:
     confirm = confirm or EventImportConfirmForm(
         initial={"sealed": sealed, "slug": preview.slug, "name": preview.name}, user=None
     )
@@ -123,11 +124,11 @@ def import_job(request: HttpRequest, job: int) -> HttpResponse:
             f"{event.rounds.count()} rounds. You direct it; it is not public yet.",
         )
         target = reverse("tournaments:manage", args=[event.slug])
-        if request.htmx:
+        if getattr(request, "htmx", False):
             return HttpResponse(status=204, headers={"HX-Redirect": target})
         return redirect(target)
     context = {"job": found, "percent": event_import.progress_of(found)}
-    if request.htmx:
+    if getattr(request, "htmx", False):
         return render(request, JOB_TEMPLATE + "#job", context)
     return render(request, JOB_TEMPLATE, context)
 

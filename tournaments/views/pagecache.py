@@ -330,7 +330,13 @@ def cached_public_page(view: View) -> View:
 
 
 def _cached(
-    request: HttpRequest, view: View, name: str, slug: str, stamp: dict, args: tuple, kwargs: dict
+    request: HttpRequest,
+    view: View,
+    name: str,
+    slug: str,
+    stamp: dict[str, Any],
+    args: tuple,
+    kwargs: dict[str, Any],
 ) -> HttpResponse:
     key = page_key(request, name, slug, stamp)
     if request.headers.get("If-None-Match") == _etag(key, request):

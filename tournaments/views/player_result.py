@@ -4,6 +4,8 @@ page shows one result row with the format's own inputs, as the results screen do
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
@@ -54,7 +56,7 @@ def player_result(request: HttpRequest, slug: str, match_id: int) -> HttpRespons
     ui = ui_for(event)
     settings = _settings(event)
     closed = _closed(event, match)
-    extra: dict = {}
+    extra: dict[str, Any] = {}
     status = 200
     if request.method == "POST":
         if closed:
@@ -74,7 +76,7 @@ def player_result(request: HttpRequest, slug: str, match_id: int) -> HttpRespons
     return render(request, PAGE, context, status=status)
 
 
-def _enter(request: HttpRequest, match: Match, ui, settings) -> tuple[dict, int]:
+def _enter(request: HttpRequest, match: Match, ui, settings) -> tuple[dict[str, Any], int]:
     seats = len(match.participants.all())
     games, problems = ui.parse(request.POST, seats, settings)
     details, detail_problems = ui.parse_match_details(request.POST, match)
