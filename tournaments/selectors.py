@@ -27,7 +27,7 @@ COMPACT_ROWS = 16
 COMPACT_COLUMNS = 6
 
 
-def visible_events(user) -> QuerySet[Event]:
+def visible_events(user: Any) -> QuerySet[Event]:
     """The events this user may see, each with its entrant count and whether the user
     directs it (``directing``: the list links to its director's screens)."""
     events = Event.objects.annotate(entrant_count=Count("entrants", distinct=True))
@@ -114,8 +114,9 @@ def find_matches(matches: list[Match], query: str) -> list[Match]:
     for match in matches:
         people = [p.entrant for p in match.participants.all() if p.entrant is not None]
         # the entrants whose name or number matched, for the page to highlight
-        match.hits = {e.pk for e in people if query in e.name.casefold() or str(e.number) == query}
-        if match.hits or (query.isdigit() and str(match.table) == query):
+        hits = {e.pk for e in people if query in e.name.casefold() or str(e.number) == query}
+        match.hits = hits  # type: ignore[attr-defined]  # read by the page's template
+        if hits or (query.isdigit() and str(match.table) == query):
             found.append(match)
     # exact matches first: "Ann" finds Ann before Joanna, number 12 before 112
     exact = {m.pk for m in found if any(_exact(e, query) for e in _people(m))}
@@ -198,7 +199,7 @@ def _step_label(decided: dict[str, Any], labels: dict[str, str], helps: dict[str
     """The column that split a tie, by its label ("BQ"), or the step's own name; nothing
     when the engine's detail already starts with that name."""
     step = decided.get("step", "")
-    label = labels.get(step, step.replace("_", " "))
+    label: str = labels.get(step, step.replace("_", " "))
     detail = decided.get("detail", "")
     if any(name and detail.startswith(name) for name in (label, helps.get(step, ""))):
         return ""
@@ -262,7 +263,7 @@ def projector_rows(matches: list[Match]) -> list[dict[str, Any]]:
     alphabetical order of their names, with their match (or matches: a gauntlet round
     has several): table or code, seat role, opponents and, once it is in, the result
     from their side. Reads prefetched matches (round_with_matches), no query."""
-    by_entrant: dict[int, dict] = {}
+    by_entrant: dict[int, dict[str, Any]] = {}
     for match in matches:
         seats = list(match.participants.all())
         for mine in seats:

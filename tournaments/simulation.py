@@ -130,7 +130,7 @@ def to_event_file(
 
     teams = sorted({e.team for e in state.entrants if e.team})
     stages = list(dict.fromkeys(r.stage for r in state.rounds if r.stage))
-    return _plain(
+    file: dict[str, Any] = _plain(
         {
             "arbiter_event_file": 1,
             "event": {
@@ -220,6 +220,7 @@ def to_event_file(
             ],
         }
     )
+    return file
 
 
 def _plain(value: Any) -> Any:

@@ -26,9 +26,10 @@ from tournaments.services.record_file import (  # noqa: F401 (the FlipTheDisc im
     STAGES,
     add_final_rounds,
     event_file,
-    state_of,
 )
-from tournaments.services.wof_export import CREATOR, export_wof  # noqa: F401
+from tournaments.services.record_file import state_of as state_of
+from tournaments.services.wof_export import CREATOR
+from tournaments.services.wof_export import export_wof as export_wof
 
 RESULT_WORDS = {">": "black", "<": "white", "=": "draw"}
 

@@ -63,7 +63,7 @@ class GamesForm(forms.Form):
         label=_("or paste the lines"), required=False, widget=forms.Textarea(attrs={"rows": 6})
     )
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
         upload = data.get("file")
@@ -252,7 +252,7 @@ def final_tie(request: HttpRequest, slug: str) -> HttpResponse:
 # -- the referee program's endpoint ----------------------------------------------------------
 
 
-def _error(status: int, message: str, **extra) -> JsonResponse:
+def _error(status: int, message: str, **extra: Any) -> JsonResponse:
     return JsonResponse({"error": message, **extra}, status=status)
 
 
@@ -276,6 +276,7 @@ def api_game(request: HttpRequest, slug: str) -> HttpResponse:
         if wait is not None:
             return ratelimit.too_many(request, wait, json=True)
         return _error(403, "Missing, wrong or revoked token.")
+    assert event is not None  # a token is looked up in an event only
     wait = ratelimit.hit("referee", token.token_hash)
     if wait is not None:
         return ratelimit.too_many(request, wait, json=True)

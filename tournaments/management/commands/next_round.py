@@ -32,6 +32,7 @@ class Command(BaseCommand):
             raise CommandError(f"The director must decide first: {outcome.decision.text}")
         assert outcome.round is not None  # neither finished nor waiting: a round was drafted
         rnd = round_with_matches(event, outcome.round.number, include_drafts=True)
+        assert rnd is not None  # the draft just stored
         payload: dict[str, Any] = {
             "number": rnd.number,
             "label": rnd.label,
