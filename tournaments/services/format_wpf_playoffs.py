@@ -123,7 +123,7 @@ def save_puzzles(
             "live_puzzles": list(live),
         }
         engine = event.engine
-        current = engine.resolved(settings)
+        current = event.resolved_settings()
         problems = list(engine.validate_settings(new))
         rounds = list(event.rounds.values_list("number", flat=True))
         if rounds and (
@@ -342,9 +342,10 @@ def reveal_online_results(event: Event, *, by: Any, now: datetime | None = None)
             )
         )
         for match in matches:
-            details = dict(match.result.get("details") or {})
+            result = match.result or {}  # never empty: the query excludes them
+            details = dict(result.get("details") or {})
             details["public"] = True
-            match.result = {**match.result, "details": details}
+            match.result = {**result, "details": details}
         Match.objects.bulk_update(matches, ["result"])
         audit.log(
             event,

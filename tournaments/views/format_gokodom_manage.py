@@ -5,6 +5,7 @@ and closing a round by the unplayed-match rule."""
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -69,7 +70,7 @@ def season(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(request, slug)
     last = event.rounds.order_by("-number").first()
     current = None
-    rows = []
+    rows: list[dict[str, Any]] = []
     if last is not None and last.status != Round.Status.DRAFT:
         current = last
         matches = last.matches.order_by("order").prefetch_related(
@@ -254,7 +255,12 @@ def _grid_row(
     return render(request, GRID, context, status=status)
 
 
-def _save(request: HttpRequest, event: Event, match_id: int, write) -> HttpResponse:
+def _save(
+    request: HttpRequest,
+    event: Event,
+    match_id: int,
+    write: Callable[[], dict[str, Any] | None],
+) -> HttpResponse:
     """Run ``write``; it returns the row's extra context (a preview) or None once saved."""
     try:
         extra = write()
@@ -281,7 +287,7 @@ def codes(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     typed = {
         str(p.entrant.number): request.POST.get(f"code-{p.entrant.number}", "").strip().upper()
         for p in match.participants.all()
-        if p.entrant_id
+        if p.entrant
     }
     chosen = typed if any(typed.values()) else None
     version = _version(request)

@@ -47,7 +47,7 @@ def fragment(kind: str, event: Any, parts: Iterable[Any], build: Callable[[], st
             timezone.get_current_timezone_name(),
         ]
     )
-    html = _local_get(key)
+    html: str | None = _local_get(key)
     if html is None:
         html = _cache_call("get", key)
     if html is None:
@@ -68,8 +68,9 @@ def round_matches(event: Event, rnd: Round) -> list[Match]:
 def render_pairings(event: Event, rnd: Round | None, matches: list[Match], query: str) -> str:
     ui = ui_for(event)
     for match in matches:  # worked out once here, not looked up row by row in the template
-        match.seats = list(match.participants.all())
-        match.notes = ending_notes(match) + ui.match_notes(match)
+        # read by the template; type: ignore as they are not model fields
+        match.seats = list(match.participants.all())  # type: ignore[attr-defined]
+        match.notes = ending_notes(match) + ui.match_notes(match)  # type: ignore[attr-defined]
     pairings = {
         "round": rnd,
         "q": query,
