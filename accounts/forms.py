@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.forms import UsernameField
@@ -33,7 +35,7 @@ class SignUpForm(forms.Form):
     )
 
     def clean_username(self) -> str:
-        username = self.cleaned_data["username"]
+        username: str = self.cleaned_data["username"]
         validator = get_user_model().username_validator
         try:
             validator(username)
@@ -50,7 +52,7 @@ class SignUpForm(forms.Form):
         return username
 
     def clean_email(self) -> str:
-        email = self.cleaned_data["email"].strip()
+        email: str = self.cleaned_data["email"].strip()
         if get_user_model().objects.filter(email__iexact=email).exists():
             raise forms.ValidationError(
                 _("An account with this email exists; sign in or reset its password."),
@@ -58,8 +60,9 @@ class SignUpForm(forms.Form):
             )
         return email
 
-    def clean(self) -> dict:
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         first, second = data.get("password1"), data.get("password2")
         if first and second and first != second:
             self.add_error("password2", _("The two passwords differ; type the same one twice."))
@@ -81,4 +84,5 @@ class ClaimForm(forms.Form):
     )
 
     def clean_code(self) -> str:
-        return self.cleaned_data["code"].strip()
+        code: str = self.cleaned_data["code"]
+        return code.strip()

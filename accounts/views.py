@@ -10,6 +10,7 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -17,6 +18,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts import services
 from accounts.forms import ClaimForm, SignUpForm
+from accounts.models import User
 from tournaments import ratelimit
 from tournaments.services.errors import ServiceError
 
@@ -78,7 +80,7 @@ class SignInView(auth_views.LoginView):
             response = locked_out(self.request)
             # This page already says why and for how long; without clearing the flag the
             # axes middleware would swap it for its plain-text default.
-            self.request.axes_locked_out = False
+            self.request.axes_locked_out = False  # type: ignore[attr-defined]  # axes' own flag
             return response
         return super().form_invalid(form)
 
@@ -99,9 +101,9 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     http_method_names = FORM_METHODS
     success_url = reverse_lazy("accounts:password_reset_complete")
 
-    def dispatch(self, *args: Any, **kwargs: Any) -> HttpResponse:
+    def dispatch(self, *args: Any, **kwargs: Any) -> HttpResponseBase:
         # Django's own dispatch answers a bad link before it looks at the method.
-        if self.request.method.lower() not in self.http_method_names:
+        if (self.request.method or "").lower() not in self.http_method_names:
             return self.http_method_not_allowed(self.request, *args, **kwargs)
         return super().dispatch(*args, **kwargs)
 
@@ -154,7 +156,9 @@ def claim(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("accounts:claim_code", code=entrant.claim_code)
     status = 422 if form.is_bound else 200
-    entries = request.user.entries.select_related("event").order_by("event__name")
+    user = request.user
+    assert isinstance(user, User)  # login_required
+    entries = user.entries.select_related("event").order_by("event__name")
     return render(request, "accounts/claim.html", {"form": form, "entries": entries}, status=status)
 
 

@@ -6,8 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
 
 from config.env import env_bool, env_int, env_list, env_str
+
+# ModelAdmin[Event] and the other generic classes of the type stubs, subscripted at run time.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("ARBITER_VAR_DIR", str(BASE_DIR / "var")))

@@ -7,7 +7,11 @@ an entrant's status (a withdrawal: services.events), an event's format and setti
 admin edits the rest (names, dates, venue, links).
 """
 
+from typing import Any
+
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 
 from rules import registry
 from tournaments import models
@@ -17,26 +21,30 @@ class FormatFilter(admin.SimpleListFilter):
     title = "format"
     parameter_name = "format"
 
-    def lookups(self, request, model_admin):
+    def lookups(
+        self, request: HttpRequest, model_admin: admin.ModelAdmin[Any]
+    ) -> list[tuple[str, str]]:
         return [(key, key) for key in registry.formats()]
 
-    def queryset(self, request, queryset):
+    def queryset(
+        self, request: HttpRequest, queryset: QuerySet[models.Event]
+    ) -> QuerySet[models.Event]:
         return queryset.filter(format=self.value()) if self.value() else queryset
 
 
-class DirectorInline(admin.TabularInline):
+class DirectorInline(admin.TabularInline[models.EventDirector, models.Event]):
     model = models.EventDirector
     extra = 0
     autocomplete_fields = ["user"]
 
 
-class StageInline(admin.TabularInline):
+class StageInline(admin.TabularInline[models.Stage, models.Event]):
     model = models.Stage
     extra = 0
 
 
 @admin.register(models.Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(admin.ModelAdmin[models.Event]):
     list_display = (
         "name",
         "slug",
@@ -54,7 +62,9 @@ class EventAdmin(admin.ModelAdmin):
     inlines = [DirectorInline, StageInline]
     readonly_fields = ("results_version", "standings_version", "created_at", "updated_at")
 
-    def get_readonly_fields(self, request, obj=None):
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: models.Event | None = None
+    ) -> tuple[str, ...]:
         fields = tuple(super().get_readonly_fields(request, obj))
         # A new event has no rounds yet: its format and settings are chosen here. Once it
         # exists they decide its pairings and standings, and change through the services.
@@ -62,7 +72,7 @@ class EventAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Team)
-class TeamAdmin(admin.ModelAdmin):
+class TeamAdmin(admin.ModelAdmin[models.Team]):
     list_display = ("name", "country", "event")
     list_filter = ("event",)
     search_fields = ("name", "country")
@@ -70,7 +80,7 @@ class TeamAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Entrant)
-class EntrantAdmin(admin.ModelAdmin):
+class EntrantAdmin(admin.ModelAdmin[models.Entrant]):
     list_display = ("number", "name", "event", "seed", "rating", "country", "gender", "status")
     list_filter = ("status", "gender", "event")
     search_fields = ("name", "country", "external_id", "event__name")
@@ -81,7 +91,7 @@ class EntrantAdmin(admin.ModelAdmin):
     readonly_fields = ("status", "withdrawn_after_round")
 
 
-class MatchInline(admin.TabularInline):
+class MatchInline(admin.TabularInline[models.Match, models.Round]):
     model = models.Match
     extra = 0
     fields = ("code", "table", "bracket", "version", "overridden")
@@ -89,14 +99,14 @@ class MatchInline(admin.TabularInline):
     show_change_link = True
 
 
-class GroupInline(admin.TabularInline):
+class GroupInline(admin.TabularInline[models.Group, models.Round]):
     model = models.Group
     extra = 0
     show_change_link = True
 
 
 @admin.register(models.Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(admin.ModelAdmin[models.Round]):
     list_display = ("label", "number", "event", "status", "deadline", "published_at")
     list_filter = ("status", "event")
     search_fields = ("label", "event__name")
@@ -106,48 +116,48 @@ class RoundAdmin(admin.ModelAdmin):
     readonly_fields = ("status",)
 
 
-class GroupMemberInline(admin.TabularInline):
+class GroupMemberInline(admin.TabularInline[models.GroupMember, models.Group]):
     model = models.GroupMember
     extra = 0
     raw_id_fields = ("entrant",)
 
 
 @admin.register(models.Group)
-class GroupAdmin(admin.ModelAdmin):
+class GroupAdmin(admin.ModelAdmin[models.Group]):
     list_display = ("label", "key", "round")
     search_fields = ("label", "key")
     list_select_related = ("round__event",)
     inlines = [GroupMemberInline]
 
 
-class ParticipantInline(admin.TabularInline):
+class ParticipantInline(admin.TabularInline[models.MatchParticipant, models.Match]):
     model = models.MatchParticipant
     extra = 0
     raw_id_fields = ("entrant",)
 
 
-class GameInline(admin.TabularInline):
+class GameInline(admin.TabularInline[models.Game, models.Match]):
     model = models.Game
     extra = 0
     readonly_fields = ("number", "scores", "first_seat", "ending", "details")
     can_delete = False
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
-class ResultChangeInline(admin.TabularInline):
+class ResultChangeInline(admin.TabularInline[models.ResultChange, models.Match]):
     model = models.ResultChange
     extra = 0
     readonly_fields = ("version", "changed_by", "changed_at", "source", "reason", "after")
     can_delete = False
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
 @admin.register(models.Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(admin.ModelAdmin[models.Match]):
     list_display = ("code", "round", "table", "bracket", "version", "overridden")
     list_filter = ("overridden", "round__event")
     search_fields = ("code", "round__event__name", "participants__entrant__name")
@@ -157,7 +167,7 @@ class MatchAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(admin.ModelAdmin[models.Game]):
     list_display = ("match", "number", "scores", "ending")
     list_filter = ("ending",)
     search_fields = ("match__code",)
@@ -166,59 +176,59 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.ResultChange)
-class ResultChangeAdmin(admin.ModelAdmin):
+class ResultChangeAdmin(admin.ModelAdmin[models.ResultChange]):
     list_display = ("match", "version", "changed_by", "changed_at", "source")
     list_filter = ("source",)
     search_fields = ("match__code", "reason", "changed_by__username")
     list_select_related = ("match__round__event", "changed_by")
     date_hierarchy = "changed_at"
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # the audit trail is append-only
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
 @admin.register(models.AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(admin.ModelAdmin[models.AuditEntry]):
     list_display = ("at", "event", "action", "subject", "actor")
     list_filter = ("action", "event")
     search_fields = ("action", "subject", "reason", "actor__username")
     list_select_related = ("event", "actor")
     date_hierarchy = "at"
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
 @admin.register(models.RandomDraw)
-class RandomDrawAdmin(admin.ModelAdmin):
+class RandomDrawAdmin(admin.ModelAdmin[models.RandomDraw]):
     list_display = ("key", "event", "method", "purpose", "drawn_at", "drawn_by")
     list_filter = ("method", "event")
     search_fields = ("key", "purpose")
     list_select_related = ("event", "drawn_by")
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # a draw is never redone
 
 
-class StandingsRowInline(admin.TabularInline):
+class StandingsRowInline(admin.TabularInline[models.StandingsRow, models.StandingsSnapshot]):
     model = models.StandingsRow
     extra = 0
     fields = ("table_key", "position", "rank", "entrant", "points", "values", "status")
     readonly_fields = fields
     can_delete = False
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
 @admin.register(models.StandingsSnapshot)
-class StandingsSnapshotAdmin(admin.ModelAdmin):
+class StandingsSnapshotAdmin(admin.ModelAdmin[models.StandingsSnapshot]):
     list_display = ("event", "results_version", "after_round", "computed_at", "published", "final")
     list_filter = ("published", "final", "event")
     list_select_related = ("event",)
@@ -227,7 +237,7 @@ class StandingsSnapshotAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Report)
-class ReportAdmin(admin.ModelAdmin):
+class ReportAdmin(admin.ModelAdmin[models.Report]):
     list_display = ("event", "kind", "round_number", "results_version", "status", "requested_at")
     list_filter = ("kind", "status")
     list_select_related = ("event",)
@@ -235,7 +245,7 @@ class ReportAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.RefereeToken)
-class RefereeTokenAdmin(admin.ModelAdmin):
+class RefereeTokenAdmin(admin.ModelAdmin[models.RefereeToken]):
     """Only the token's hash is stored; the token itself was shown once to the director."""
 
     list_display = ("event", "hint", "created_by", "created_at", "revoked_at", "last_used_at")
@@ -245,19 +255,19 @@ class RefereeTokenAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.RefereeGame)
-class RefereeGameAdmin(admin.ModelAdmin):
+class RefereeGameAdmin(admin.ModelAdmin[models.RefereeGame]):
     list_display = ("game_id", "event", "match", "game_number", "received_at")
     list_filter = ("event",)
     search_fields = ("game_id",)
     list_select_related = ("event", "match__round")
     readonly_fields = ("event", "game_id", "match", "game_number", "payload", "received_at")
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # posted by the referee program, never typed
 
 
 @admin.register(models.ImportJob)
-class ImportJobAdmin(admin.ModelAdmin):
+class ImportJobAdmin(admin.ModelAdmin[models.ImportJob]):
     """Confirmed imports and what became of them; the worker writes them, nobody types one."""
 
     list_display = ("slug", "kind", "user", "status", "progress", "created_at", "finished_at")
@@ -266,12 +276,12 @@ class ImportJobAdmin(admin.ModelAdmin):
     list_select_related = ("user", "event")
     readonly_fields = [f.name for f in models.ImportJob._meta.fields]
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
 
 @admin.register(models.ResultEntry)
-class ResultEntryAdmin(admin.ModelAdmin):
+class ResultEntryAdmin(admin.ModelAdmin[models.ResultEntry]):
     """Entries waiting under double entry (docs/double-entry.md); the services write them."""
 
     list_display = ("match", "version", "entered_by", "status", "summary", "entered_at")
@@ -280,12 +290,12 @@ class ResultEntryAdmin(admin.ModelAdmin):
     list_select_related = ("match__round__event", "entered_by")
     readonly_fields = [f.name for f in models.ResultEntry._meta.fields]
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
 
 @admin.register(models.Notification)
-class NotificationAdmin(admin.ModelAdmin):
+class NotificationAdmin(admin.ModelAdmin[models.Notification]):
     """What was mailed to whom, and what could not be (the error is kept)."""
 
     list_display = ("kind", "user", "event", "status", "attempts", "created_at", "sent_at")
@@ -294,5 +304,5 @@ class NotificationAdmin(admin.ModelAdmin):
     list_select_related = ("user", "event")
     readonly_fields = [f.name for f in models.Notification._meta.fields]
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False

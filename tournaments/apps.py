@@ -1,3 +1,7 @@
+from __future__ import annotations
+
+from typing import Any
+
 from django.apps import AppConfig
 
 
@@ -13,7 +17,7 @@ class TournamentsConfig(AppConfig):
         from tournaments.views.pagecache import events_changed, names_changed
 
         # A saved or deleted event: the public page cache reads its stamp again.
-        def changed(**kwargs) -> None:
+        def changed(**kwargs: Any) -> None:
             events_changed()
 
         post_save.connect(changed, sender=Event, weak=False, dispatch_uid="pagecache-event")
@@ -21,7 +25,7 @@ class TournamentsConfig(AppConfig):
         post_delete.connect(changed, sender=Event, weak=False, dispatch_uid="pagecache-event-del")
 
         # A renamed entrant or team shows in every row of the event's pages.
-        def renamed(instance, **kwargs) -> None:
+        def renamed(instance: Entrant | Team, **kwargs: Any) -> None:
             names_changed(instance.event_id)
 
         for model in (Entrant, Team):

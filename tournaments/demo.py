@@ -69,7 +69,9 @@ def round_robin_demo(*, director: Any, rng: random.Random) -> Event:
     return event
 
 
-def simulated_demo(format_key: str, entrants: int, stop_after: int, name: str, seed: int = 7):
+def simulated_demo(
+    format_key: str, entrants: int, stop_after: int, name: str, seed: int = 7
+) -> Callable[..., Event]:
     """A format's demo: its own simulation, cut during round ``stop_after``, imported."""
 
     def build(*, director: Any, rng: random.Random) -> Event:

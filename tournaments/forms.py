@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypedDict, cast
 
 from django import forms
 from django.utils.text import slugify
@@ -48,11 +49,12 @@ class EventForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["format"].choices = registry.choices()
-        self.fields["time_zone"].choices = time_zone_choices()
+        cast(forms.ChoiceField, self.fields["format"]).choices = registry.choices()
+        cast(forms.ChoiceField, self.fields["time_zone"]).choices = time_zone_choices()
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("name") and not data.get("slug"):
             data["slug"] = slugify(data["name"])[:80]
         start, end = data.get("starts_on"), data.get("ends_on")
@@ -74,9 +76,15 @@ def time_zone_choices() -> list[tuple[str, str]]:
     return [("UTC", "UTC"), *((z, z.replace("_", " ")) for z in zones)]
 
 
+class _Common(TypedDict):
+    label: str
+    help_text: str
+    required: bool
+
+
 def setting_field(setting: Setting) -> forms.Field:
     default = setting.default
-    common = {
+    common: _Common = {
         "label": setting.key.replace("_", " ").capitalize(),
         "help_text": setting.help,
         "required": False,
@@ -109,7 +117,13 @@ def setting_field(setting: Setting) -> forms.Field:
 class SettingsForm(forms.Form):
     """One field per setting of the format, prefilled with the engine's defaults."""
 
-    def __init__(self, format_key: str, *args: Any, initial_settings=None, **kwargs: Any):
+    def __init__(
+        self,
+        format_key: str,
+        *args: Any,
+        initial_settings: Mapping[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.engine = registry.get(format_key)
         for setting in self.engine.settings:
@@ -120,7 +134,8 @@ class SettingsForm(forms.Form):
             self.fields[f"setting_{setting.key}"] = field
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         settings: dict[str, Any] = {}
         for setting in self.engine.settings:
             value = data.get(f"setting_{setting.key}")
@@ -159,7 +174,7 @@ def _number(text: str) -> int | float:
     return int(value) if value.is_integer() else value
 
 
-class EntrantForm(forms.ModelForm):
+class EntrantForm(forms.ModelForm[Entrant]):
     team_name = forms.CharField(label=_("Team"), required=False, max_length=120)
     flags_text = forms.CharField(
         label=_("Flags"),
@@ -181,21 +196,22 @@ class EntrantForm(forms.ModelForm):
             )
 
     def clean_country(self) -> str:
-        return self.cleaned_data["country"].strip().upper()
+        country: str = self.cleaned_data["country"]
+        return country.strip().upper()
 
     def clean_seed(self) -> int | None:
         seed = self.cleaned_data.get("seed")
         if seed is not None:
-            taken = self.event.entrants.filter(seed=seed).exclude(pk=self.instance.pk)
-            if taken.exists():
+            holder = self.event.entrants.filter(seed=seed).exclude(pk=self.instance.pk).first()
+            if holder is not None:
                 raise forms.ValidationError(
                     _("Seed %(seed)s is taken by %(name)s."),
-                    params={"seed": seed, "name": taken.first().name},
+                    params={"seed": seed, "name": holder.name},
                 )
         return seed
 
     def clean_name(self) -> str:
-        name = self.cleaned_data["name"].strip()
+        name: str = self.cleaned_data["name"].strip()
         clash = self.event.entrants.filter(name__iexact=name).exclude(pk=self.instance.pk)
         if clash.exists():
             raise forms.ValidationError(
@@ -240,7 +256,9 @@ class CsvImportForm(forms.Form):
 
         from tournaments.services.entrants import MAX_BYTES
 
-        data = super().clean()
+        super().clean()
+
+        data = self.cleaned_data
         upload = data.get("file")
         if upload:
             raw = upload.read(MAX_BYTES + 1)  # one byte more tells a file past the limit
@@ -312,7 +330,8 @@ class DrawForm(forms.Form):
     high = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         value, low, high = data.get("value"), data.get("low"), data.get("high")
         if value is not None and low is not None and high is not None and not low <= value <= high:
             # a draw is never redone: an impossible value must not be stored
@@ -357,7 +376,8 @@ class EventImportForm(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         upload = data.get("file")
         data["filename"] = ""
         try:

@@ -9,6 +9,7 @@ records the result twice (if the first did go in, the retry shows it as a confli
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
@@ -35,7 +36,7 @@ def _unavailable(error: BaseException) -> bool:
 
 
 class ServiceUnavailableMiddleware:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
@@ -58,7 +59,7 @@ class EventTimeZoneMiddleware:
     loads the event); the zone is dropped when the response is made, so the next request
     served by this thread starts from the server's zone."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:

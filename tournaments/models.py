@@ -7,6 +7,7 @@ tournaments/services/state.py.
 from __future__ import annotations
 
 import secrets
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings as conf
 from django.db import models
@@ -15,7 +16,12 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from rules import registry
+from rules.engine_base import SettingsMixin
 from tournaments.signals import events_written
+
+if TYPE_CHECKING:
+    from accounts.models import User
+    from rules.contract import Engine
 
 
 def new_seed() -> str:
@@ -26,16 +32,16 @@ def new_claim_code() -> str:
     return secrets.token_urlsafe(9)
 
 
-class EventQuerySet(models.QuerySet):
+class EventQuerySet(models.QuerySet["Event"]):
     """Every bulk write to events tells the public page cache (its stamps name the events'
     versions), as Event.save and delete do: a signal the view side listens to
     (tournaments.apps), so models import no view."""
 
-    def update(self, **kwargs):
+    def update(self, **kwargs: Any) -> int:
         events_written.send(sender=Event)
         return super().update(**kwargs)
 
-    def delete(self):
+    def delete(self) -> tuple[int, dict[str, int]]:
         events_written.send(sender=Event)
         return super().delete()
 
@@ -67,7 +73,7 @@ class Event(models.Model):
     # Raised by every result change; standings are current when both versions match.
     results_version = models.PositiveIntegerField(default=0)
     standings_version = models.PositiveIntegerField(default=0)
-    directors = models.ManyToManyField(
+    directors: models.ManyToManyField[User, EventDirector] = models.ManyToManyField(
         conf.AUTH_USER_MODEL, through="EventDirector", related_name="directed_events"
     )
     created_by = models.ForeignKey(
@@ -100,8 +106,15 @@ class Event(models.Model):
         return reverse("tournaments:event", args=[self.slug])
 
     @property
-    def engine(self):
+    def engine(self) -> Engine:
         return registry.get(self.format)
+
+    def resolved_settings(self) -> dict[str, Any]:
+        """The settings with the engine's defaults filled in."""
+        engine = self.engine
+        if isinstance(engine, SettingsMixin):
+            return engine.resolved(self.settings)
+        return dict(self.settings)
 
     @property
     def format_name(self) -> str:
@@ -310,7 +323,9 @@ class Group(models.Model):
     key = models.CharField(max_length=20)
     label = models.CharField(max_length=80)
     order = models.PositiveIntegerField(default=0)
-    entrants = models.ManyToManyField(Entrant, through="GroupMember", related_name="groups")
+    entrants: models.ManyToManyField[Entrant, GroupMember] = models.ManyToManyField(
+        Entrant, through="GroupMember", related_name="groups"
+    )
 
     class Meta:
         ordering = ["round", "order"]

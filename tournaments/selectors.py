@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Value
 
 from tournaments.formats import ui_for
-from tournaments.match_reads import with_seats_and_games
+from tournaments.match_reads import with_seats_and_games as with_seats_and_games
 from tournaments.models import (
     AuditEntry,
     Entrant,
@@ -27,7 +28,7 @@ COMPACT_ROWS = 16
 COMPACT_COLUMNS = 6
 
 
-def visible_events(user) -> QuerySet[Event]:
+def visible_events(user: Any) -> QuerySet[Event]:
     """The events this user may see, each with its entrant count and whether the user
     directs it (``directing``: the list links to its director's screens)."""
     events = Event.objects.annotate(entrant_count=Count("entrants", distinct=True))
@@ -106,7 +107,7 @@ class MatchSection:
     """Matches shown under one heading: a group, a bracket, or the whole round."""
 
     title: str
-    matches: list[Match] = field(default_factory=list)
+    matches: list[Any] = field(default_factory=list)  # Match, or a stored row
 
 
 def find_matches(matches: list[Match], query: str) -> list[Match]:
@@ -119,8 +120,9 @@ def find_matches(matches: list[Match], query: str) -> list[Match]:
     for match in matches:
         people = [p.entrant for p in match.participants.all() if p.entrant is not None]
         # the entrants whose name or number matched, for the page to highlight
-        match.hits = {e.pk for e in people if query in e.name.casefold() or str(e.number) == query}
-        if match.hits or (query.isdigit() and str(match.table) == query):
+        hits = {e.pk for e in people if query in e.name.casefold() or str(e.number) == query}
+        match.hits = hits  # type: ignore[attr-defined]  # read by the page's template
+        if hits or (query.isdigit() and str(match.table) == query):
             found.append(match)
     # exact matches first: "Ann" finds Ann before Joanna, number 12 before 112
     exact = {m.pk for m in found if any(_exact(e, query) for e in _people(m))}
@@ -137,7 +139,7 @@ def _exact(entrant: Any, query: str) -> bool:
     return query in (name, str(entrant.number)) or query in name.replace(",", " ").split()
 
 
-def match_sections(matches: list[Match], ui: Any = None) -> list[MatchSection]:
+def match_sections(matches: Sequence[Any], ui: Any = None) -> list[MatchSection]:
     """Split a round's matches by group or bracket, in their order; one untitled section
     when the format has neither. The format names its brackets (FormatUI.bracket_title)."""
     sections: dict[str, MatchSection] = {}
@@ -151,7 +153,7 @@ def match_sections(matches: list[Match], ui: Any = None) -> list[MatchSection]:
 
 def published_standings(
     event: Event, snapshot: StandingsSnapshot | None = None
-) -> tuple[StandingsSnapshot | None, list[dict]]:
+) -> tuple[StandingsSnapshot | None, list[dict[str, Any]]]:
     """The newest published snapshot (or the one given) and its tables, each with its rows."""
     snapshot = snapshot or latest_snapshot(event)
     if snapshot is None:
@@ -200,24 +202,24 @@ def _table(table: dict[str, Any], rows: list[StandingsRow], ui: Any) -> dict[str
     }
 
 
-def _step_label(decided: dict, labels: dict[str, str], helps: dict[str, str]) -> str:
+def _step_label(decided: dict[str, Any], labels: dict[str, str], helps: dict[str, str]) -> str:
     """The column that split a tie, by its label ("BQ"), or the step's own name; nothing
     when the engine's detail already starts with that name."""
     step = decided.get("step", "")
-    label = labels.get(step, step.replace("_", " "))
+    label: str = labels.get(step, step.replace("_", " "))
     detail = decided.get("detail", "")
     if any(name and detail.startswith(name) for name in (label, helps.get(step, ""))):
         return ""
     return label
 
 
-def top_of(tables: list[dict], rows: int) -> list[dict]:
+def top_of(tables: list[dict[str, Any]], rows: int) -> list[dict[str, Any]]:
     return [{**table, "rows": table["rows"][:rows]} for table in tables]
 
 
-def standings_sections(tables: list[dict]) -> list[dict]:
+def standings_sections(tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Consecutive compact tables (groups) share a grid; others stand alone."""
-    sections: list[dict] = []
+    sections: list[dict[str, Any]] = []
     for table in tables:
         # "round-2/group-T": each round's groups make their own grid
         family = table["key"].split("/")[0] if "/" in table["key"] else ""
@@ -233,7 +235,7 @@ def standings_sections(tables: list[dict]) -> list[dict]:
 
 def entrant_page(
     event: Event, number: int, rounds: list[Round]
-) -> tuple[Entrant, list[dict]] | None:
+) -> tuple[Entrant, list[dict[str, Any]]] | None:
     """An entrant and their matches in the given (public) rounds, oldest first, each seen
     from their seat: opponents, role, points and outcome. Three queries."""
     entrant = event.entrants.select_related("team").filter(number=number).first()
@@ -263,12 +265,12 @@ def entrant_page(
     return entrant, items
 
 
-def projector_rows(matches: list[Match]) -> list[dict]:
+def projector_rows(matches: list[Match]) -> list[dict[str, Any]]:
     """A round as directors project it ("find your table"): each entrant once, in the
     alphabetical order of their names, with their match (or matches: a gauntlet round
     has several): table or code, seat role, opponents and, once it is in, the result
     from their side. Reads prefetched matches (round_with_matches), no query."""
-    by_entrant: dict[int, dict] = {}
+    by_entrant: dict[int, dict[str, Any]] = {}
     for match in matches:
         seats = list(match.participants.all())
         for mine in seats:
@@ -302,7 +304,7 @@ def _name_order(name: str) -> list[Any]:
 SCORE = re.compile(r"^\s*(\d+(?:[.,]\d+)?)\s*[-\u2013]\s*(\d+(?:[.,]\d+)?)\s*$")
 
 
-def _from_side(result: dict | None, seat: int, seats: int) -> str:
+def _from_side(result: dict[str, Any] | None, seat: int, seats: int) -> str:
     """The score as the entrant reads it, their own first ("64-0" for the seat that won
     64-0 in second seat): a two-seat result written "a-b" in seat order is turned round
     for the second seat; any other summary stays as the format wrote it."""
@@ -313,14 +315,14 @@ def _from_side(result: dict | None, seat: int, seats: int) -> str:
     return f"{found.group(2)}-{found.group(1)}"
 
 
-def _points(result: dict | None, seat: int) -> Any:
+def _points(result: dict[str, Any] | None, seat: int) -> Any:
     if not result:
         return None
     points = result.get("points") or []
     return points[seat] if seat < len(points) else None
 
 
-def _outcome(result: dict | None, seat: int, seats: int) -> str:
+def _outcome(result: dict[str, Any] | None, seat: int, seats: int) -> str:
     """ "win", "loss", "draw", "bye" or "" (no result yet, or not decided)."""
     if not result:
         return ""
@@ -338,7 +340,7 @@ def _outcome(result: dict | None, seat: int, seats: int) -> str:
 
 def entrant_standings(
     event: Event, snapshot: StandingsSnapshot | None, entrant: Entrant
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """The entrant's rank in each public table of the published snapshot. One query."""
     if snapshot is None:
         return []

@@ -55,7 +55,9 @@ def cut(state: EventState, rounds: int, *, unfinished_share: float = 0.5) -> Eve
     return replace(state, rounds=tuple(kept))
 
 
-def to_event_file(state: EventState, *, slug: str, name: str, public: bool = True) -> dict:
+def to_event_file(
+    state: EventState, *, slug: str, name: str, public: bool = True
+) -> dict[str, Any]:
     """Engine state as an event file; entrant ids become registration numbers."""
     ids = [e.id for e in state.entrants]
     if all(i.isdigit() for i in ids) and len(set(map(int, ids))) == len(ids):
@@ -85,7 +87,7 @@ def to_event_file(state: EventState, *, slug: str, name: str, public: bool = Tru
 
     teams = sorted({e.team for e in state.entrants if e.team})
     stages = list(dict.fromkeys(r.stage for r in state.rounds if r.stage))
-    return _plain(
+    file: dict[str, Any] = _plain(
         {
             "arbiter_event_file": 1,
             "event": {
@@ -175,6 +177,7 @@ def to_event_file(state: EventState, *, slug: str, name: str, public: bool = Tru
             ],
         }
     )
+    return file
 
 
 def _plain(value: Any) -> Any:

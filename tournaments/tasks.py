@@ -9,7 +9,9 @@ from __future__ import annotations
 import logging
 import os
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TypedDict
 
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
@@ -18,10 +20,19 @@ from tournaments.services import event_import, notifications, reports, standings
 
 log = logging.getLogger(__name__)
 
+
+class _Options(TypedDict, total=False):
+    acks_late: bool
+    reject_on_worker_lost: bool
+    autoretry_for: Sequence[type[BaseException]]
+    retry_backoff: bool
+    max_retries: int
+
+
 # Transient failures worth a retry: the database restarting, a dropped connection.
 TRANSIENT = (OperationalError, InterfaceError, ConnectionError)
 # A job a user asked for (a report, an import): redelivered if its worker dies mid-way.
-JOB = {
+JOB: _Options = {
     "acks_late": True,
     "reject_on_worker_lost": True,
     "autoretry_for": TRANSIENT,
@@ -29,7 +40,12 @@ JOB = {
     "max_retries": 5,
 }
 # Beat's sweeps: cheap, and the next sweep comes anyway.
-SWEEP = {"acks_late": True, "autoretry_for": TRANSIENT, "retry_backoff": True, "max_retries": 3}
+SWEEP: _Options = {
+    "acks_late": True,
+    "autoretry_for": TRANSIENT,
+    "retry_backoff": True,
+    "max_retries": 3,
+}
 
 
 def _test_pause() -> None:

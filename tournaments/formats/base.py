@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from rules.contract import Problem
 
@@ -16,8 +17,8 @@ class DetailField:
     """A per-game detail typed with the scores (stored in Game.details[name])."""
 
     name: str
-    label: str
-    choices: tuple[tuple[str, str], ...] = ()  # empty: free text
+    label: StrOrPromise
+    choices: tuple[tuple[str, StrOrPromise], ...] = ()  # empty: free text
     seat_choice: bool = False  # the choices are the match's seats (0, 1, ...)
 
 
@@ -144,13 +145,13 @@ class FormatUI:
                 )
             details = {}
             for detail in self.details:
-                value = str(data.get(f"g{number}-{detail.name}", "")).strip()
-                if value == "":
+                typed = str(data.get(f"g{number}-{detail.name}", "")).strip()
+                if typed == "":
                     continue
                 if detail.seat_choice:
-                    details[detail.name] = int(value) if value.isdigit() else value
+                    details[detail.name] = int(typed) if typed.isdigit() else typed
                 else:
-                    details[detail.name] = value
+                    details[detail.name] = typed
             first_text = str(data.get(f"g{number}-first", "")).strip()
             first = int(first_text) if first_text.isdigit() else None
             games.append(

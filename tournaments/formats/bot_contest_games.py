@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -83,6 +83,10 @@ class Checked:
     @property
     def valid(self) -> bool:
         return not self.errors and self.rows > 0
+
+
+# a row's error reported: (line, column, text)
+_Fail = Callable[[int, str, str], None]
 
 
 def row_error(line: int, column: str, text: str) -> RowError:
@@ -156,8 +160,9 @@ class _Event:
         for rnd in self.rounds.values():
             for match in rnd.matches.all():
                 seats = [p.entrant_id for p in match.participants.all()]
-                if len(seats) == 2:
-                    self.matches[(rnd.number, frozenset(seats))] = (match, seats)
+                seated = [s for s in seats if s is not None]
+                if len(seated) == 2:  # a seat left empty is no pair a row can name
+                    self.matches[(rnd.number, frozenset(seated))] = (match, seats)
 
     def entrant(self, text: str) -> Entrant | str:
         """An entrant by registration number or exact name, or the words of the error."""
@@ -212,7 +217,7 @@ def _column_of(problem_field: str) -> str:
 
 def check(
     event: Event,
-    rows: list[tuple[int, Mapping[str, Any]]],
+    rows: Sequence[tuple[int, Mapping[str, Any]]],
     *,
     allow_replace: bool = True,
     engine_check: bool = True,
@@ -230,7 +235,7 @@ def check(
     def fail(line: int, column: str, text: str) -> None:
         errors.append(row_error(line, column, text))
 
-    numbers = {}
+    numbers: dict[int, int] = {}
     for line, row in rows:
         raw = str(row.get("round", "")).strip()
         if raw.isdigit() and int(raw) >= 1:
@@ -322,10 +327,17 @@ def check(
     return Checked([] if errors else changes, errors, len(rows), same)
 
 
-def _merge(matches, pending, origin, game_ids, allow_replace, fail):
+def _merge(
+    matches: dict[int, Match],
+    pending: dict[int, dict[int, dict[str, Any]]],
+    origin: dict[tuple[int, int], int],
+    game_ids: dict[int, dict[int, str]],
+    allow_replace: bool,
+    fail: _Fail,
+) -> tuple[list[MatchChange], list[Match]]:
     """The rows' games merged with the stored ones; matches left as they are dropped."""
-    changes = []
-    same = []
+    changes: list[MatchChange] = []
+    same: list[Match] = []
     for pk, new in pending.items():
         match = matches[pk]
         stored = {g.number: _stored(g) for g in match.games.all()}
@@ -363,7 +375,9 @@ def _merge(matches, pending, origin, game_ids, allow_replace, fail):
     return changes, same
 
 
-def _engine_check(event: Event, changes: list[MatchChange], origin, fail) -> None:
+def _engine_check(
+    event: Event, changes: list[MatchChange], origin: dict[tuple[int, int], int], fail: _Fail
+) -> None:
     """The engine scores each changed match as it would be saved; its refusals are errors
     on the lines that gave the games."""
     if not changes:
@@ -393,7 +407,12 @@ def refusal(change: MatchChange, problems: Iterable[Problem]) -> list[RowError]:
     return errors
 
 
-def _report(change: MatchChange, problems: Iterable[Problem], origin, fail) -> None:
+def _report(
+    change: MatchChange,
+    problems: Iterable[Problem],
+    origin: Mapping[tuple[int, int], int],
+    fail: _Fail,
+) -> None:
     for problem in problems:
         number = None
         if problem.field.startswith("games[") and "]" in problem.field:

@@ -171,7 +171,9 @@ def brackets(event: Event) -> dict[str, Any]:
             matches = [m for m in rnd.matches.all() if m.bracket == bracket]
             boxes = [_box(m, seed_of) for m in matches]
             for box in boxes:
-                eliminated.extend((rnd, s.entrant) for s in box.slots if s.fate == "out")
+                eliminated.extend(
+                    (rnd, s.entrant) for s in box.slots if s.fate == "out" and s.entrant is not None
+                )
             waiting = [] if matches else [entrants[e] for e in members.get(bracket, [])]
             if boxes or waiting:
                 drawn[bracket].append(BracketRound(rnd, boxes, waiting))
@@ -234,9 +236,10 @@ def final(event: Event) -> dict[str, Any]:
         seats = _seats(match)
         result = _result(match)
         complete = complete and bool(result.get("complete"))
-        if len(seats) != 2 or None in seats or not result:
+        pair = [s for s in seats if s is not None]
+        if len(seats) != 2 or len(pair) != 2 or not result:
             continue
-        for seat, (me, other) in enumerate(((seats[0], seats[1]), (seats[1], seats[0]))):
+        for seat, (me, other) in enumerate(((pair[0], pair[1]), (pair[1], pair[0]))):
             got = _value(result, "contest_points", seat) or 0
             cells[(me.pk, other.pk)] = {
                 "points": got,

@@ -121,7 +121,7 @@ def _choice(match: Any, stored: list[Any]) -> str:
 
 
 def _name(participant: Any) -> str:
-    return participant.entrant.name if participant.entrant_id else ""
+    return participant.entrant.name if participant.entrant else ""
 
 
 def a_seat(number: int, participants: list[Any], choice: str, game: int) -> int | None:

@@ -239,8 +239,8 @@ def _box(code: str, match: Match | None) -> dict[str, Any]:
     for seat, participant in enumerate(match.participants.all()):
         players.append(
             {
-                "name": participant.entrant.name if participant.entrant_id else "",
-                "number": participant.entrant.number if participant.entrant_id else None,
+                "name": participant.entrant.name if participant.entrant else "",
+                "number": participant.entrant.number if participant.entrant else None,
                 "slot": labels[seat] if seat < len(labels) else "",
                 "seed": participant.details.get("seed"),
                 "games": [g[seat] if seat < len(g) else "" for g in games],

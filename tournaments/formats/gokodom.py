@@ -17,7 +17,7 @@ from tournaments.formats.registry import register
 
 GAMES = 6
 # A game's result from a select: seat 0 wins, seat 1 wins, or a draw (IV.A.3).
-GAME_RESULTS = {"0": [1, 0], "1": [0, 1], "draw": [0.5, 0.5]}
+GAME_RESULTS: dict[str, list[float]] = {"0": [1, 0], "1": [0, 1], "draw": [0.5, 0.5]}
 CODES = ("W", "L", "D", "WD", "DD", "LD")
 
 

@@ -52,8 +52,8 @@ def claim_lines(match: Any) -> list[str]:
     """The players' accounts of a reported or disputed match, as the director reads them
     (participants prefetched)."""
     people = list(match.participants.all())
-    seats = [str(p.entrant.number) if p.entrant_id else "" for p in people]
-    names = {str(p.entrant.number): p.entrant.name for p in people if p.entrant_id}
+    seats = [str(p.entrant.number) if p.entrant else "" for p in people]
+    names = {str(p.entrant.number): p.entrant.name for p in people if p.entrant}
     return [for_director(c, seats, names) for c in claims(match)]
 
 

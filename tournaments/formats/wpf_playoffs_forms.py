@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -192,7 +192,7 @@ class PreferenceForm(forms.Form):
     def __init__(self, pool: Sequence[str], *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.pool = list(pool)
-        self.fields["letter"].choices = [("", _("every online round"))] + [
+        cast(forms.ChoiceField, self.fields["letter"]).choices = [("", _("every online round"))] + [
             (letter, _("round %(letter)s") % {"letter": letter}) for letter in ONLINE_LETTERS
         ]
         choices = [("", "—")] + [(p, p) for p in self.pool]
@@ -205,7 +205,8 @@ class PreferenceForm(forms.Form):
         return [self[f"c{n}"] for n in range(1, len(self.pool) + 1)]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         order = [data.get(f"c{n}") or "" for n in range(1, len(self.pool) + 1)]
         if not any(order):
             data["order"] = []  # an empty list removes the entrant's list
@@ -228,4 +229,4 @@ class LivePuzzleForm(forms.Form):
 
     def __init__(self, options: Sequence[str], *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.fields["puzzle"].choices = [(p, p) for p in options]
+        cast(forms.ChoiceField, self.fields["puzzle"]).choices = [(p, p) for p in options]

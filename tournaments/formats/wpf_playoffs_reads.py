@@ -109,7 +109,9 @@ def ladder(event: Event, *, full: bool) -> dict[str, Any]:
     return result
 
 
-def _round_matches(event: Event, played: Sequence[Any], names: dict[str, str]) -> list[dict]:
+def _round_matches(
+    event: Event, played: Sequence[Any], names: dict[str, str]
+) -> list[dict[str, Any]]:
     stored = {
         (number, code): result
         for number, code, result in Match.objects.filter(round__event=event).values_list(

@@ -27,6 +27,7 @@ import shutil
 import sqlite3
 import subprocess
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -174,7 +175,7 @@ def create_backup(
     try:
         entries, accounts = _write_event_files(work)
         kind, dump, notes = _dump_database(work, database)
-        manifest = {
+        manifest: dict[str, Any] = {
             "arbiter_backup": 1,
             "created_at": now.isoformat(),
             "event_file_version": eventfile.FILE_VERSION,
@@ -261,7 +262,7 @@ def _dump_database(folder: Path, mode: str) -> tuple[str, str, list[str]]:
         return "", "", error.messages
 
 
-def _pg_args(db: dict[str, Any]) -> tuple[list[str], dict[str, str]]:
+def _pg_args(db: Mapping[str, Any]) -> tuple[list[str], dict[str, str]]:
     args = []
     if db.get("HOST"):
         args += ["-h", str(db["HOST"])]
@@ -289,7 +290,7 @@ def _run(tool: str, args: list[str], env: dict[str, str]) -> None:
         raise BackupError([f"{tool} failed: {done.stderr.strip() or done.returncode}"])
 
 
-def pg_dump(db: dict[str, Any], target: Path) -> None:
+def pg_dump(db: Mapping[str, Any], target: Path) -> None:
     """The whole database in pg_dump's custom format (compressed; pg_restore reads it)."""
     args, env = _pg_args(db)
     _run("pg_dump", [*args, "-Fc", "--no-owner", "-f", str(target), str(db["NAME"])], env)
@@ -580,7 +581,7 @@ def restore_database(path: Path, *, replace: bool = False, db: dict[str, Any] | 
                 "replace all of them. Nothing was restored. Use --replace to go ahead."
             ]
         )
-    kind = info["kind"]
+    kind: str = info["kind"]
     if db is None and kind != connection.vendor:
         raise BackupError(
             [f"The dump is of a {kind} database; this server uses {connection.vendor}."]

@@ -25,6 +25,7 @@ from django.db.models import Model
 from django.db.models.functions import Lower
 from django.utils.dateparse import parse_datetime
 
+from accounts.models import User
 from tournaments.models import (
     AuditEntry,
     Entrant,
@@ -54,6 +55,14 @@ def _when(value: Any, place: str) -> datetime | None:
     parsed = parse_datetime(value) if isinstance(value, str) else None
     if parsed is None:
         raise ValueError(f"{place}: '{value}' is not a date and time.")
+    return parsed
+
+
+def _at(value: Any, place: str) -> datetime:
+    """A time the row must have (its column is not null)."""
+    parsed = _when(value, place)
+    if parsed is None:
+        raise ValueError(f"{place}: no date and time.")
     return parsed
 
 
@@ -279,7 +288,7 @@ def ensure_accounts(
     fields = {f.attname: f for f in _account_fields()}
     wanted = {n.lower() for n in needed}
     # usernames are unique whatever their case (accounts.services.create_account)
-    here = {
+    here: dict[str, User] = {
         u.username.lower(): u
         for u in model.objects.annotate(lower=Lower("username")).filter(lower__in=wanted)
     }
@@ -318,7 +327,7 @@ def apply(event: Event, doc: Mapping[str, Any], users: Mapping[str, Any]) -> Non
         EventDirector(event=event, user=user(d["user"])) for d in doc["directors"]
     )
     for director, row in zip(directors, doc["directors"], strict=True):
-        director.added_at = _when(row["added_at"], "directors.added_at")
+        director.added_at = _at(row["added_at"], "directors.added_at")
     # bulk_update, not create: auto_now_add would stamp the restore's time
     EventDirector.objects.bulk_update(directors, ["added_at"])
 
@@ -327,7 +336,7 @@ def apply(event: Event, doc: Mapping[str, Any], users: Mapping[str, Any]) -> Non
         entrant = entrants[row["number"]]
         entrant.user = user(row["user"])
         entrant.claim_code = row["claim_code"]
-        entrant.created_at = _when(row["created_at"], "entrants.created_at")
+        entrant.created_at = _at(row["created_at"], "entrants.created_at")
     Entrant.objects.bulk_update(
         entrants.values(), ["user", "claim_code", "created_at"], batch_size=500
     )
@@ -345,14 +354,14 @@ def apply(event: Event, doc: Mapping[str, Any], users: Mapping[str, Any]) -> Non
         (m.round.number, m.code): m
         for m in Match.objects.filter(round__event=event).select_related("round")
     }
-    changed = []
+    changed_matches = []
     for row in doc["matches"]:
         match = matches[tuple(row["match"])]
         wanted = (row["order"], row["version"], row["result"])
         if (match.order, match.version, match.result) != wanted:
             match.order, match.version, match.result = wanted
-            changed.append(match)
-    Match.objects.bulk_update(changed, ["order", "version", "result"], batch_size=500)
+            changed_matches.append(match)
+    Match.objects.bulk_update(changed_matches, ["order", "version", "result"], batch_size=500)
 
     ResultChange.objects.filter(match__round__event=event).delete()
     ResultChange.objects.bulk_create(
@@ -363,7 +372,7 @@ def apply(event: Event, doc: Mapping[str, Any], users: Mapping[str, Any]) -> Non
                 before=c["before"],
                 after=c["after"],
                 changed_by=user(c["changed_by"]),
-                changed_at=_when(c["changed_at"], "result_changes.changed_at"),
+                changed_at=_at(c["changed_at"], "result_changes.changed_at"),
                 source=c["source"],
                 reason=c["reason"],
             )
@@ -379,7 +388,7 @@ def apply(event: Event, doc: Mapping[str, Any], users: Mapping[str, Any]) -> Non
                 event=event,
                 action=a["action"],
                 actor=user(a["actor"]),
-                at=_when(a["at"], "audit.at"),
+                at=_at(a["at"], "audit.at"),
                 subject=a["subject"],
                 before=a["before"],
                 after=a["after"],
@@ -403,7 +412,7 @@ def apply(event: Event, doc: Mapping[str, Any], users: Mapping[str, Any]) -> Non
             event=event,
             results_version=s["results_version"],
             after_round=s["after_round"],
-            computed_at=_when(s["computed_at"], "standings.computed_at"),
+            computed_at=_at(s["computed_at"], "standings.computed_at"),
             published=s["published"],
             final=s["final"],
             tables=s["tables"],

@@ -54,7 +54,8 @@ class Preview:
 
     @property
     def shown_rows(self) -> list[dict[str, Any]]:
-        return self.diff["standings"][:SHOWN_ROWS]
+        rows: list[dict[str, Any]] = self.diff["standings"][:SHOWN_ROWS]
+        return rows
 
     @property
     def hidden_rows(self) -> int:

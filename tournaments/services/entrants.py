@@ -134,7 +134,8 @@ def preview_csv(event: Event, text: str) -> Preview:
                 row.problems.append("seed: must be 1 or more")
             elif abs(number) > MAX_INTEGER:  # the database column's range
                 row.problems.append(f"{column}: {number} is too large")
-                number = None
+                row.values[column] = None
+                continue
             row.values[column] = number
         seed = row.values.get("seed")
         if seed is not None:
@@ -187,7 +188,7 @@ def _unreadable(line: int, error: csv.Error) -> Problem:
     return Problem("csv.unreadable", f"line {line}", text)
 
 
-def _rows(reader: csv.DictReader, problems: list[Problem]) -> Iterator[dict[str, Any]]:
+def _rows(reader: csv.DictReader[str], problems: list[Problem]) -> Iterator[dict[str, Any]]:
     """The reader's rows until one cannot be read; that one becomes a problem of its line."""
     try:
         yield from reader

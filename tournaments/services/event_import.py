@@ -291,7 +291,7 @@ def _labels(values: Sequence[str]) -> list[dict[str, Any]]:
 
 def _label_problems(
     values: Sequence[str],
-    added: Sequence[tuple],
+    added: Sequence[tuple[Any, ...]],
     choices: Sequence[tuple[str, str]],
     names: Mapping[str, str],
 ) -> list[Problem]:
@@ -367,7 +367,8 @@ def _check_wof(
     try:
         clean = eventfile.validate(data)
     except ServiceError as error:
-        file_problems, later = [], []
+        file_problems: list[Problem] = []
+        later: list[Problem] = []
         for p in error.problems:
             (later if _round_index(p.field) >= swiss else file_problems).append(p)
         if file_problems:

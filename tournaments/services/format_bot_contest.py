@@ -250,7 +250,7 @@ def choose_board(
     now = now or timezone.now()
     with transaction.atomic():
         event = locking.lock_event(event, format=FORMAT, refusal="a bot contest")
-        settings = event.engine.resolved(event.settings)
+        settings = event.resolved_settings()
         if settings["board_choice"] != "director":
             raise ServiceError("The engine rotates the boards in this event.")
         if board not in [str(b) for b in settings["boards"]]:

@@ -280,10 +280,13 @@ def withdraw(
             actor=by,
             at=now,
             subject=entrant.name,
-            after={"after_round": number, "during_round": current.number if during else None},
+            after={
+                "after_round": number,
+                "during_round": current.number if during and current else None,
+            },
             reason=reason,
         )
-        if during:
+        if during and current is not None:  # check_withdrawal made sure of a round in play
             _rescore(event, current, entrant, by=by, now=now)
         standings.results_changed(event)
         return entrant

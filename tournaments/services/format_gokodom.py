@@ -24,7 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import date_format
 
-from rules.contract import MatchScore, MatchState, Problem
+from rules.contract import EventState, MatchScore, MatchState, Problem
 from tournaments.formats import gokodom_schedule as schedule
 from tournaments.formats.gokodom_claims import CONFIRMED, DISPUTED, REPORTED, claim_lines
 from tournaments.models import Entrant, Event, Match, ResultChange, Round
@@ -40,10 +40,10 @@ INVERSE = {"W": "L", "L": "W", "D": "D"}
 
 
 def players_of(match: Match) -> list[str]:
-    return [str(p.entrant.number) for p in match.participants.all() if p.entrant_id]
+    return [str(p.entrant.number) for p in match.participants.all() if p.entrant]
 
 
-def state_match(state: Any, match: Match) -> MatchState:
+def state_match(state: EventState, match: Match) -> MatchState:
     for rnd in state.rounds:
         if rnd.number == match.round.number:
             for candidate in rnd.matches:
@@ -202,7 +202,7 @@ def report(
         _open(event, locked, now, "reporting a result")
         if _complete(locked):
             raise ServiceError(
-                f"A result is already recorded ({locked.result.get('summary', '')}). "
+                f"A result is already recorded ({(locked.result or {}).get('summary', '')}). "
                 "Ask the director if it is wrong."
             )
         me = str(entrant.number)

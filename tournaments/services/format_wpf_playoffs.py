@@ -123,7 +123,7 @@ def save_puzzles(
             "live_puzzles": list(live),
         }
         engine = event.engine
-        current = engine.resolved(settings)
+        current = event.resolved_settings()
         problems = list(engine.validate_settings(new))
         rounds = list(event.rounds.values_list("number", flat=True))
         if rounds and (
@@ -205,7 +205,7 @@ def save_preferences(
     with transaction.atomic():
         event = locking.lock_event(entrant.event_id, format=FORMAT, refusal="a WPF GP playoff")
         entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
-        settings = event.engine.resolved(event.settings)
+        settings = event.resolved_settings()
         pool = [str(p) for p in settings["online_puzzles"]]
         if settings["puzzle_selection"] != "preference_lists":
             raise ServiceError("Sudoku GP mode: each round's puzzle is fixed in advance.")
@@ -342,9 +342,10 @@ def reveal_online_results(event: Event, *, by: Any, now: datetime | None = None)
             )
         )
         for match in matches:
-            details = dict(match.result.get("details") or {})
+            result = match.result or {}  # never empty: the query excludes them
+            details = dict(result.get("details") or {})
             details["public"] = True
-            match.result = {**match.result, "details": details}
+            match.result = {**result, "details": details}
         Match.objects.bulk_update(matches, ["result"])
         audit.log(
             event,

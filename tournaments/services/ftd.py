@@ -63,9 +63,10 @@ def from_ftd(data: Mapping[str, Any], *, slug: str, name: str = "") -> dict[str,
         for e in data.get("entrants", [])
     ]
     known = {p["key"] for p in players}
-    rounds, byes = [], {}
+    rounds: list[list[tuple[Any, ...]]] = []
+    byes: dict[int, list[Any]] = {}
     for r, rnd in enumerate(data.get("rounds", []), start=1):
-        games = []
+        games: list[tuple[Any, ...]] = []
         for g, (first, second, discs, result) in enumerate(rnd.get("games", [])):
             place = f"rounds[{r - 1}].games[{g}]"
             for who in (first, second):
@@ -110,7 +111,7 @@ def from_ftd(data: Mapping[str, Any], *, slug: str, name: str = "") -> dict[str,
 
 def _other_rounds(data: Mapping[str, Any], file: dict[str, Any]) -> list[RoundState]:
     number = {p["key"]: str(i) for i, p in enumerate(_keys(data), start=1)}
-    matches = []
+    matches: list[MatchState] = []
     for stage in data.get("finals") or []:
         for game in stage.get("games", []):
             a, b = number.get(game["first_id"]), number.get(game["second_id"])

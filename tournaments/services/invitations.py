@@ -46,7 +46,7 @@ def renew_code(
             .select_related("user", "event")
             .get(pk=entrant.pk)
         )
-        released = locked.user.get_username() if locked.user_id else None
+        released = locked.user.get_username() if locked.user else None
         old_hint = locked.claim_code[-4:]
         code = new_claim_code()
         locked.claim_code = code
@@ -84,8 +84,7 @@ def slips(event: Event, *, base_url: str, unclaimed_only: bool) -> list[Slip]:
     if unclaimed_only:
         entrants = entrants.filter(user__isnull=True)
     return [
-        Slip(e, invite_link(e, base_url), e.user.get_username() if e.user_id else "")
-        for e in entrants
+        Slip(e, invite_link(e, base_url), e.user.get_username() if e.user else "") for e in entrants
     ]
 
 

@@ -11,7 +11,7 @@ message instead of a RecursionError, and within the limit every later walk of th
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -188,11 +188,11 @@ def event_file_counts(data: Any) -> dict[str, int]:
     }
 
 
-def bounded(problems: list[Problem]) -> list[Problem]:
+def bounded(problems: Sequence[Problem]) -> list[Problem]:
     """The first problems and one line saying how many more: a page stays small whatever
     the file."""
     if len(problems) <= SHOWN_PROBLEMS:
-        return problems
+        return list(problems)
     rest = len(problems) - SHOWN_PROBLEMS
     return [
         *problems[:SHOWN_PROBLEMS],

@@ -21,7 +21,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import zoneinfo
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -76,18 +76,26 @@ def pairings_published(rnd: Round, *, now: datetime) -> list[int]:
         .select_related("entrant")
     )
     rows = {
-        seat.entrant_id: Notification(
-            key=f"pairing:{rnd.pk}:{seat.entrant_id}",
+        entrant.pk: Notification(
+            key=f"pairing:{rnd.pk}:{entrant.pk}",
             event_id=rnd.event_id,
             kind=Notification.Kind.PAIRING,
-            user_id=seat.entrant.user_id,
-            entrant_id=seat.entrant_id,
+            user_id=user_id,
+            entrant_id=entrant.pk,
             round=rnd,
             created_at=now,
         )
-        for seat in seats
+        for entrant, user_id in _claimed(seats)
     }
     return _store(rows.values())
+
+
+def _claimed(seats: Iterable[MatchParticipant]) -> Iterator[tuple[Entrant, int]]:
+    """Each seat's entrant with the user who claimed it (the callers' queries keep only
+    such seats)."""
+    for seat in seats:
+        if seat.entrant is not None and seat.entrant.user_id is not None:
+            yield seat.entrant, seat.entrant.user_id
 
 
 def dispute_opened(
@@ -111,13 +119,13 @@ def dispute_opened(
         .exclude(entrant__user__email="")
         .select_related("entrant")
     )
-    for seat in players:
-        rows[seat.entrant.user_id] = Notification(
-            key=f"dispute:{logged.pk}:{seat.entrant.user_id}",
+    for entrant, user_id in _claimed(players):
+        rows[user_id] = Notification(
+            key=f"dispute:{logged.pk}:{user_id}",
             event_id=event_id,
             kind=Notification.Kind.DISPUTE,
-            user_id=seat.entrant.user_id,
-            entrant_id=seat.entrant_id,
+            user_id=user_id,
+            entrant_id=entrant.pk,
             match=match,
             details=details,
             created_at=now,
@@ -318,7 +326,7 @@ def _message(row: Notification, connection: Any) -> EmailMultiAlternatives:
         "stop_event_url": unsubscribe_url(scope, pk),
         "stop_all_url": unsubscribe_url(USER, row.user_id),
     }
-    if row.entrant_id is not None:
+    if row.entrant is not None:
         context["entrant_url"] = site_url(
             reverse("tournaments:entrant", args=[event.slug, row.entrant.number])
         )
@@ -328,8 +336,8 @@ def _message(row: Notification, connection: Any) -> EmailMultiAlternatives:
         context.update(_dispute_context(row))
     name = str(row.kind)
     with timezone.override(_zone(event)):
-        subject = render_to_string(f"tournaments/email/{name}_subject.txt", context)
-        subject = " ".join(subject.split())  # one line, whatever the template's spacing
+        subject_text = render_to_string(f"tournaments/email/{name}_subject.txt", context)
+        subject = " ".join(subject_text.split())  # one line, whatever the template's spacing
         text = render_to_string(f"tournaments/email/{name}.txt", context)
         html = render_to_string(f"tournaments/email/{name}.html", context)
     message = EmailMultiAlternatives(
@@ -352,6 +360,7 @@ def _pairing_context(row: Notification) -> dict[str, Any]:
 
     rnd = row.round
     event = row.event
+    assert rnd is not None and row.entrant_id is not None  # a pairing names both
     matches = (
         Match.objects.filter(round=rnd, participants__entrant_id=row.entrant_id)
         .select_related("group")
@@ -473,4 +482,5 @@ def set_player_emails(entrant: Entrant, *, event_on: bool, all_on: bool) -> None
     """A player's own choice on their page: mail about this event, and mail at all."""
     with transaction.atomic():
         Entrant.objects.filter(pk=entrant.pk).update(emails_off=not event_on)
-        get_user_model().objects.filter(pk=entrant.user_id).update(emails_off=not all_on)
+        if entrant.user_id is not None:
+            get_user_model().objects.filter(pk=entrant.user_id).update(emails_off=not all_on)

@@ -14,7 +14,7 @@ from typing import Any
 from celery import Task, current_app
 
 
-def task(name: str) -> Task:
+def task(name: str) -> Task[Any, Any]:
     """The registered task ``name`` (e.g. "tournaments.tasks.build_report")."""
     app = current_app
     if name not in app.tasks:

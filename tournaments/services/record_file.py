@@ -39,7 +39,7 @@ def event_file(
     name: str,
     settings: Mapping[str, Any],
     players: Sequence[dict[str, Any]],
-    rounds: Sequence[Sequence[tuple]],
+    rounds: Sequence[Sequence[tuple[Any, ...]]],
     byes: Mapping[int, Sequence[str]] | None = None,
     left_after: Mapping[str, int] | None = None,
     source: Mapping[str, Any] | None = None,
@@ -126,7 +126,15 @@ def event_file(
     }
 
 
-def _match(code, seats, games, *, table=None, details=None, bracket=""):
+def _match(
+    code: str,
+    seats: Sequence[tuple[int, str]],
+    games: list[dict[str, Any]],
+    *,
+    table: int | None = None,
+    details: Mapping[str, Any] | None = None,
+    bracket: str = "",
+) -> dict[str, Any]:
     return {
         "code": code,
         "group": None,
@@ -140,7 +148,13 @@ def _match(code, seats, games, *, table=None, details=None, bracket=""):
     }
 
 
-def _round(number, label, stage, matches, details=None):
+def _round(
+    number: int,
+    label: str,
+    stage: str,
+    matches: list[dict[str, Any]],
+    details: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
     return {
         "number": number,
         "label": label,

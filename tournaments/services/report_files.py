@@ -38,7 +38,8 @@ def _pdf(template: str, context: dict[str, Any], progress: Progress) -> bytes:
     progress(50)
     document = HTML(string=html).render()
     progress(80)
-    return document.write_pdf()
+    pdf: bytes = document.write_pdf()
+    return pdf
 
 
 def _zone(event: Event) -> zoneinfo.ZoneInfo:
@@ -71,7 +72,7 @@ def pairings(event: Event, number: int | None, progress: Progress, *, by_name: b
     matches = list(rnd.matches.all())
     progress(20)
     if by_name:
-        lines = []
+        lines: list[dict[str, Any]] = []
         for match in matches:
             seats = _seats(match)
             for part in seats:
@@ -81,7 +82,7 @@ def pairings(event: Event, number: int | None, progress: Progress, *, by_name: b
                 lines.append(
                     {"entrant": part.entrant, "part": part, "match": match, "others": others}
                 )
-        lines.sort(key=lambda line: (line["entrant"].name.casefold(), line["entrant"].number))
+        lines.sort(key=_by_name)
         context = {**_base(event), "round": rnd, "lines": lines}
         content = _pdf("pairings_by_name.html", context, progress)
         return f"{event.slug}-round-{rnd.number}-pairings-by-name.pdf", content
@@ -148,7 +149,7 @@ def crosstable_rows(event: Event) -> tuple[list[Round], list[dict[str, Any]]]:
             for part in seats:
                 if part.entrant is None:
                     continue
-                cells.setdefault(part.entrant_id, {})[rnd.number] = _cell(part, seats, points)
+                cells.setdefault(part.entrant.pk, {})[rnd.number] = _cell(part, seats, points)
     if tables:
         order = [(item["row"].rank, item["row"].entrant) for item in tables[0]["rows"]]
         points = {item["row"].entrant_id: item["row"].points for item in tables[0]["rows"]}
@@ -314,3 +315,8 @@ STANDINGS_KINDS = {Report.Kind.STANDINGS_PDF, Report.Kind.CROSSTABLE_PDF, Report
 def safe_name(name: str) -> str:
     stem, _, ext = name.rpartition(".")
     return f"{slugify(stem) or 'report'}.{ext}"
+
+
+def _by_name(line: dict[str, Any]) -> tuple[str, int]:
+    entrant: Entrant = line["entrant"]
+    return entrant.name.casefold(), entrant.number

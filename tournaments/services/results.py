@@ -100,7 +100,11 @@ def _match_only_state(event: Any, rnd: Round, match: Match) -> EventState:
     round holding that one match."""
     loaded = selectors.with_seats_and_games(Match.objects.filter(pk=match.pk)).get()
     # the round's stage decides how a match is scored (a WOC final stage is best of three)
-    stage = Stage.objects.filter(pk=rnd.stage_id).values_list("key", flat=True).first()
+    stage = (
+        Stage.objects.filter(pk=rnd.stage_id).values_list("key", flat=True).first()
+        if rnd.stage_id is not None
+        else None
+    )
     only = RoundState(
         number=rnd.number,
         label=rnd.label,

@@ -114,7 +114,7 @@ def store_plan(event: Event, plan: RoundPlan, *, by: Any, now: datetime) -> Roun
             GroupMember(group=groups[group.key], entrant=entrants[e], seed=seed)
             for seed, e in enumerate(group.entrants, start=1)
         )
-    participants = []
+    participants: list[MatchParticipant] = []
     for order, planned in enumerate(plan.matches):
         match = Match.objects.create(
             round=rnd,
@@ -218,7 +218,7 @@ def search_longer(rnd: Round, *, by: Any, now: datetime | None = None) -> DraftO
             raise ServiceError(
                 f"{rnd.label} is not a draft waiting for a proof: there is nothing to search for."
             )
-        settings = event.engine.resolved(event.settings)
+        settings = event.resolved_settings()
         before = settings.get("pairing_seconds")
         if not isinstance(before, int | float) or before >= LONGEST_SEARCH:
             raise ServiceError(
@@ -358,7 +358,8 @@ def swap(
         )
         by_number: dict[int, list[MatchParticipant]] = {}
         for seat in seats:
-            by_number.setdefault(seat.entrant.number, []).append(seat)
+            if seat.entrant is not None:  # always: the query asked for these entrants
+                by_number.setdefault(seat.entrant.number, []).append(seat)
         missing = [n for n in (first, second) if n not in by_number]
         if missing:
             raise ServiceError(
@@ -371,6 +372,7 @@ def swap(
                 ]
             )
         a_entrant, b_entrant = by_number[first][0].entrant, by_number[second][0].entrant
+        assert a_entrant is not None and b_entrant is not None  # by_number holds seated ones
         # the format says what a swap does to the rounds that follow (a round robin's
         # Berger table), or refuses it
         plan_swap = getattr(event.engine, "plan_swap", None)
@@ -449,7 +451,7 @@ def _swap_groups(groups: set[int], a: Entrant, b: Entrant) -> None:
 
 def _names(match: Match) -> list[str | None]:
     return [
-        p.entrant.name if p.entrant_id else None
+        p.entrant.name if p.entrant else None
         for p in MatchParticipant.objects.filter(match=match).select_related("entrant")
     ]
 

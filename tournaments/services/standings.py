@@ -20,9 +20,10 @@ from typing import Any
 from django.conf import settings as conf
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, Field
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from rules.contention import Contention, Verdict
 from rules.contention import contention as contention_of
@@ -232,7 +233,7 @@ class StandingsState:
     computed_at: datetime | None
 
     @property
-    def label(self) -> str:
+    def label(self) -> StrOrPromise:
         return _("current") if self.current else _("being recomputed")
 
 
@@ -328,7 +329,7 @@ def _insert_rows(rows: Iterable[tuple[Any, ...]]) -> None:
         return
     meta = StandingsRow._meta
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(meta.get_field(f).column) for f in ROW_FIELDS)
+    columns = ", ".join(quote(_column(meta.get_field(f))) for f in ROW_FIELDS)
     encoded = [i for i, f in enumerate(ROW_FIELDS) if f in JSON_FIELDS]
     statement = f"COPY {quote(meta.db_table)} ({columns}) FROM STDIN"
     with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
@@ -365,3 +366,9 @@ def _float(value: Any) -> float | None:
         return None if value is None else float(value)
     except (TypeError, ValueError):
         return None
+
+
+def _column(field: object) -> str:
+    """The database column of one of a row's own fields."""
+    assert isinstance(field, Field) and field.column is not None
+    return field.column

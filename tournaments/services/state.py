@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Prefetch, TextField
+from django.db.models import Prefetch, QuerySet, TextField
 from django.db.models.functions import Cast
 
 from rules.contract import (
@@ -40,7 +40,7 @@ def entrant_key(number: int | None) -> str | None:
     return None if number is None else str(number)
 
 
-def rounds_queryset(event: Event, *, only_match: int | None = None):
+def rounds_queryset(event: Event, *, only_match: int | None = None) -> QuerySet[Round]:
     """Rounds with everything an engine reads, in five queries whatever the event's size.
     ``only_match``: of the matches, that one alone (the frame a save scores a match in:
     rules/scoring_frame.py)."""
@@ -81,7 +81,7 @@ def entrant_state(entrant: Entrant) -> EntrantState:
         seed=entrant.seed,
         country=entrant.country,
         gender=entrant.gender,
-        team=entrant.team.name if entrant.team_id else "",
+        team=entrant.team.name if entrant.team else "",
         flags=dict(entrant.flags),
         status=EntrantStatus(entrant.status),
         withdrawn_after_round=entrant.withdrawn_after_round,
@@ -94,13 +94,13 @@ def match_state(match: Match, round_number: int) -> MatchState:
         round_number=round_number,
         participants=tuple(
             Participant(
-                entrant_key(p.entrant.number if p.entrant_id else None), p.role, dict(p.details)
+                entrant_key(p.entrant.number if p.entrant else None), p.role, dict(p.details)
             )
             for p in match.participants.all()
         ),
         games=tuple(game_state(g) for g in match.games.all()),
         bracket=match.bracket,
-        group=match.group.key if match.group_id else "",
+        group=match.group.key if match.group else "",
         table=match.table,
         details=dict(match.details),
     )
@@ -122,7 +122,7 @@ def round_state(rnd: Round) -> RoundState:
         label=rnd.label,
         status=RoundStatus(rnd.status),
         matches=tuple(match_state(m, rnd.number) for m in rnd.matches.all()),
-        stage=rnd.stage.key if rnd.stage_id and rnd.stage else "",
+        stage=rnd.stage.key if rnd.stage else "",
         groups=tuple(
             GroupState(
                 key=g.key,
@@ -279,14 +279,14 @@ def _round_states(event: Event, *, drafts: bool) -> tuple[RoundState, ...]:
     ):
         members.setdefault(group_id, []).append((seed, str(number)))
     groups_of: dict[int, list[GroupState]] = {}
-    for pk, round_id, key, label in (
+    for pk, round_id, group_key, label in (
         Group.objects.filter(round_id__in=ids)
         .order_by("order", "pk")
         .values_list("pk", "round_id", "key", "label")
     ):
         seeded = sorted(members.get(pk, ()), key=lambda m: m[0])
         groups_of.setdefault(round_id, []).append(
-            GroupState(key=key, label=label, entrants=tuple(e for _, e in seeded))
+            GroupState(key=group_key, label=label, entrants=tuple(e for _, e in seeded))
         )
     statuses = {s.value: s for s in RoundStatus}
     return tuple(

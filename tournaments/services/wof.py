@@ -25,13 +25,14 @@ from rules.formats.woc.finals import KIND_STAGE
 from tournaments.models import Event
 from tournaments.services import eventfile
 from tournaments.services.errors import ServiceError
-from tournaments.services.record_file import (  # noqa: F401 (the FlipTheDisc importer's too)
-    STAGES,
-    add_final_rounds,
-    event_file,
-    state_of,
-)
-from tournaments.services.wof_export import CREATOR, export_wof  # noqa: F401
+
+# re-exported: the FlipTheDisc importer's too
+from tournaments.services.record_file import STAGES as STAGES
+from tournaments.services.record_file import add_final_rounds as add_final_rounds
+from tournaments.services.record_file import event_file as event_file
+from tournaments.services.record_file import state_of as state_of
+from tournaments.services.wof_export import CREATOR
+from tournaments.services.wof_export import export_wof as export_wof
 from tournaments.words import sentence
 
 RESULT_WORDS = {">": "black", "<": "white", "=": "draw"}
@@ -155,7 +156,7 @@ def _player(p: wof.WofPlayer) -> dict[str, Any]:
     }
 
 
-def _game(game: wof.WofGame) -> tuple:
+def _game(game: wof.WofGame) -> tuple[Any, ...]:
     """(black, white, black discs, white discs, match details, game details)."""
     details = {"decided": RESULT_WORDS[game.result]} if game.decided else {}
     return (
@@ -205,7 +206,7 @@ def from_wof(
     slug: str,
     name: str = "",
     check: wof_check.CrossCheck | None = None,
-) -> tuple[dict, list[tuple]]:
+) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
     """The Swiss part as an event file, and the added games with entrant numbers as ids."""
     check = check or wof_check.cross_check(parsed)
     byes: dict[int, list[int]] = {n: list(ids) for n, ids in parsed.byes.items()}
@@ -232,7 +233,9 @@ def from_wof(
     return data, added
 
 
-def propose(text: str, *, slug: str = "proposal") -> tuple[dict, list[tuple], record.Proposal]:
+def propose(
+    text: str, *, slug: str = "proposal"
+) -> tuple[dict[str, Any], list[tuple[Any, ...]], record.Proposal]:
     data, added = from_wof(read(text), slug=slug)
     return data, added, record.propose(state_of(data), added, ENGINE)
 

@@ -53,7 +53,9 @@ def _source(event_rounds: Any) -> dict[str, Any]:
     return {}
 
 
-def _header(name: str, dates: tuple[date | None, date | None], source: dict[str, Any]) -> dict:
+def _header(
+    name: str, dates: tuple[date | None, date | None], source: dict[str, Any]
+) -> dict[str, Any]:
     header = {str(k): str(v) for k, v in (source.get("header") or {}).items()}
     if not header:
         starts, ends = dates

@@ -1,6 +1,8 @@
 """``{{ message|said }}``: an engine's message in the page's language (a builtin of every
 template, config/settings.py)."""
 
+from typing import Any
+
 from django import template
 
 from tournaments.words import sentence
@@ -9,6 +11,6 @@ register = template.Library()
 
 
 @register.filter
-def said(message):
+def said(message: Any) -> str:
     """A Reason, a Problem, or a message as a snapshot stored it."""
     return sentence(message)

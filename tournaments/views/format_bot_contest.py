@@ -3,6 +3,8 @@ the decision on a tied final) and the referee program's JSON endpoint."""
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -15,6 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from accounts.permissions import event_for_director
 from tournaments import ratelimit
+from tournaments.formats import bot_contest_games as reading
 from tournaments.models import Event, RefereeGame
 from tournaments.services import format_bot_contest as service
 from tournaments.services import limits
@@ -31,8 +34,8 @@ def _event(request: HttpRequest, slug: str) -> Event:
     return event
 
 
-def _settings(event: Event) -> dict:
-    return event.engine.resolved(event.settings)
+def _settings(event: Event) -> dict[str, Any]:
+    return event.resolved_settings()
 
 
 @login_required
@@ -60,8 +63,9 @@ class GamesForm(forms.Form):
         label=_("or paste the lines"), required=False, widget=forms.Textarea(attrs={"rows": 6})
     )
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         upload = data.get("file")
         if upload:
             if upload.size > MAX_UPLOAD:
@@ -85,7 +89,7 @@ def games_import(request: HttpRequest, slug: str) -> HttpResponse:
     nothing."""
     event = _event(request, slug)
     form = GamesForm(request.POST or None, request.FILES or None)
-    context: dict = {"event": event, "form": form, "columns": service.reading.COLUMNS}
+    context: dict[str, Any] = {"event": event, "form": form, "columns": reading.COLUMNS}
     status = 200
     if request.method == "POST" and form.is_valid():
         text, filename = form.cleaned_data["csv"], form.cleaned_data["filename"]
@@ -95,9 +99,7 @@ def games_import(request: HttpRequest, slug: str) -> HttpResponse:
             except service.GamesRefused as refused:
                 context["errors"], status = refused.errors, 422
             except StaleResult:
-                context["errors"] = [
-                    service.reading.RowError(0, "", StaleResult(0, None).messages[0])
-                ]
+                context["errors"] = [reading.RowError(0, "", StaleResult(0, None).messages[0])]
                 status = 409
             else:
                 messages.success(
@@ -164,7 +166,7 @@ def board(request: HttpRequest, slug: str) -> HttpResponse:
         request.POST if request.method == "POST" else None, initial={"round": upcoming}
     )
     used = {str(r.details.get("board")) for r in rounds}
-    form.fields["board"].choices = [
+    cast(forms.ChoiceField, form.fields["board"]).choices = [
         (b, f"{b} ({_('used')})" if b in used else b) for b in map(str, values["boards"])
     ]
     status = 200
@@ -214,7 +216,9 @@ def final_tie(request: HttpRequest, slug: str) -> HttpResponse:
     names = {str(e.number): e for e in event.entrants.all()}
     form = FinalForm(request.POST if request.method == "POST" else None)
     options = [str(o) for o in question.options] if question else []
-    form.fields["winner"].choices = [(int(o), names[o].name) for o in options if o in names]
+    cast(forms.ChoiceField, form.fields["winner"]).choices = [
+        (int(o), names[o].name) for o in options if o in names
+    ]
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -248,7 +252,7 @@ def final_tie(request: HttpRequest, slug: str) -> HttpResponse:
 # -- the referee program's endpoint ----------------------------------------------------------
 
 
-def _error(status: int, message: str, **extra) -> JsonResponse:
+def _error(status: int, message: str, **extra: Any) -> JsonResponse:
     return JsonResponse({"error": message, **extra}, status=status)
 
 
@@ -272,6 +276,7 @@ def api_game(request: HttpRequest, slug: str) -> HttpResponse:
         if wait is not None:
             return ratelimit.too_many(request, wait, json=True)
         return _error(403, "Missing, wrong or revoked token.")
+    assert event is not None  # a token is looked up in an event only
     wait = ratelimit.hit("referee", token.token_hash)
     if wait is not None:
         return ratelimit.too_many(request, wait, json=True)

@@ -60,7 +60,9 @@ def _freestyle(event: Event) -> Event:
     return event
 
 
-def _render(request: HttpRequest, page: str, partial: str, context: dict[str, Any], **kw: Any):
+def _render(
+    request: HttpRequest, page: str, partial: str, context: dict[str, Any], **kw: Any
+) -> HttpResponse:
     name = f"{TEMPLATES}{page}"
     if getattr(request, "htmx", False):
         name = f"{name}#{partial}"

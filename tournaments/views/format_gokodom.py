@@ -8,11 +8,14 @@ partial, normal requests are redirected back to the page (or get it with the err
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -33,7 +36,7 @@ PAGE = "tournaments/formats/gokodom/player.html"
 BRACKET = "tournaments/formats/gokodom/bracket.html"
 
 
-def _match_queryset():
+def _match_queryset() -> QuerySet[Match]:
     return selectors.with_seats_and_games()
 
 
@@ -55,7 +58,7 @@ def _current(event: Event, entrant: Entrant) -> Match | None:
     return _match_queryset().filter(round=rnd, participants__entrant=entrant).first()
 
 
-def _card(event: Event, entrant: Entrant, match: Match | None, now) -> dict[str, Any]:
+def _card(event: Event, entrant: Entrant, match: Match | None, now: datetime) -> dict[str, Any]:
     """What the match card shows: opponent, colours, times, the report's state, actions."""
     number = service.next_round_number(event)
     upcoming = checkin.next_round_number(event)  # "I can't play next round" (check-in)
@@ -98,14 +101,14 @@ def _card(event: Event, entrant: Entrant, match: Match | None, now) -> dict[str,
         claim_lines=[claims.for_player(c, me, _names(seats)) for c in claims.claims(match)],
         countered=bool(report.get("counter")),
         messaged=me in [str(m) for m in match.details.get("messages", [])],
-        ask_first=event.engine.resolved(event.settings)["first_seat"] == "entered",
+        ask_first=event.resolved_settings()["first_seat"] == "entered",
         drawn_first=match.details.get("first_seat"),
     )
     return context
 
 
 def _names(seats: list[MatchParticipant]) -> dict[str, str]:
-    return {str(p.entrant.number): p.entrant.name for p in seats if p.entrant_id}
+    return {str(p.entrant.number): p.entrant.name for p in seats if p.entrant is not None}
 
 
 def _render(
@@ -119,7 +122,7 @@ def _render(
 ) -> HttpResponse:
     context = _card(event, entrant, match, timezone.now())
     context["errors"] = errors or []
-    template = f"{PAGE}#match-card" if request.htmx else PAGE
+    template = f"{PAGE}#match-card" if getattr(request, "htmx", False) else PAGE
     with timezone.override(schedule.zone(event)):
         return render(request, template, context, status=status)
 
@@ -145,25 +148,32 @@ def _own_match(request: HttpRequest, slug: str, match_id: int) -> tuple[Event, E
     if match is None:
         raise Http404("No such match.")
     for participant in match.participants.all():
-        if participant.entrant_id and is_player_of(request.user, participant.entrant):
-            return event, participant.entrant, match
+        entrant = participant.entrant
+        if entrant is not None and is_player_of(request.user, entrant):
+            return event, entrant, match
     raise PermissionDenied
 
 
-def _act(request: HttpRequest, slug: str, match_id: int, action, done: str) -> HttpResponse:
+def _act(
+    request: HttpRequest,
+    slug: str,
+    match_id: int,
+    action: Callable[[Match, Entrant], object],
+    done: str,
+) -> HttpResponse:
     event, entrant, match = _own_match(request, slug, match_id)
     try:
         action(match, entrant)
     except NotAllowed:
         raise PermissionDenied from None
     except ServiceError as error:
-        if request.htmx:
+        if getattr(request, "htmx", False):
             fresh = _match_queryset().get(pk=match.pk)
             return _render(request, event, entrant, fresh, errors=error.messages, status=422)
         for text in error.messages:
             messages.error(request, text)
         return redirect("tournaments:gokodom_player", slug=slug)
-    if request.htmx:
+    if getattr(request, "htmx", False):
         return _render(request, event, entrant, _match_queryset().get(pk=match.pk))
     messages.success(request, done)
     return redirect("tournaments:gokodom_player", slug=slug)
@@ -248,7 +258,7 @@ def bye(request: HttpRequest, slug: str) -> HttpResponse:
         errors = error.messages
     entrant.refresh_from_db()
     match = _current(event, entrant)
-    if request.htmx or errors:
+    if getattr(request, "htmx", False) or errors:
         return _render(request, event, entrant, match, errors=errors, status=422 if errors else 200)
     messages.success(
         request,
@@ -279,7 +289,7 @@ def absence(request: HttpRequest, slug: str) -> HttpResponse:
         errors = error.messages
     entrant.refresh_from_db()
     match = _current(event, entrant)
-    if request.htmx or errors:
+    if getattr(request, "htmx", False) or errors:
         return _render(request, event, entrant, match, errors=errors, status=422 if errors else 200)
     messages.success(
         request,

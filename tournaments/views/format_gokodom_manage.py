@@ -5,6 +5,7 @@ and closing a round by the unplayed-match rule."""
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -70,7 +71,7 @@ def season(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(request, slug)
     last = event.rounds.order_by("-number").first()
     current = None
-    rows = []
+    rows: list[dict[str, Any]] = []
     if last is not None and last.status != Round.Status.DRAFT:
         current = last
         matches = last.matches.order_by("order").prefetch_related(
@@ -94,7 +95,7 @@ def season(request: HttpRequest, slug: str) -> HttpResponse:
             for x in r["match"].result.get("reasons", [])
         )
     ]
-    settings = event.engine.resolved(event.settings)
+    settings = event.resolved_settings()
     context: dict[str, Any] = {
         "event": event,
         "current": current,
@@ -211,12 +212,12 @@ def _version(request: HttpRequest) -> int:
 
 
 def _grid_row(
-    request: HttpRequest, event: Event, match_id: int, extra: dict, status: int
+    request: HttpRequest, event: Event, match_id: int, extra: dict[str, Any], status: int
 ) -> HttpResponse:
     """The results grid's row for the match, as the generic results screen renders it."""
     ui = ui_for(event)
     match = _grid_match(event, match_id)
-    settings = event.engine.resolved(event.settings)
+    settings = event.resolved_settings()
     participants = list(match.participants.all())
     row = {
         "match": match,
@@ -243,7 +244,7 @@ def _grid_row(
         "correcting": corrections.has_later_rounds(rnd),
         "oob": True,
     }
-    if not request.htmx and not extra.get("preview"):
+    if not getattr(request, "htmx", False) and not extra.get("preview"):
         for texts in extra.get("errors", {}).values():
             for text in texts:
                 messages.error(request, text)
@@ -255,7 +256,12 @@ def _grid_row(
     return render(request, GRID, context, status=status)
 
 
-def _save(request: HttpRequest, event: Event, match_id: int, write) -> HttpResponse:
+def _save(
+    request: HttpRequest,
+    event: Event,
+    match_id: int,
+    write: Callable[[], dict[str, Any] | None],
+) -> HttpResponse:
     """Run ``write``; it returns the row's extra context (a preview) or None once saved."""
     try:
         extra = write()
@@ -282,7 +288,7 @@ def codes(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     typed = {
         str(p.entrant.number): request.POST.get(f"code-{p.entrant.number}", "").strip().upper()
         for p in match.participants.all()
-        if p.entrant_id
+        if p.entrant
     }
     chosen = typed if any(typed.values()) else None
     version = _version(request)
@@ -293,7 +299,7 @@ def codes(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     if not corrections.needs_preview(match):
         return _save(request, event, match_id, save)
 
-    def correct() -> dict | None:
+    def correct() -> dict[str, Any] | None:
         details = director.details_with_codes(match, chosen)
         return _correction(
             request,
@@ -316,11 +322,11 @@ def codes(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
 def _correction(
     request: HttpRequest,
     match: Match,
-    details: dict,
+    details: dict[str, Any],
     version: int,
     url_name: str,
     write: Any,
-) -> dict | None:
+) -> dict[str, Any] | None:
     """A change to a round that is not the latest: preview it, or save the preview the
     director confirms through ``write(reason)`` (None once saved)."""
     url = reverse(url_name, args=[match.round.event.slug, match.pk])
@@ -367,7 +373,7 @@ def advances(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     if not corrections.needs_preview(match):
         return _save(request, event, match_id, save)
 
-    def correct() -> dict | None:
+    def correct() -> dict[str, Any] | None:
         details = director.details_with_advances(match, chosen)
         return _correction(request, match, details, version, "tournaments:gokodom_advances", save)
 

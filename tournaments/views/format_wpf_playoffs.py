@@ -49,7 +49,7 @@ def _viewer_event(user: Any, slug: str) -> Event:
 
 
 def _settings(event: Event) -> dict[str, Any]:
-    return event.engine.resolved(event.settings)
+    return event.resolved_settings()
 
 
 @login_required

@@ -51,7 +51,7 @@ def fragment(kind: str, event: Any, parts: Iterable[Any], build: Callable[[], st
             timezone.get_current_timezone_name(),
         ]
     )
-    html = _local_get(key)
+    html: str | None = _local_get(key)
     if html is None:
         html = _cache_call("get", key)
     if html is None:
@@ -72,8 +72,9 @@ def round_matches(event: Event, rnd: Round) -> list[Match]:
 def render_pairings(event: Event, rnd: Round | None, matches: list[Match], query: str) -> str:
     ui = ui_for(event)
     for match in matches:  # worked out once here, not looked up row by row in the template
-        match.seats = list(match.participants.all())
-        match.notes = ending_notes(match) + ui.match_notes(match)
+        # read by the template; type: ignore as they are not model fields
+        match.seats = list(match.participants.all())  # type: ignore[attr-defined]
+        match.notes = ending_notes(match) + ui.match_notes(match)  # type: ignore[attr-defined]
     pairings = {
         "round": rnd,
         "q": query,
@@ -176,8 +177,9 @@ def _render_rows(event: Event, rnd: Round, pks: list[int], has_tables: bool) -> 
     row = get_template("tournaments/_pairings_tables.html#pairing-row")
     built = {}
     for match in loaded:
-        match.seats = list(match.participants.all())
-        match.notes = ending_notes(match) + ui.match_notes(match)
+        # read by the template; type: ignore as they are not model fields
+        match.seats = list(match.participants.all())  # type: ignore[attr-defined]
+        match.notes = ending_notes(match) + ui.match_notes(match)  # type: ignore[attr-defined]
         built[match.pk] = str(row.render({**context, "p": context["pairings"], "match": match}))
     return built
 
@@ -219,7 +221,7 @@ def standings_tables(
     return html, html.endswith(MORE)
 
 
-def _format_cells(tables: list[dict]) -> None:
+def _format_cells(tables: list[dict[str, Any]]) -> None:
     """Each cell as the text the template showed ({{ v|default_if_none:"" }}, localised),
     worked out here: localising thousands of numbers one by one in the template was a
     third of the table's time."""

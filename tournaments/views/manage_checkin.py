@@ -7,6 +7,8 @@ how many are present. Thin: permission, one service, render.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -16,14 +18,14 @@ from django.views.decorators.http import require_POST, require_safe
 
 from accounts.permissions import event_for_director
 from tournaments.formats import ui_for
-from tournaments.models import CheckIn
+from tournaments.models import CheckIn, Event
 from tournaments.services import checkin
 from tournaments.services.errors import ServiceError
 
 PAGE = "tournaments/manage/checkin.html"
 
 
-def _context(event, **extra) -> dict:
+def _context(event: Event, **extra: Any) -> dict[str, Any]:
     ui = ui_for(event)
     sheet = checkin.sheet(event)
     last = event.rounds.order_by("-number").first()

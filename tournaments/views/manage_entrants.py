@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -11,7 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.permissions import event_for_director
 from tournaments.forms import CsvConfirmForm, CsvImportForm, EntrantForm
-from tournaments.models import Entrant
+from tournaments.models import Entrant, Event
 from tournaments.services import corrections, events, invitations
 from tournaments.services import entrants as entrant_service
 from tournaments.services.errors import ServiceError
@@ -23,7 +25,7 @@ EDIT_PAGE = "tournaments/manage/entrant_edit.html"
 WITHDRAW_PAGE = "tournaments/manage/withdraw.html"
 
 
-def _entrant(event, number: int) -> Entrant:
+def _entrant(event: Event, number: int) -> Entrant:
     entrant = event.entrants.select_related("team").filter(number=number).first()
     if entrant is None:
         raise Http404("No such entrant.")
@@ -165,7 +167,9 @@ def entrant_invite(request: HttpRequest, slug: str, number: int) -> HttpResponse
     return redirect(f"{reverse('tournaments:manage_entrants', args=[slug])}#entrant-{number}")
 
 
-def _withdraw_context(event, entrant: Entrant, preview, **extra) -> dict:
+def _withdraw_context(
+    event: Event, entrant: Entrant, preview: object, **extra: Any
+) -> dict[str, Any]:
     return {"event": event, "entrant": entrant, "preview": preview, **extra}
 
 
@@ -177,7 +181,7 @@ def entrant_import(request: HttpRequest, slug: str) -> HttpResponse:
     preview = None
     sealed = ""
     status = 200
-    context: dict = {}
+    context: dict[str, Any] = {}
     if request.method == "POST" and request.POST.get("confirm"):
         form = CsvImportForm()
         confirm = CsvConfirmForm(request.POST)

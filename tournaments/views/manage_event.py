@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.permissions import event_for_director, is_head_director, require
+from rules import registry
 from tournaments import ratelimit, selectors
 from tournaments.formats import ui_for
 from tournaments.forms import EventForm, SettingsForm
@@ -30,7 +31,7 @@ def create_event(request: HttpRequest) -> HttpResponse:
     form = EventForm(request.POST or None)
     settings_form = None
     format_key = request.POST.get("format") or request.GET.get("format")
-    if format_key and format_key in dict(form.fields["format"].choices):
+    if format_key and format_key in registry.formats():  # the form's format choices
         settings_form = SettingsForm(format_key, request.POST if "save" in request.POST else None)
     saving = request.method == "POST" and "save" in request.POST
     if saving and form.is_valid() and settings_form is not None and settings_form.is_valid():

@@ -9,6 +9,7 @@ refused. Step 2 saves through the services and opens the new event's dashboard.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -17,6 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
+from accounts.models import User
 from accounts.permissions import event_for_director
 from tournaments import ratelimit
 from tournaments.forms import EventImportConfirmForm, EventImportForm, seal_import
@@ -36,7 +38,7 @@ def import_event(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and request.POST.get("step") == "confirm":
         return _confirm(request)
     form = EventImportForm(request.POST or None, request.FILES or None)
-    context: dict = {"form": form}
+    context: dict[str, Any] = {"form": form}
     status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -50,9 +52,8 @@ def import_event(request: HttpRequest) -> HttpResponse:
             )
         except ServiceError as error:
             context["problems"] = limits.bounded(list(error.problems))
-            context["read_as"] = event_import.KINDS.get(
-                data["kind"] if data["kind"] != "auto" else event_import.detect(data["content"])
-            )
+            kind = data["kind"] if data["kind"] != "auto" else event_import.detect(data["content"])
+            context["read_as"] = event_import.KINDS.get(kind) if kind is not None else None
             status = 422
         else:
             sealed = seal_import(request.user, preview.kind, data["content"], data["filename"])
@@ -62,7 +63,9 @@ def import_event(request: HttpRequest) -> HttpResponse:
     return render(request, TEMPLATE, context, status=status)
 
 
-def _preview_context(preview: event_import.Preview, sealed: str, confirm=None) -> dict:
+def _preview_context(
+    preview: event_import.Preview, sealed: str, confirm: EventImportConfirmForm | None = None
+) -> dict[str, Any]:
     confirm = confirm or EventImportConfirmForm(
         initial={"sealed": sealed, "slug": preview.slug, "name": preview.name}, user=None
     )
@@ -99,8 +102,8 @@ def _confirm(request: HttpRequest) -> HttpResponse:
         preview = event_import.check(sealed["text"], **options)
     except ServiceError as error:
         problems += [p for p in error.problems if p not in problems]
-        context = {"form": EventImportForm(), "problems": limits.bounded(problems)}
-        return render(request, TEMPLATE, context, status=422)
+        failed: dict[str, Any] = {"form": EventImportForm(), "problems": limits.bounded(problems)}
+        return render(request, TEMPLATE, failed, status=422)
     preview.problems = problems or preview.problems
     context = _preview_context(preview, request.POST["sealed"], confirm)
     return render(request, TEMPLATE, context, status=422)
@@ -112,8 +115,10 @@ def import_job(request: HttpRequest, job: int) -> HttpResponse:
     """A confirmed import: its progress while the worker saves it (the page polls), the
     event's dashboard once saved, the reasons if it was refused. Its director's only."""
     jobs = ImportJob.objects.select_related("event")
-    if not request.user.is_staff:
-        jobs = jobs.filter(user=request.user)
+    user = request.user
+    if not user.is_staff:
+        assert isinstance(user, User)  # login_required
+        jobs = jobs.filter(user=user)
     found = get_object_or_404(jobs, pk=job)
     if found.status == ImportJob.Status.DONE and found.event is not None:
         event = found.event
@@ -123,11 +128,11 @@ def import_job(request: HttpRequest, job: int) -> HttpResponse:
             f"{event.rounds.count()} rounds. You direct it; it is not public yet.",
         )
         target = reverse("tournaments:manage", args=[event.slug])
-        if request.htmx:
+        if getattr(request, "htmx", False):
             return HttpResponse(status=204, headers={"HX-Redirect": target})
         return redirect(target)
     context = {"job": found, "percent": event_import.progress_of(found)}
-    if request.htmx:
+    if getattr(request, "htmx", False):
         return render(request, JOB_TEMPLATE + "#job", context)
     return render(request, JOB_TEMPLATE, context)
 

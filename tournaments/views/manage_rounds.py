@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
@@ -13,11 +16,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.permissions import event_for_director
+from rules import checkers
+from rules.contract import Problem
 from tournaments import selectors
 from tournaments.endings import ending_notes
 from tournaments.formats import ui_for
+from tournaments.formats.base import FormatUI
 from tournaments.forms import DrawForm, SwapForm
-from tournaments.models import Match, Round
+from tournaments.models import Entrant, Event, Match, Round
 from tournaments.services import conformance, corrections, double_entry, draws, results, rounds
 from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
 from tournaments.words import sentence
@@ -25,7 +31,7 @@ from tournaments.words import sentence
 PAGE = "tournaments/manage/round.html"
 
 
-def _round(event, number: int) -> Round:
+def _round(event: Event, number: int) -> Round:
     """The round with its matches, seats, entrants and games in four queries."""
     rnd = (
         event.rounds.filter(number=number)
@@ -42,7 +48,7 @@ def _round(event, number: int) -> Round:
     return rnd
 
 
-def _round_context(event, rnd: Round, **extra) -> dict:
+def _round_context(event: Event, rnd: Round, **extra: Any) -> dict[str, Any]:
     ui = ui_for(event)
     settings = _settings(event)
     matches = list(rnd.matches.all())
@@ -69,18 +75,17 @@ def _round_context(event, rnd: Round, **extra) -> dict:
     }
 
 
-def _absent(event, rnd: Round) -> list:
+def _absent(event: Event, rnd: Round) -> list[Entrant]:
     numbers = [int(e) for e in rnd.details.get("absent", []) if str(e).isdigit()]
     return list(event.entrants.filter(number__in=numbers).order_by("number")) if numbers else []
 
 
-def _settings(event) -> dict:
+def _settings(event: Event) -> dict[str, Any]:
     """The event's settings with the engine's defaults filled in."""
-    engine = event.engine
-    return engine.resolved(event.settings) if hasattr(engine, "resolved") else dict(event.settings)
+    return event.resolved_settings()
 
 
-def _row(ui, match: Match, settings, **extra) -> dict:
+def _row(ui: FormatUI, match: Match, settings: Mapping[str, Any], **extra: Any) -> dict[str, Any]:
     participants = list(match.participants.all())
     games = ui.rows(match, settings)
     for game in games:
@@ -133,6 +138,7 @@ def draft_next(request: HttpRequest, slug: str) -> HttpResponse:
             )
             return redirect(f"{_draws_url(slug)}?{query}")
         return redirect("tournaments:manage", slug=slug)
+    assert outcome.round is not None  # neither finished nor waiting: a round was drafted
     return redirect("tournaments:manage_round", slug=slug, number=outcome.round.number)
 
 
@@ -154,7 +160,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(request, PAGE, context)
 
 
-def _with_entries(event, rows: list[dict], user) -> None:
+def _with_entries(event: Event, rows: list[dict[str, Any]], user: Any) -> None:
     """Under double entry, what each row may show of the entries made (never another
     person's numbers before the result is saved)."""
     found = double_entry.states(event, [row["match"] for row in rows], user)
@@ -224,7 +230,7 @@ def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 messages.warning(request, warning)
             for violation in conformance.check_draft(event, number):
                 # an override's note says what it departs from; a rule broken is named
-                overridden = violation.rule == conformance.checkers.OVERRIDE
+                overridden = violation.rule == checkers.OVERRIDE
                 text = violation.text if overridden else f"{violation.text} ({violation.rule})"
                 messages.warning(request, text)
             messages.success(request, "The pairing is changed and marked as your override.")
@@ -248,7 +254,7 @@ def save_result(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     match_details, detail_problems = ui.parse_match_details(request.POST, match)
     problems = [*problems, *detail_problems]
     status = 200
-    extra: dict = {}
+    extra: dict[str, Any] = {}
     try:
         version = int(request.POST.get("version", ""))
     except ValueError:
@@ -263,15 +269,15 @@ def save_result(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
                 extra = _correction(request, match, games, match_details, version)
             elif event.double_entry:
                 # saved only when a second person's entry agrees (docs/double-entry.md)
-                entered = double_entry.enter(
+                entry = double_entry.enter(
                     match,
                     games,
                     expected_version=version,
                     by=request.user,
                     match_details=match_details,
                 )
-                extra = {"saved": entered.saved, "entered": entered.state}
-                if entered.state == double_entry.DISAGREED:
+                extra = {"saved": entry.saved, "entered": entry.state}
+                if entry.state == double_entry.DISAGREED:
                     status = 409
             else:
                 results.record(
@@ -318,7 +324,13 @@ def save_result(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     return render(request, f"{PAGE}#result-row", context, status=status)
 
 
-def _correction(request: HttpRequest, match: Match, games, match_details, version: int) -> dict:
+def _correction(
+    request: HttpRequest,
+    match: Match,
+    games: list[dict[str, Any]],
+    match_details: dict[str, Any],
+    version: int,
+) -> dict[str, Any]:
     """A result in an earlier round: preview it, or save the preview the director confirms.
     A stale confirmation is refused and the new preview shown in its place."""
     digest = request.POST.get("confirm", "")
@@ -369,7 +381,7 @@ def redraw_number(request: HttpRequest) -> int:
         return 0
 
 
-def _errors(problems) -> dict[str, list[str]]:
+def _errors(problems: Iterable[Problem]) -> dict[str, list[str]]:
     """Engine fields ('games[0].scores') and form fields ('g1-s0') -> the row's inputs."""
     errors: dict[str, list[str]] = {}
     for problem in problems:
@@ -381,7 +393,7 @@ def _errors(problems) -> dict[str, list[str]]:
     return errors
 
 
-def _keep_typed(row: dict, data) -> None:
+def _keep_typed(row: dict[str, Any], data: Mapping[str, Any]) -> None:
     """Show what the director typed, not the stored values, when a save did not go in."""
     for game in row["games"]:
         for score in game["scores"]:
@@ -426,7 +438,7 @@ def draw_entry(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _drawn_order(value, names: dict[str, str]) -> list[str] | None:
+def _drawn_order(value: object, names: dict[str, str]) -> list[str] | None:
     """A draw that ordered entrants, as their names in the order drawn (None: a number)."""
     if isinstance(value, list) and value and all(str(v) in names for v in value):
         return [f"{names[str(v)]} (#{v})" for v in value]

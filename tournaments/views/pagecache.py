@@ -40,6 +40,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http.response import HttpResponseBase
 from django.middleware.csrf import get_token
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
@@ -55,7 +56,7 @@ BUILD_LOCK_SECONDS = 30  # the longest a build may hold the page (a crashed one:
 STAMP_SECONDS = 60
 _down_until = 0.0
 
-View = Callable[..., HttpResponse]
+View = Callable[..., HttpResponseBase]
 
 
 def _cache_call(method: str, *args: Any, **kwargs: Any) -> Any:
@@ -145,7 +146,7 @@ def _stamp(slug: str) -> dict[str, Any] | None:
     from tournaments.models import Event
 
     current = generation()
-    stamp = _local_get("pagestamp:" + slug)
+    stamp: dict[str, Any] | None = _local_get("pagestamp:" + slug)
     if current is None or stamp is None or stamp["generation"] != current:
         stamp = _cache_call("get", "pagestamp:" + slug)
     if current is not None and stamp is not None and stamp["generation"] == current:
@@ -289,7 +290,7 @@ def _etag(key: str, request: HttpRequest) -> str:
     return f'W/"{digest}"'
 
 
-def _serve(request: HttpRequest, key: str, entry: tuple, state: str) -> HttpResponse:
+def _serve(request: HttpRequest, key: str, entry: tuple[Any, ...], state: str) -> HttpResponse:
     content_type, tokens, body = entry
     token = get_token(request).encode() if tokens else b""
     if isinstance(body, dict):
@@ -309,7 +310,7 @@ def cached_public_page(view: View) -> View:
     name = view.__name__
 
     @functools.wraps(view)
-    def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if (
             not settings.ARBITER_PAGE_CACHE
             or request.method not in ("GET", "HEAD")
@@ -330,14 +331,20 @@ def cached_public_page(view: View) -> View:
 
 
 def _cached(
-    request: HttpRequest, view: View, name: str, slug: str, stamp: dict, args: tuple, kwargs: dict
-) -> HttpResponse:
+    request: HttpRequest,
+    view: View,
+    name: str,
+    slug: str,
+    stamp: dict[str, Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> HttpResponseBase:
     key = page_key(request, name, slug, stamp)
     if request.headers.get("If-None-Match") == _etag(key, request):
-        response = HttpResponseNotModified()
-        response["ETag"] = _etag(key, request)
-        response["X-Page-Cache"] = "not-modified"
-        return response
+        not_modified = HttpResponseNotModified()
+        not_modified["ETag"] = _etag(key, request)
+        not_modified["X-Page-Cache"] = "not-modified"
+        return not_modified
     variant = ":gz" if _accepts_gzip(request) else ":id"
     hit, state = _local_get(key + variant), "hit"
     if hit is None:
@@ -370,6 +377,7 @@ def _cached(
         # (a response already encoded, e.g. by a cached view inside, is passed on as is)
         if (
             response.status_code == 200
+            and isinstance(response, HttpResponse)  # not streamed
             and not response.streaming
             and not response.has_header("Content-Encoding")
         ):
@@ -381,7 +389,7 @@ def _cached(
     return response
 
 
-def _size(entry: tuple) -> int:
+def _size(entry: tuple[Any, ...]) -> int:
     body = entry[2]
     return sum(map(len, body["pieces"] if isinstance(body, dict) else body))
 

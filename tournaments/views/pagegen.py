@@ -56,7 +56,8 @@ class _Listener:
     def _listen(self) -> None:
         while True:
             try:
-                pubsub = self.listening.pubsub()
+                # redis-py leaves pubsub() unannotated
+                pubsub = self.listening.pubsub()  # type: ignore[no-untyped-call]
                 pubsub.psubscribe("*" + KEY)
                 while (pubsub.get_message(timeout=1.0) or {}).get("type") != "psubscribe":
                     pass  # confirmed: every later change reaches this thread
@@ -95,6 +96,7 @@ class _Listener:
         if value is None or not value.isdigit():
             self.client.set(key, time.time_ns(), nx=value is None)
             value = self.client.get(key)
+        assert value is not None  # set just above when missing
         return self._keep(key, int(value), epoch)
 
     def bump(self, key: str) -> None:
@@ -111,7 +113,7 @@ _down_until = 0.0
 
 
 def _listener() -> _Listener | None:
-    conf = settings.CACHES["default"]
+    conf: dict[str, Any] = settings.CACHES["default"]
     if "Redis" not in conf["BACKEND"]:
         return None
     found = _listeners.get(conf["LOCATION"])

@@ -4,6 +4,9 @@ page shows one result row with the format's own inputs, as the results screen do
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
@@ -13,7 +16,8 @@ from django.views.decorators.http import require_http_methods
 from accounts.permissions import event_for_viewer
 from tournaments import selectors
 from tournaments.formats import ui_for
-from tournaments.models import Match, Round
+from tournaments.formats.base import FormatUI
+from tournaments.models import Event, Match, Round
 from tournaments.services import corrections, double_entry
 from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
 
@@ -23,7 +27,7 @@ from tournaments.views.manage_rounds import _errors, _keep_typed, _row, _setting
 PAGE = "tournaments/player_result.html"
 
 
-def _match(request: HttpRequest, event, match_id: int) -> Match:
+def _match(request: HttpRequest, event: Event, match_id: int) -> Match:
     match = selectors.match_with_seats_and_games(event, match_id, published=True)
     if match is None:
         raise Http404("No such match.")
@@ -33,7 +37,7 @@ def _match(request: HttpRequest, event, match_id: int) -> Match:
     return match
 
 
-def _closed(event, match: Match) -> str:
+def _closed(event: Event, match: Match) -> str:
     """Why a player cannot enter this match now ('' when they can)."""
     if not event.double_entry or not ui_for(event).player_entry:
         return "In this event the directors enter the results."
@@ -54,7 +58,7 @@ def player_result(request: HttpRequest, slug: str, match_id: int) -> HttpRespons
     ui = ui_for(event)
     settings = _settings(event)
     closed = _closed(event, match)
-    extra: dict = {}
+    extra: dict[str, Any] = {}
     status = 200
     if request.method == "POST":
         if closed:
@@ -74,7 +78,9 @@ def player_result(request: HttpRequest, slug: str, match_id: int) -> HttpRespons
     return render(request, PAGE, context, status=status)
 
 
-def _enter(request: HttpRequest, match: Match, ui, settings) -> tuple[dict, int]:
+def _enter(
+    request: HttpRequest, match: Match, ui: FormatUI, settings: Mapping[str, Any]
+) -> tuple[dict[str, Any], int]:
     seats = len(match.participants.all())
     games, problems = ui.parse(request.POST, seats, settings)
     details, detail_problems = ui.parse_match_details(request.POST, match)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django import forms
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext_lazy as _
@@ -111,7 +112,7 @@ def reports_download(request: HttpRequest, slug: str, pk: int) -> FileResponse:
 
 
 @require_http_methods(["GET", "HEAD"])
-def reports_public_standings(request: HttpRequest, slug: str) -> HttpResponse:
+def reports_public_standings(request: HttpRequest, slug: str) -> HttpResponseBase:
     """The standings as PDF: public for a public event, directors only for a private one.
     Built once per published standings version; while it builds, a page that reloads."""
     event = event_for_viewer(request.user, slug)

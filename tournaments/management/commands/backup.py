@@ -1,6 +1,7 @@
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournaments.services import backup
 
@@ -13,7 +14,7 @@ class Command(BaseCommand):
         "(docs/operations.md)."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--dir", help="Folder to write the backup into (default: the setting).")
         parser.add_argument(
             "--no-database",
@@ -27,7 +28,13 @@ class Command(BaseCommand):
             help="Then delete all but the newest KEEP backups in that folder.",
         )
 
-    def handle(self, dir=None, no_database=False, keep=None, **options):
+    def handle(
+        self,
+        dir: str | None = None,
+        no_database: bool = False,
+        keep: int | None = None,
+        **options: Any,
+    ) -> None:
         try:
             made = backup.create_backup(
                 Path(dir) if dir else None,

@@ -1,4 +1,6 @@
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from rules import registry
 from tournaments.management.commands._common import get_event, service_error
@@ -14,7 +16,7 @@ class Command(BaseCommand):
         "group, bracket slot, score and standings row. Exit status 1 when anything breaks a rule."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug", nargs="?", help="An event in the database.")
         parser.add_argument("--file", help="An event file (JSON) instead of a stored event.")
         parser.add_argument(
@@ -24,7 +26,13 @@ class Command(BaseCommand):
             "games, results and standings.",
         )
 
-    def handle(self, slug=None, file=None, history=False, **options):
+    def handle(
+        self,
+        slug: str | None = None,
+        file: str | None = None,
+        history: bool = False,
+        **options: Any,
+    ) -> None:
         if bool(slug) == bool(file):
             raise CommandError("Give either an event's slug or --file FILE.")
         if history and file:
@@ -54,8 +62,9 @@ class Command(BaseCommand):
                 raise service_error(error) from None
             verdict = conformance.check_state(state, registry.get(state.format))
         else:
+            assert slug is not None  # either a slug or a file, checked above
             verdict = conformance.check_event(get_event(slug))
-        replayed = results_history.check(get_event(slug)) if history else None
+        replayed = results_history.check(get_event(slug)) if history and slug else None
         self.stdout.write(verdict.summary())
         for v in verdict.violations:
             where = ", ".join(
@@ -77,7 +86,7 @@ class Command(BaseCommand):
         if verdict.violations or (replayed is not None and not replayed.agrees):
             raise SystemExit(1)
 
-    def _wof(self, text):
+    def _wof(self, text: str) -> dict[str, Any]:
         """A WOF rating file (.ELO): its games as an event file, the games after the Swiss
         labelled as the woc rules would schedule them."""
         from tournaments.services import wof

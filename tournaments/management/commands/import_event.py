@@ -1,6 +1,7 @@
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournaments.management.commands._common import service_error
 from tournaments.services import file_check, ftd, limits, wof
@@ -15,7 +16,7 @@ class Command(BaseCommand):
         "files (or folders, walked) as the import would, and save nothing."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", nargs="+", help="The file (with --check: files or folders).")
         parser.add_argument("--slug", help="Import under this slug instead of the file's.")
         parser.add_argument(
@@ -39,7 +40,14 @@ class Command(BaseCommand):
             "players than its list says: you confirm it holds all that was played.",
         )
 
-    def handle(self, file, slug=None, source="event", check=False, **options):
+    def handle(
+        self,
+        file: list[str],
+        slug: str | None = None,
+        source: str = "event",
+        check: bool = False,
+        **options: Any,
+    ) -> None:
         accept = bool(options.get("accept_truncated"))
         if check:
             return self.check_files(file, source, accept)
@@ -87,7 +95,9 @@ def read_text(path: Path) -> str:
     return wof.decode(data)
 
 
-def import_other(command, file: str, source: str, slug: str | None, accept: bool) -> None:
+def import_other(
+    command: BaseCommand, file: str, source: str, slug: str | None, accept: bool
+) -> None:
     path = Path(file)
     text = read_text(path)
     slug = slug or path.stem.lower().replace("_", "-").replace(" ", "-")[:80]

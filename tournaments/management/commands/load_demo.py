@@ -4,6 +4,7 @@ Idempotent: running it again changes nothing and creates no duplicates.
 """
 
 import random
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -17,7 +18,7 @@ from tournaments.models import Event, EventDirector
 class Command(BaseCommand):
     help = "Load the demo accounts and events (safe to run again)."
 
-    def handle(self, **options):
+    def handle(self, **options: Any) -> None:
         User = get_user_model()
         password = settings.ARBITER_DEMO_PASSWORD
         with transaction.atomic():

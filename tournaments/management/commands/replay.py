@@ -14,11 +14,12 @@ of the record (docs/formats/woc.md) are named with their reason.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from rules.contract import DrawMethod, DrawRecord, EventState
 from rules.formats.woc import ENGINE, record, wof
@@ -77,7 +78,7 @@ def with_published_lots(state: EventState, published: list[str]) -> EventState:
     """Exact ties (points, BQ, discs) take the published order as the recorded lot."""
     ranking_rows = ENGINE.standings(state).table("overall").rows
     draws = list(state.draws)
-    groups: dict[tuple, list[str]] = {}
+    groups: dict[tuple[Any, ...], list[str]] = {}
     for row in ranking_rows:
         key = (row.values["points"], row.values["bq"], row.values["discs"])
         groups.setdefault(key, []).append(row.entrant)
@@ -95,10 +96,10 @@ class Command(BaseCommand):
         "result beside the published one, row by row."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file")
 
-    def handle(self, file, **options):
+    def handle(self, file: str, **options: Any) -> None:
         path = Path(file)
         try:
             text = wof_service.decode(path.read_bytes())
@@ -133,7 +134,14 @@ class Command(BaseCommand):
         self.unexplained += 1
         return f"  <-- DIFFERS ({what})"
 
-    def compare(self, stem, state, published, keys, names, extra=None):
+    def compare(
+        self,
+        stem: str,
+        state: EventState,
+        published: Sequence[tuple[str, Any, int | None, int | None]],
+        keys: dict[str, str],
+        names: dict[str, str],
+    ) -> EventState:
         """published: [(id, score, discs or None, mbq or None)] in published order."""
         state = with_published_lots(state, [keys[p[0]] for p in published if p[0] in keys])
         standings = ENGINE.standings(state)
@@ -154,9 +162,10 @@ class Command(BaseCommand):
             if ours is not None:
                 v = ours.values
                 name = names.get(oid, "")[:26]
+                bq = v["bq"]
+                assert isinstance(bq, int | float | Fraction)  # a WOC row's BQ is a number
                 line += (
-                    f"{oid:>7} {name:<26} {show(v['points']):>5} {v['discs']:>5} "
-                    f"{float(v['bq']):>7.1f}"
+                    f"{oid:>7} {name:<26} {show(v['points']):>5} {v['discs']:>5} {float(bq):>7.1f}"
                 )
                 if oid != pid:
                     marks.append(self.differ(stem, pid, "order"))

@@ -1,8 +1,10 @@
 from pathlib import Path
+from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from accounts.models import User
 from tournaments.services import backup
 
 
@@ -14,7 +16,7 @@ class Command(BaseCommand):
         "with its dump. Existing events are never overwritten unless --replace is given."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "backup",
             nargs="?",
@@ -38,7 +40,7 @@ class Command(BaseCommand):
         parser.add_argument("--director", help="Username to make director of every restored event.")
         parser.add_argument("--list", action="store_true", help="List the backups and stop.")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         if options["list"]:
             for path in backup.list_backups():
                 try:
@@ -77,7 +79,7 @@ class Command(BaseCommand):
         for words in done.not_restored:
             self.stdout.write(f"- {words}")
 
-    def _path(self, given):
+    def _path(self, given: str | None) -> Path:
         if given and given != "latest":
             return Path(given)
         found = backup.list_backups()
@@ -85,7 +87,7 @@ class Command(BaseCommand):
             raise CommandError(f"No backup in {backup.backup_dir()}; name a backup folder.")
         return found[-1]
 
-    def _user(self, username):
+    def _user(self, username: str | None) -> User | None:
         if not username:
             return None
         user = get_user_model().objects.filter(username=username).first()

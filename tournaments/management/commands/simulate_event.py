@@ -1,6 +1,7 @@
 import dataclasses
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from rules import variations
 from rules.variations import Variations
@@ -17,7 +18,7 @@ class Command(BaseCommand):
         "simulation), and store it as an event through the checked import."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--format", required=True, choices=sorted(simulation.SIMULATORS))
         parser.add_argument("--entrants", type=int, required=True)
         parser.add_argument("--seed", type=int, default=1)
@@ -42,7 +43,15 @@ class Command(BaseCommand):
             "--late-entries", type=int, metavar="N", help="Entrants registering after the rest."
         )
 
-    def handle(self, format, entrants, seed, slug=None, stop_after=None, **options):
+    def handle(
+        self,
+        format: str,
+        entrants: int,
+        seed: int,
+        slug: str | None = None,
+        stop_after: int | None = None,
+        **options: Any,
+    ) -> None:
         if entrants < 1:
             raise CommandError("--entrants must be at least 1.")
         vary = Variations.everything() if options.get("vary") else variations.NONE

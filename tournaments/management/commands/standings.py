@@ -1,6 +1,7 @@
 import json
+from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 from tournaments.management.commands._common import get_event
 from tournaments.services import standings
@@ -10,15 +11,15 @@ from tournaments.services.state import jsonable
 class Command(BaseCommand):
     help = "Print the event's current standings with every tiebreak value and the reasons."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug")
         parser.add_argument("--json", action="store_true", help="Print JSON.")
 
-    def handle(self, slug, json=False, **options):
+    def handle(self, slug: str, json: bool = False, **options: Any) -> None:
         event = get_event(slug)
         result = standings.compute(event)
         names = {str(e.number): e.name for e in event.entrants.all()}
-        tables = [
+        tables: list[dict[str, Any]] = [
             {
                 "key": t.key,
                 "title": t.title,
@@ -59,5 +60,5 @@ class Command(BaseCommand):
                 )
 
 
-def _dumps(payload):
+def _dumps(payload: object) -> str:
     return json.dumps(payload, indent=1, ensure_ascii=False)

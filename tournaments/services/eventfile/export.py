@@ -46,7 +46,7 @@ def export_event(event: Event) -> dict[str, Any]:
                 "seed": e.seed,
                 "country": e.country,
                 "gender": e.gender,
-                "team": e.team.name if e.team_id else "",
+                "team": e.team.name if e.team else "",
                 "external_id": e.external_id,
                 "flags": e.flags,
                 "status": e.status,
@@ -62,7 +62,7 @@ def export_event(event: Event) -> dict[str, Any]:
                 "method": d.method,
                 "value": d.value,
                 "details": d.details,
-                "round": d.round.number if d.round_id else None,
+                "round": d.round.number if d.round else None,
                 "drawn_at": _iso(d.drawn_at),
             }
             for d in event.draws.select_related("round").order_by("drawn_at", "pk")
@@ -75,7 +75,7 @@ def _export_round(rnd: Round) -> dict[str, Any]:
         "number": rnd.number,
         "label": rnd.label,
         "status": rnd.status,
-        "stage": rnd.stage.key if rnd.stage_id else None,
+        "stage": rnd.stage.key if rnd.stage else None,
         "starts_at": _iso(rnd.starts_at),
         "deadline": _iso(rnd.deadline),
         "published_at": _iso(rnd.published_at),
@@ -93,7 +93,7 @@ def _export_round(rnd: Round) -> dict[str, Any]:
         "matches": [
             {
                 "code": m.code,
-                "group": m.group.key if m.group_id else None,
+                "group": m.group.key if m.group else None,
                 "bracket": m.bracket,
                 "table": m.table,
                 "details": m.details,
@@ -101,7 +101,7 @@ def _export_round(rnd: Round) -> dict[str, Any]:
                 "overridden": m.overridden,
                 "participants": [
                     {
-                        "entrant": p.entrant.number if p.entrant_id else None,
+                        "entrant": p.entrant.number if p.entrant else None,
                         "role": p.role,
                         "details": p.details,
                     }

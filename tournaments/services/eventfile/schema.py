@@ -42,7 +42,7 @@ def validate(data: Any, *, slug: str | None = None, limited: bool = True) -> dic
             f"must be {FILE_VERSION} (this is not an Arbiter event file, or a newer one).",
         )
     event_in = check.mapping(root.get("event", {}), "event")
-    event = {
+    event: dict[str, Any] = {
         "slug": slug or check.text(event_in, "slug", "event", required=True, max_length=80),
         "name": check.text(event_in, "name", "event", required=True, max_length=200),
         "format": check.text(event_in, "format", "event", required=True),
@@ -90,7 +90,7 @@ def validate(data: Any, *, slug: str | None = None, limited: bool = True) -> dic
     _unique(check, [t["name"] for t in teams], "teams", "name")
     team_names = {t["name"] for t in teams}
 
-    stages = []
+    stages: list[dict[str, Any]] = []
     for i, stage in enumerate(check.items(root, "stages", "")):
         place = f"stages[{i}]"
         stage = check.mapping(stage, place)
@@ -108,7 +108,7 @@ def validate(data: Any, *, slug: str | None = None, limited: bool = True) -> dic
     for i, entrant in enumerate(check.items(root, "entrants", "")):
         place = f"entrants[{i}]"
         entrant = check.mapping(entrant, place)
-        item = {
+        item: dict[str, Any] = {
             "number": check.integer(entrant, "number", place, required=True, minimum=1),
             "name": check.text(entrant, "name", place, required=True, max_length=150),
             "rating": check.integer(entrant, "rating", place),
