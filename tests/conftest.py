@@ -77,6 +77,28 @@ def _fast_password_hashing(request):
 
 
 @pytest.fixture(autouse=True)
+def _own_page_cache(request):
+    # Tests reuse slugs ("wpf", "cached") and a test in a rolled-back transaction never
+    # publishes its writes (on_commit): with one shared cache, a page or stamp stored by an
+    # earlier test could answer a later one. Each test gets a key prefix of its own and an
+    # empty per-worker store.
+    if not request.config.pluginmanager.has_plugin("django"):
+        yield
+        return
+    settings = request.getfixturevalue("settings")
+    from tournaments.views import pagecache, pagegen
+
+    settings.CACHES = {
+        name: {**conf, "KEY_PREFIX": f"t-{uuid.uuid4().hex[:8]}"}
+        for name, conf in settings.CACHES.items()
+    }
+    pagecache._local.clear()
+    pagecache._down_until = pagegen._down_until = 0.0
+    yield
+    pagecache._local.clear()
+
+
+@pytest.fixture(autouse=True)
 def _own_rate_limit_counters(request, monkeypatch):
     # Rate-limit counters live in the shared Redis for up to their window (an hour for
     # sign-up and event creation, all from 127.0.0.1 here): each test counts apart, so the

@@ -136,11 +136,10 @@ def render_stored_rows(event: Event, rnd: Round, hidden: bool) -> str:
         match[0]: "fragment:pairing-row:" + _digest([*page, match, seats.get(match[0], [])])
         for match in matches
     }
-    rows = {pk: _local_get(key) for pk, key in keys.items()}
-    wanted = [key for pk, key in keys.items() if rows[pk] is None]
-    if wanted:
-        found = _cache_call("get_many", wanted) or {}
-        rows.update({pk: found.get(key) for pk, key in keys.items() if rows[pk] is None})
+    # one round trip for every row; not in the worker's small local store, which keeps the
+    # pages and stamps every request reads and which 500 rows would flush
+    found = _cache_call("get_many", list(keys.values())) or {}
+    rows = {pk: found.get(key) for pk, key in keys.items()}
     missing = [pk for pk, html in rows.items() if html is None]
     if missing:
         built = _render_rows(event, rnd, missing, has_tables)
@@ -150,8 +149,6 @@ def render_stored_rows(event: Event, rnd: Round, hidden: bool) -> str:
             {keys[pk]: html for pk, html in built.items()},
             timeout=settings.ARBITER_PAGE_CACHE_SECONDS,
         )
-    for pk, html in rows.items():
-        _local_put(keys[pk], html, len(html))
     listed = [
         StoredRow(code, table, bracket, group or "", mark_safe(rows[pk]))
         for pk, code, table, bracket, group, *_ in matches
