@@ -6,7 +6,7 @@ import time
 import uuid
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import caches
 from django.core.exceptions import ImproperlyConfigured
 from django.test import Client, RequestFactory
 from django.urls import reverse
@@ -92,7 +92,9 @@ def test_a_cache_that_is_down_lets_requests_through(settings, monkeypatch):
     def down(*args, **kwargs):
         raise ConnectionError("cache down")
 
-    monkeypatch.setattr(cache, "add", down)
+    # the backend itself, not the proxy: its teardown would reach whichever backend the
+    # test's own cache settings (tests/conftest.py) leave in place by then
+    monkeypatch.setattr(caches["default"], "add", down)
     assert ratelimit.hit("self_report", f"test:{uuid.uuid4()}") is None
 
 
