@@ -203,6 +203,7 @@ def test_group_round_examples_decide_something() -> None:
     assert counts["brute alive with games left"] >= 10, counts
 
 
+@pytest.mark.slow  # enumerates every group's outcomes in many simulated events: about 4 s
 def test_enumerating_a_group_decides_more_than_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     """The exact method agrees with the bound wherever the bound settles something, and
     settles more: the bound takes each player's best case alone, though two rivals of one
