@@ -307,3 +307,9 @@ WORDS: dict[str, str] = {
         "best player, then second player, ranks higher in the IFRL; else equal."
     ),
 }
+
+# -- labels (rules/words.py, ``patterns``) ----------------------------------------------
+BQ_HELP = _("Brightwell Quotient, C = {c} (Appendix A).")  # a standings column's help
+LOT_PLACE = _("lot place {n}")  # a drawing of lots, as a tie's detail shows it
+
+LABELS: tuple[str, ...] = (BQ_HELP, LOT_PLACE)
