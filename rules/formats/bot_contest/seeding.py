@@ -104,10 +104,10 @@ def seed_order(
     rows = gauntlet_rows(state, settings)
     empty = GauntletRow("")
     steps = [
-        Step("total", "Gauntlet total", lambda t: {e: rows.get(e, empty).total for e in t}),
+        Step("total", _("Gauntlet total"), lambda t: {e: rows.get(e, empty).total for e in t}),
         Step(
             "game_points",
-            "Game points",
+            _("Game points"),
             lambda t: {e: rows.get(e, empty).game_points for e in t},
         ),
     ]

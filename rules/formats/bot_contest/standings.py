@@ -157,8 +157,8 @@ def _final_ranking(
     state: EventState, table: fin.FinalTable, chosen: str | None
 ) -> tuple[list[list[str]], tuple[Any, ...]]:
     steps = [
-        Step("total", "Final total", lambda t: {e: table.totals[e] for e in t}),
-        Step("director", "Director's decision", lambda t: {e: int(e == chosen) for e in t}),
+        Step("total", _("Final total"), lambda t: {e: table.totals[e] for e in t}),
+        Step("director", _("Director's decision"), lambda t: {e: int(e == chosen) for e in t}),
         Step("game_points", _("Game points"), lambda t: {e: table.game_points[e] for e in t}),
     ]
     ranking = rank(table.finalists, steps)
