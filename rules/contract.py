@@ -346,6 +346,9 @@ class Decided:
     behind: str
     step: str  # a column key, or "draw", "head_to_head", "tiebreaker_game"
     detail: str  # "BQ 412 against 398"
+    # What a detail built from a pattern was built from ({"label", "ahead", "behind"} for
+    # rules/tiebreaks.DETAIL), for the web side to say it in another language.
+    params: Mapping[str, Any] = _field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rules.contract import Decided, Number
+from rules.words import gettext_noop as _
+
+# Why a step split two entrants; its parts are kept in Decided.params (each said as a label
+# on the web side: "Sonneborn-Berger", "won the call", "lot place 2").
+DETAIL = _("{label} {ahead} against {behind}")
 
 
 @dataclass(frozen=True)
@@ -101,12 +106,18 @@ def _split(
         show = step.show or show_number
         for upper, lower in itertools.pairwise(parts):
             ahead, behind = upper[-1][-1], lower[0][0]
+            params = {
+                "label": step.label,
+                "ahead": show(values[ahead]),
+                "behind": show(values[behind]),
+            }
             decided.append(
                 Decided(
                     ahead=ahead,
                     behind=behind,
                     step=step.key,
-                    detail=f"{step.label} {show(values[ahead])} against {show(values[behind])}",
+                    detail=DETAIL.format_map(params),
+                    params=params,
                 )
             )
         return [tier for part in parts for tier in part]

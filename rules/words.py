@@ -7,6 +7,12 @@ module beside its code: ``WORDS = {code: gettext_noop("English with {params}.")}
 so the engine never writes the sentence itself and the web side can say it in another
 language from the stored code and parameters (tournaments/words.py, through gettext).
 
+Labels (a column's name, a table's title, a round's label, a match summary) are plain
+strings, not codes: a fixed one is marked where it is defined (``_("Seed")``) and the web
+side translates the string itself. One built from a pattern ("Round 3") is built from a
+pattern a words module lists in ``LABELS`` (``_("Round {n}")``), so the web side can find
+the pattern again in the stored string and say it in the reader's language (``patterns``).
+
 A parameter is shown as it is (``str.format``), so an engine passes what a reader sees:
 names, whole numbers, a score already written as ``12½``. A parameter that is itself a
 message (a mapping with a ``code``) is said as a sentence in the same language.
@@ -63,6 +69,31 @@ def _catalogue(generation: int) -> dict[str, str]:
                 raise DuplicateCode(f"{code} is in {name} and an earlier words module")
             merged[code] = sentence
     return merged
+
+
+def patterns() -> tuple[str, ...]:
+    """Every words module's ``LABELS``: the patterns labels are built from, the longest
+    fixed text first (so "Round {n} (last Swiss round)" is tried before "Round {n}")."""
+    return _patterns(registry.generation())
+
+
+@cache
+def _patterns(generation: int) -> tuple[str, ...]:
+    found: list[str] = []
+    for name in modules():
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            if error.name != name:
+                raise
+            continue
+        found.extend(p for p in getattr(module, "LABELS", ()) if p not in found)
+    return tuple(sorted(found, key=lambda p: (-len(fixed_text(p)), p)))
+
+
+def fixed_text(pattern: str) -> str:
+    """A pattern without its placeholders."""
+    return "".join(literal for literal, _, _, _ in string.Formatter().parse(pattern))
 
 
 def template(code: str) -> str | None:

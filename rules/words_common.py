@@ -16,3 +16,8 @@ WORDS: dict[str, str] = {
     "absent": _("{name} is absent: {outcome}."),
     "absent.refused": _("{names} marked absent: {why}"),
 }
+
+# Labels several formats build (rules/words.py, ``patterns``): a round's default label.
+ROUND = _("Round {n}")
+
+LABELS: tuple[str, ...] = (ROUND,)

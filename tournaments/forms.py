@@ -16,7 +16,7 @@ from rules.formats.woc.wof import decode as decode_text
 from tournaments.models import Entrant, Event
 from tournaments.services import limits
 from tournaments.services.errors import ServiceError
-from tournaments.words import sentence
+from tournaments.words import label, sentence
 
 
 class EventForm(forms.Form):
@@ -49,7 +49,10 @@ class EventForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        cast(forms.ChoiceField, self.fields["format"]).choices = registry.choices()
+        # the engines' names are English, marked in rules/: said in the page's language
+        cast(forms.ChoiceField, self.fields["format"]).choices = [
+            (k, label(name)) for k, name in registry.choices()
+        ]
         cast(forms.ChoiceField, self.fields["time_zone"]).choices = time_zone_choices()
 
     def clean(self) -> dict[str, Any]:
@@ -86,7 +89,7 @@ def setting_field(setting: Setting) -> forms.Field:
     default = setting.default
     common: _Common = {
         "label": setting.key.replace("_", " ").capitalize(),
-        "help_text": setting.help,
+        "help_text": label(setting.help),
         "required": False,
     }
     if setting.choices:

@@ -13,6 +13,7 @@ from django.conf import settings as conf
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules import registry
@@ -119,7 +120,7 @@ class Event(models.Model):
     @property
     def format_name(self) -> str:
         try:
-            return self.engine.name
+            return gettext(self.engine.name)  # marked in rules/, said in the page's language
         except registry.UnknownFormat:
             return self.format
 

@@ -21,6 +21,7 @@ from tournaments.models import (
     StandingsRow,
     StandingsSnapshot,
 )
+from tournaments.words import decided_detail
 
 # A table this small sits beside its neighbours on a wide screen (group tables); a bigger
 # one gets the full width.
@@ -193,7 +194,7 @@ def _table(table: dict[str, Any], rows: list[StandingsRow], ui: Any) -> dict[str
                 "ahead": names.get(d["ahead"], d["ahead"]),
                 "behind": names.get(d["behind"], d["behind"]),
                 "step": _step_label(d, labels, helps),
-                "detail": d["detail"],
+                "detail": decided_detail(d),
             }
             for d in table.get("decided", [])
         ],

@@ -5,16 +5,25 @@ rules/words.py holds each code's English sentence, marked for makemessages; here
 sentence goes through gettext, so a page in French says it in French. A message whose
 code has no sentence (one a service wrote in words, or a snapshot stored before its
 format's words existed) is shown with the text it carries.
+
+A plain string is a label an engine gave (a column, a table's title, a round's label, a
+match summary, a format's name): said by its own translation, or, when it was built from
+one of the patterns of rules/ ("Round {n}"), by that pattern's translation with its parts
+said in turn. Anything else (a name, a score) is shown as it is.
 """
 
 from __future__ import annotations
 
+import re
+import string
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils import formats
+from django.utils.translation import get_language, gettext
 
-from rules import words
+from rules import tiebreaks, words
 from tournaments.services.state import jsonable
 
 # Marks a message stored with its code and parameters complete: said from them, in the
@@ -41,8 +50,8 @@ def sentence(message: Any) -> str:
     sentence in the active language."""
     if message is None:
         return ""
-    if isinstance(message, str):
-        return message
+    if isinstance(message, str) or not (isinstance(message, Mapping) or hasattr(message, "code")):
+        return label(str(message))  # a label, or words already said (a lazy string)
     code, params, text = _parts(message)
     if words.template(code) is None:
         return text
@@ -57,6 +66,74 @@ def sentence(message: Any) -> str:
     except (KeyError, IndexError, ValueError):
         # stored before this code's parameters were all kept: the English it was said in
         return text
+
+
+def label(text: str) -> str:
+    """A label from rules/ in the active language (see the module's docstring)."""
+    if not text:
+        return ""
+    translated = gettext(text)
+    if translated != text:
+        return translated
+    for regex, said in _patterns(get_language() or ""):
+        found = regex.fullmatch(text)
+        if found is None:
+            continue
+        try:
+            return said.format_map({k: label(v) for k, v in found.groupdict().items()})
+        except (KeyError, IndexError, ValueError):
+            return text
+    return text
+
+
+@cache
+def _patterns(language: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """Each label pattern of rules/ that the language says in other words, with the
+    expression that finds its parts in a label (none in English: a label stays as it is)."""
+    compiled = []
+    for pattern in words.patterns():
+        said = gettext(pattern)
+        if said == pattern:
+            continue
+        parts: list[str] = []
+        seen: set[str] = set()
+        for literal, field, _spec, _conversion in string.Formatter().parse(pattern):
+            parts.append(re.escape(literal))
+            if field is None:
+                continue
+            name = field.split(".")[0].split("[")[0]
+            parts.append(f"(?P={name})" if name in seen else f"(?P<{name}>.+?)")
+            seen.add(name)
+        compiled.append((re.compile("".join(parts), re.DOTALL), said))
+    return tuple(compiled)
+
+
+def decided_detail(decided: Any) -> str:
+    """Why a tie was broken (a Decided, or as a snapshot stored it) in the active language:
+    from its parts when it was built from rules/tiebreaks.DETAIL, else as a label."""
+    detail = _get(decided, "detail") or ""
+    params = _get(decided, "params") or {}
+    try:
+        if not params or tiebreaks.DETAIL.format_map(params) != detail:
+            return label(detail)
+        return gettext(tiebreaks.DETAIL).format_map({k: _part(str(v)) for k, v in params.items()})
+    except (KeyError, IndexError, ValueError):
+        return detail
+
+
+DECIMAL = re.compile(r"-?\d+\.\d+")
+
+
+def _part(text: str) -> str:
+    """A part of a tie's detail: a decimal with the language's separator ("0,75"), else a
+    label."""
+    if DECIMAL.fullmatch(text):
+        return text.replace(".", formats.get_format("DECIMAL_SEPARATOR"))
+    return label(text)
+
+
+def _get(value: Any, name: str) -> Any:
+    return value.get(name) if isinstance(value, Mapping) else getattr(value, name, None)
 
 
 def stored(message: Any) -> dict[str, Any]:

@@ -21,13 +21,14 @@ def test_a_pairing_names_the_sentence_of_ii_f_it_applies() -> None:
     first = plan(state([entrant("ann", "red"), entrant("bob", "blue")]))
     assert isinstance(first, RoundPlan)
     reason = first.matches[0].reasons[0]
-    assert reason.code == "gokodom.paired.opposite_colour" and reason.rule == "GokoDom II.F"
+    # a window of 1 has its own sentence: "1 match point"
+    assert reason.code == "gokodom.paired.opposite_colour.one" and reason.rule == "GokoDom II.F"
     assert reason.params["tier"] == 1 and reason.params["window"] == 1
     higher, lower = reason.params["higher_name"], reason.params["lower_name"]
     assert {higher, lower} == {"ANN", "BOB"}
     assert reason.text == (
         f"{higher} (#1) takes {lower} (#2), the highest player below who has not played "
-        "them, is within +-1 match points and has the opposite colour."
+        "them, is within +-1 match point and has the opposite colour."
     )
     assert reason.text == words.render(reason.code, reason.params)
 
@@ -37,7 +38,7 @@ def test_each_result_of_ii_c_has_its_sentence() -> None:
     known = words.catalogue()
     assert set(RESULT_REASONS) == set(Result)
     assert all(code == f"gokodom.result.{r.lower()}" for r, code in RESULT_REASONS.items())
-    assert known["gokodom.result.dd"] == "Draw by Default (DD): 1 match points."
+    assert known["gokodom.result.dd"] == "Draw by Default (DD): 1 match point."
     assert known["gokodom.result.wd"] == "Win by Default (WD): 2 match points."
 
 

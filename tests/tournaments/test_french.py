@@ -102,8 +102,8 @@ def _get(client, url, language):
     return client.get(url)
 
 
-# Strings the templates mark (a table's title, "Round 1" and the tiebreak names come from
-# rules/ and are English in this step: docs/translations.md)
+# Strings the templates mark (the words rules/ gives, a table's title, "Round 1" and the
+# tiebreak names, are checked in test_engine_labels.py)
 FRENCH_STANDINGS = [
     "Comment ces égalités ont été départagées",
     "Après la ronde 1",

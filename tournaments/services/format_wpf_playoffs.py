@@ -233,7 +233,7 @@ def save_preferences(
             raise ServiceError(
                 [
                     Problem(
-                        "wpf.preference_list",
+                        "wpf.preference_list.incomplete",
                         "order",
                         f"Put each of the {len(pool)} puzzles in the list exactly once.",
                     )

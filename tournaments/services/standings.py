@@ -346,7 +346,13 @@ def table_json(table: Any) -> dict[str, Any]:
         "title": table.title,
         "columns": [{"key": c.key, "label": c.label, "help": c.help} for c in table.columns],
         "decided": [
-            {"ahead": d.ahead, "behind": d.behind, "step": d.step, "detail": d.detail}
+            {
+                "ahead": d.ahead,
+                "behind": d.behind,
+                "step": d.step,
+                "detail": d.detail,
+                **({"params": jsonable(dict(d.params))} if d.params else {}),
+            }
             for d in table.decided
         ],
         "notes": [stored(n) for n in table.notes],

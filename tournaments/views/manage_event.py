@@ -16,7 +16,7 @@ from tournaments.formats import ui_for
 from tournaments.forms import EventForm, SettingsForm
 from tournaments.services import checkin, double_entry, events, standings
 from tournaments.services.errors import ServiceError
-from tournaments.words import sentence
+from tournaments.words import decided_detail, sentence
 
 
 def _saving(request: HttpRequest) -> bool:
@@ -118,7 +118,7 @@ def standings_preview(request: HttpRequest, slug: str) -> HttpResponse:
                 {
                     "ahead": names.get(d.ahead),
                     "behind": names.get(d.behind),
-                    "detail": d.detail,
+                    "detail": decided_detail(d),
                 }
                 for d in table.decided
             ],

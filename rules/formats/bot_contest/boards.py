@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.contract import EventState, NeedsDecision, Reason
+from rules.formats.bot_contest.words import BOARD
 
 
 def choose_board(
@@ -28,7 +29,7 @@ def choose_board(
         name, source = str(record.value), "director"
         reasons = [Reason("bot_contest.board.director", rule="Stage two", params={"board": name})]
     else:
-        name = boards[(number - 1) % len(boards)] if boards else f"Board {number}"
+        name = boards[(number - 1) % len(boards)] if boards else BOARD.format(n=number)
         source = "rotation"
         reasons = [Reason("bot_contest.board.rotation", rule="Stage two", params={"board": name})]
     if name in used:

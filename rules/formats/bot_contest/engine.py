@@ -39,6 +39,8 @@ from rules.formats.bot_contest.seeding import (
     references,
     seed_order,
 )
+from rules.formats.bot_contest.words import STAGE_TWO_ROUND
+from rules.words import gettext_noop as _
 from rules.words import message
 
 
@@ -47,45 +49,51 @@ class BotContestEngine(SettingsMixin):
     # score_match reads the settings, the entrants and the rounds' stages, not the other
     # matches' games (rules/scoring_frame.py): a save need not load the whole event
     scores_match_in_frame = True
-    name = "Bot contest (gauntlet, double-elimination brackets, final round robin)"
+    name = _("Bot contest (gauntlet, double-elimination brackets, final round robin)")
     settings = (
-        Setting("references", 3, "How many reference programs play the seeding gauntlet."),
-        Setting("k", 2, "K: stage two ends with 2K entries in the winners' bracket."),
+        Setting("references", 3, _("How many reference programs play the seeding gauntlet.")),
+        Setting("k", 2, _("K: stage two ends with 2K entries in the winners' bracket.")),
         Setting(
             "losers_target",
             None,
-            "How many entries the losers' bracket sends to the final ('roughly K'); empty: K.",
+            _("How many entries the losers' bracket sends to the final ('roughly K'); empty: K."),
         ),
-        Setting("win_first_bonus", 1000, "Bonus for a game won as X (moving first)."),
-        Setting("win_second_bonus", 1200, "Bonus for a game won as O (moving second)."),
-        Setting("tie_first_bonus", 500, "Bonus for a game tied as X."),
-        Setting("tie_second_bonus", 600, "Bonus for a game tied as O."),
+        Setting("win_first_bonus", 1000, _("Bonus for a game won as X (moving first).")),
+        Setting("win_second_bonus", 1200, _("Bonus for a game won as O (moving second).")),
+        Setting("tie_first_bonus", 500, _("Bonus for a game tied as X.")),
+        Setting("tie_second_bonus", 600, _("Bonus for a game tied as O.")),
         Setting(
             "result_from",
             "points",
-            "Where a game's result comes from: the points scored (more points wins) or the "
-            "referee's 'result' detail (X, O or tie).",
+            _(
+                "Where a game's result comes from: the points scored (more points wins) or "
+                "the referee's 'result' detail (X, O or tie)."
+            ),
             ("points", "referee"),
         ),
         Setting(
             "match_decider",
             "games",
-            "What decides a stage-two match: game wins (a tie counts half; equal is a tied "
-            "match), or game wins then total points scored.",
+            _(
+                "What decides a stage-two match: game wins (a tie counts half; equal is a "
+                "tied match), or game wins then total points scored."
+            ),
             ("games", "games_then_points"),
         ),
         Setting(
             "first_in_game_one",
             "higher_seed",
-            "Who moves first (X) in game 1 of a bracket or final match.",
+            _("Who moves first (X) in game 1 of a bracket or final match."),
             ("higher_seed", "lower_seed"),
         ),
-        Setting("boards", [], "The boards, in the order the engine rotates through them."),
+        Setting("boards", [], _("The boards, in the order the engine rotates through them.")),
         Setting(
             "board_choice",
             "rotate",
-            "Whether the engine rotates through the list of boards or the director picks each "
-            "round's board (recorded under the key 'board/round-N').",
+            _(
+                "Whether the engine rotates through the list of boards or the director picks "
+                "each round's board (recorded under the key 'board/round-N')."
+            ),
             ("rotate", "director"),
         ),
     )
@@ -242,7 +250,7 @@ class BotContestEngine(SettingsMixin):
             number=number,
             # the codes of its matches carry the event's round number (R3-W1): so does the
             # label, with the stage's own count beside it
-            label=f"Round {number} (stage two, round {state_of.rounds + 1})",
+            label=STAGE_TWO_ROUND.format(n=number, stage_round=state_of.rounds + 1),
             matches=tuple(matches),
             stage=BRACKET_STAGE,
             reasons=tuple(reasons),
@@ -338,7 +346,7 @@ class BotContestEngine(SettingsMixin):
         ]
         return RoundPlan(
             number=1,
-            label="Stage one: seeding gauntlet",
+            label=_("Stage one: seeding gauntlet"),
             matches=tuple(matches),
             stage=GAUNTLET_STAGE,
             reasons=tuple(reasons),
@@ -388,7 +396,7 @@ class BotContestEngine(SettingsMixin):
         )
         return RoundPlan(
             number=number,
-            label="Stage three: final round robin",
+            label=_("Stage three: final round robin"),
             matches=tuple(matches),
             stage=FINAL_STAGE,
             reasons=tuple(reasons),

@@ -23,6 +23,7 @@ from rules.contract import (
     Problem,
     Reason,
 )
+from rules.words import gettext_noop as _
 from rules.words import message
 
 GAUNTLET = "gauntlet"
@@ -250,7 +251,7 @@ def score_match(state: EventState, match: MatchState, settings: Mapping[str, Any
         return MatchScore(
             points=(0,),
             winner=0,
-            summary="bye",
+            summary=_("bye"),
             reasons=(
                 # not "bot_contest.bye": that is the reason the bracket gave the bye
                 Reason("bot_contest.bye_counts", rule="OPEN-QUESTION 28"),

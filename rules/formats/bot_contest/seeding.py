@@ -9,13 +9,15 @@ from typing import Any
 
 from rules.contract import Decided, DrawSourceProtocol, EventState, Number, RoundStatus
 from rules.formats.bot_contest import scoring
+from rules.formats.bot_contest.words import DRAWN_BY_LOT
 from rules.tiebreaks import Step, rank
+from rules.words import gettext_noop as _
 
 GAUNTLET_STAGE = "gauntlet"
 BRACKET_STAGE = "brackets"
 FINAL_STAGE = "final"
 # the purpose a seeding draw records (the engine says it as bot_contest.draw.seeding_tie)
-SEEDING_DRAW = "order of entries tied on gauntlet total and game points"
+SEEDING_DRAW = _("order of entries tied on gauntlet total and game points")
 
 
 def is_reference(state: EventState, entrant: str) -> bool:
@@ -102,10 +104,10 @@ def seed_order(
     rows = gauntlet_rows(state, settings)
     empty = GauntletRow("")
     steps = [
-        Step("total", "Gauntlet total", lambda t: {e: rows.get(e, empty).total for e in t}),
+        Step("total", _("Gauntlet total"), lambda t: {e: rows.get(e, empty).total for e in t}),
         Step(
             "game_points",
-            "Game points",
+            _("Game points"),
             lambda t: {e: rows.get(e, empty).game_points for e in t},
         ),
     ]
@@ -135,7 +137,7 @@ def seed_order(
         keys.append(key)
         order.extend(drawn)
         for ahead, behind in itertools.pairwise(drawn):
-            decided.append(Decided(ahead, behind, "draw", f"Drawn by lot ({key})"))
+            decided.append(Decided(ahead, behind, "draw", DRAWN_BY_LOT.format(key=key)))
     return Seeding(order, tuple(decided), unresolved, keys)
 
 

@@ -24,6 +24,7 @@ from rules.formats.bot_contest.seeding import (
     seed_order,
 )
 from rules.tiebreaks import Step, rank
+from rules.words import gettext_noop as _
 
 
 def first_place(state: EventState, table: fin.FinalTable) -> str | NeedsDecision:
@@ -93,11 +94,11 @@ def _gauntlet_table(
         )
     return StandingsTable(
         key="gauntlet",
-        title="Stage one: seeding gauntlet",
+        title=_("Stage one: seeding gauntlet"),
         columns=(
-            Column("total", "Total", "Bonuses for wins and ties plus the points scored."),
-            Column("game_points", "Game points", "Points scored; breaks equal totals."),
-            Column("games", "Games"),
+            Column("total", _("Total"), _("Bonuses for wins and ties plus the points scored.")),
+            Column("game_points", _("Game points"), _("Points scored; breaks equal totals.")),
+            Column("games", _("Games")),
         ),
         rows=tuple(table_rows),
         decided=decided,
@@ -141,12 +142,12 @@ def _brackets_table(state_of: bk.BracketState, finalists: list[str]) -> Standing
         )
     return StandingsTable(
         key="brackets",
-        title="Stage two: winners' and losers' brackets",
+        title=_("Stage two: winners' and losers' brackets"),
         columns=(
-            Column("seed", "Seed"),
-            Column("bracket", "Bracket", "winners, losers, eliminated or withdrawn"),
-            Column("byes", "Byes"),
-            Column("losses", "Match losses"),
+            Column("seed", _("Seed")),
+            Column("bracket", _("Bracket"), _("winners, losers, eliminated or withdrawn")),
+            Column("byes", _("Byes")),
+            Column("losses", _("Match losses")),
         ),
         rows=tuple(rows),
     )
@@ -156,9 +157,9 @@ def _final_ranking(
     state: EventState, table: fin.FinalTable, chosen: str | None
 ) -> tuple[list[list[str]], tuple[Any, ...]]:
     steps = [
-        Step("total", "Final total", lambda t: {e: table.totals[e] for e in t}),
-        Step("director", "Director's decision", lambda t: {e: int(e == chosen) for e in t}),
-        Step("game_points", "Game points", lambda t: {e: table.game_points[e] for e in t}),
+        Step("total", _("Final total"), lambda t: {e: table.totals[e] for e in t}),
+        Step("director", _("Director's decision"), lambda t: {e: int(e == chosen) for e in t}),
+        Step("game_points", _("Game points"), lambda t: {e: table.game_points[e] for e in t}),
     ]
     ranking = rank(table.finalists, steps)
     return [list(t) for t in ranking.tiers], ranking.decided
@@ -188,16 +189,16 @@ def _final_table(
             )
         place += len(tier)
     columns = [
-        Column("total", "Total", "Bonuses for wins and ties plus the points scored."),
-        Column("game_points", "Game points"),
+        Column("total", _("Total"), _("Bonuses for wins and ties plus the points scored.")),
+        Column("game_points", _("Game points")),
     ]
     columns.extend(
-        Column(f"vs:{e}", state.entrant(e).name, "Points scored against this finalist")
+        Column(f"vs:{e}", state.entrant(e).name, _("Points scored against this finalist"))
         for e in table.finalists
     )
     return StandingsTable(
         key="final",
-        title="Stage three: final round robin",
+        title=_("Stage three: final round robin"),
         columns=tuple(columns),
         rows=tuple(rows),
         decided=decided,
@@ -254,8 +255,8 @@ def _overall(
         place += len(group)
     return StandingsTable(
         key="overall",
-        title="Final ranking",
-        columns=(Column("seed", "Seed"),),
+        title=_("Final ranking"),
+        columns=(Column("seed", _("Seed")),),
         rows=tuple(rows),
         decided=decided,
         notes=(Reason("bot_contest.ranking", rule="Stage three"),),

@@ -118,3 +118,11 @@ WORDS: dict[str, str] = {
         "first), entries out in the same round sharing a place."
     ),
 }
+
+# -- labels built from a pattern (rules/words.py, ``patterns``) -------------------------
+# a stage-two round: the event's round number, then the stage's own count
+STAGE_TWO_ROUND = _("Round {n} (stage two, round {stage_round})")
+BOARD = _("Board {n}")  # a board with no name in the settings
+DRAWN_BY_LOT = _("Drawn by lot ({key})")  # why one entry seeds above another
+
+LABELS: tuple[str, ...] = (STAGE_TWO_ROUND, BOARD, DRAWN_BY_LOT)

@@ -49,13 +49,15 @@ from rules.engine_base import SettingsMixin
 from rules.formats.freestyle import groups, knockout, ranking
 from rules.formats.freestyle.results import Context, plain, score_match
 from rules.formats.freestyle.tables import ADVANCE, FINALS, GROUP_ROUNDS, MIN_ENTRANTS, SEMI_FINALS
+from rules.formats.freestyle.words import GROUP, GROUP_TABLE
+from rules.words import gettext_noop as _
 from rules.words import message
 
 COLUMNS = (
-    Column("wins", "Wins", "A tie counts half a win."),
-    Column("played", "Played"),
-    Column("points_for", "Game points"),
-    Column("points_difference", "Difference", "Game points for minus against."),
+    Column("wins", _("Wins"), _("A tie counts half a win.")),
+    Column("played", _("Played")),
+    Column("points_for", _("Game points")),
+    Column("points_difference", _("Difference"), _("Game points for minus against.")),
 )
 
 
@@ -64,16 +66,19 @@ class FreestyleEngine(SettingsMixin):
     # score_match reads who withdrew after which round and the match, not the other
     # matches' games (rules/scoring_frame.py): a save need not load the whole event
     scores_match_in_frame = True
-    name = "Freestyle (groups, then semi-finals and final)"
+    name = _("Freestyle (groups, then semi-finals and final)")
     settings = (
         Setting(
             "tiebreaker_games",
             "where_needed",
-            "When a tie survives every ranking step, play a tiebreaker game only where it "
-            "decides who advances or in which place (where_needed), or for every place (all).",
+            _(
+                "When a tie survives every ranking step, play a tiebreaker game only where it "
+                "decides who advances or in which place (where_needed), or for every place "
+                "(all)."
+            ),
             ("where_needed", "all"),
         ),
-        Setting("max_entrants", 32, "The largest field accepted (at least 16; 28 is usual)."),
+        Setting("max_entrants", 32, _("The largest field accepted (at least 16; 28 is usual).")),
     )
 
     def validate_settings(self, settings: Mapping[str, Any]) -> list[Problem]:
@@ -202,7 +207,7 @@ def group_table(ctx: Context, result: ranking.GroupRanking) -> StandingsTable:
     # Withdrawn during the round: "his games ... do not count"; listed last, unranked.
     gone = [e for e in result.group.entrants if e not in result.players]
     rows += [_row(record, e, len(result.players) + 1 + i, "withdrawn") for i, e in enumerate(gone)]
-    label = result.group.label or f"Group {result.group.key}"
+    label = result.group.label or GROUP.format(key=result.group.key)
     notes = []
     if number in ADVANCE:
         notes.append(
@@ -220,7 +225,7 @@ def group_table(ctx: Context, result: ranking.GroupRanking) -> StandingsTable:
         )
     return StandingsTable(
         key=f"round-{number}/group-{result.group.key}",
-        title=f"Round {number}, {label}",
+        title=GROUP_TABLE.format(n=number, label=label),
         columns=COLUMNS,
         rows=tuple(rows),
         decided=result.ranking.decided,

@@ -36,6 +36,17 @@ from rules.formats.freestyle.tables import (
     slot,
     snake_group,
 )
+from rules.formats.freestyle.words import (
+    EQUAL_RATING_PURPOSE,
+    GROUP,
+    GROUPING_PURPOSE,
+    GROUPING_PURPOSE_AGAIN,
+    GROUPING_RULE_2,
+    GROUPING_RULE_3,
+    RANDOM_CALL_CALLED,
+    ROUND1_GROUP,
+    SEEDING_CALL_PURPOSE,
+)
 from rules.tiebreaks import Step
 from rules.words import message
 
@@ -79,7 +90,7 @@ def rating_order(
             ids = draws.shuffle(
                 f"round-1/equal-rating/{label}",
                 ids,
-                purpose=f"order of players with equal rating {label}",
+                purpose=EQUAL_RATING_PURPOSE.format(rating=label),
             )
             reasons.append(
                 Reason(
@@ -102,7 +113,9 @@ def plan_round1(ctx: Context, draws: DrawSourceProtocol, maximum: int) -> RoundP
     for index, entrant in enumerate(order):
         members[snake_group(index)].append(entrant)
     groups = [
-        GroupState(key, f"Group {key} ({ROUND1_GROUP_NAMES[key]})", tuple(members[i]))
+        GroupState(
+            key, ROUND1_GROUP.format(key=key, colour=ROUND1_GROUP_NAMES[key]), tuple(members[i])
+        )
         for i, key in enumerate(ROUND1_GROUPS)
     ]
     reasons.append(Reason("freestyle.snake", rule=RULE_ROUND1, params={"rating_order": order}))
@@ -230,14 +243,12 @@ def draw_grouping(draws: DrawSourceProtocol, number: int) -> tuple[int, list[int
 
 def grouping_purpose(number: int, attempt: int, earlier: Sequence[int]) -> str:
     """What a grouping digit is for, in words a director types an outside draw from."""
-    if number == 2:
-        rule = "1 to 6 choose groupings 1 to 6; 0, 7, 8 and 9 are drawn again"
-    else:
-        rule = "1, 4, 7 choose grouping 1; 2, 5, 8 grouping 2; 3, 6, 9 grouping 3; 0 again"
-    text = f"Round {number} grouping, attempt {attempt}: one digit from 0 to 9 ({rule})"
+    rule = GROUPING_RULE_2 if number == 2 else GROUPING_RULE_3
     if earlier:
-        text += "; drawn before: " + ", ".join(str(d) for d in earlier)
-    return text + "."
+        return GROUPING_PURPOSE_AGAIN.format(
+            n=number, attempt=attempt, rule=rule, earlier=", ".join(str(d) for d in earlier)
+        )
+    return GROUPING_PURPOSE.format(n=number, attempt=attempt, rule=rule)
 
 
 def plan_round2(ctx: Context, draws: DrawSourceProtocol, mode: str) -> RoundPlan | NeedsDecision:
@@ -250,7 +261,7 @@ def plan_round2(ctx: Context, draws: DrawSourceProtocol, mode: str) -> RoundPlan
         # "a #1, #2, #3, #4 from different Round 1 Groups, seeded in that order"
         ordered = sorted(codes, key=lambda c: slot(c)[1])
         entrants = tuple(e for e in (places.get(c) for c in ordered) if e is not None)
-        groups.append(GroupState(key, f"Group {key}", entrants))
+        groups.append(GroupState(key, GROUP.format(key=key), entrants))
     reasons.append(
         Reason(
             "freestyle.grouping.round2",
@@ -282,7 +293,7 @@ def plan_round3(ctx: Context, draws: DrawSourceProtocol, mode: str) -> RoundPlan
                 reasons.extend(seeding_reasons(ctx, seeded.decided, where))
             else:
                 entrants += present
-        groups.append(GroupState(key, f"Group {key}", tuple(entrants)))
+        groups.append(GroupState(key, GROUP.format(key=key), tuple(entrants)))
     reasons.append(
         Reason(
             "freestyle.grouping.round3",
@@ -319,12 +330,13 @@ def round3_steps(
                 key,
                 0,
                 9,
-                purpose=f"Round 3 group {group} seeding of the #{place}s: one digit from 0 to 9; "
-                f"{ctx.name(caller)} calls even (0 is even) and is seeded higher if it is even.",
+                purpose=SEEDING_CALL_PURPOSE.format(
+                    group=group, place=place, name=ctx.name(caller)
+                ),
             ),
             caller,
             "random_call",
-            f"Random call (digit {key}, {ctx.name(caller)} called even)",
+            RANDOM_CALL_CALLED.format(key=key, name=ctx.name(caller)),
         ),
     ]
 

@@ -19,7 +19,13 @@ from rules.formats.freestyle import ranking
 from rules.formats.freestyle.groups import previous_places, seeding_reasons
 from rules.formats.freestyle.results import Context
 from rules.formats.freestyle.tables import FINALS, ROUND_LABELS, SEMI_FINALS
+from rules.formats.freestyle.words import (
+    FINAL_CALL_PURPOSE,
+    RANDOM_CALL_CALLED,
+    THIRD_PLACE_CALL_PURPOSE,
+)
 from rules.tiebreaks import Step
+from rules.words import gettext_noop as _
 from rules.words import message
 
 RULE_SEMI = "Semi-finals - 2 Pairings of 2 Players"
@@ -176,19 +182,19 @@ def final_steps(
     steps.append(ranking.latest_head_to_head_step(ctx, (1, 2, 3, SEMI_FINALS)))
     for number in (3, 2, 1):
         steps += [ranking.win_loss_step(ctx, number), ranking.points_step(ctx, number)]
-    label = "third place game" if third else "final"
     steps.append(
         ranking.random_call_step(
             lambda: draws.integer(
                 key,
                 0,
                 9,
-                purpose=f"Seeding call for the {label}: one digit from 0 to 9; "
-                f"{ctx.name(caller)} calls even (0 is even) and is seeded higher if it is even.",
+                purpose=(THIRD_PLACE_CALL_PURPOSE if third else FINAL_CALL_PURPOSE).format(
+                    name=ctx.name(caller)
+                ),
             ),
             caller,
             "random_call",
-            f"Random call (digit {key}, {ctx.name(caller)} called even)",
+            RANDOM_CALL_CALLED.format(key=key, name=ctx.name(caller)),
         )
     )
     return steps
@@ -215,8 +221,8 @@ def final_table(ctx: Context) -> StandingsTable | None:
         rows.append(StandingRow(entrant, place, {"place": place}, details={"how": how}))
     return StandingsTable(
         key="final",
-        title="Final ranking",
-        columns=(Column("place", "Place"),),
+        title=_("Final ranking"),
+        columns=(Column("place", _("Place")),),
         rows=tuple(rows),
         notes=(Reason("freestyle.final_ranking", rule=RULE_FINAL),),
     )

@@ -21,7 +21,17 @@ from typing import Any
 from rules.contract import GroupState, NeedsDecision, Number
 from rules.formats.freestyle.results import Context, RoundRecord, show
 from rules.formats.freestyle.tables import ADVANCE
+from rules.formats.freestyle.words import (
+    LOST_CALL,
+    PLACE_IN_ROUND,
+    PRIOR_HEAD_TO_HEAD,
+    PRIOR_POINTS,
+    PRIOR_WINS,
+    RANDOM_CALL,
+    WON_CALL,
+)
 from rules.tiebreaks import Ranking, Step, rank
+from rules.words import gettext_noop as _
 
 RULE_RANKING = "Ranking and Advancement: Later Rounds"
 
@@ -72,20 +82,20 @@ def _complete(ctx: Context, number: int, group: str) -> bool:
 def group_steps(ctx: Context, number: int, group: str) -> list[Step]:
     record = ctx.record(number)
     steps = [
-        Step("wins", "Wins", lambda tied: {e: record.wins(e) for e in tied}),
+        Step("wins", _("Wins"), lambda tied: {e: record.wins(e) for e in tied}),
         Step(
             "head_to_head",
-            "Wins among the tied",
+            _("Wins among the tied"),
             lambda tied: {e: record.wins(e, tied) for e in tied},
         ),
         Step(
             "points_difference",
-            "Game points difference",
+            _("Game points difference"),
             lambda tied: {e: record.difference(e) for e in tied},
         ),
         Step(
             "head_to_head_points",
-            "Game points difference among the tied",
+            _("Game points difference among the tied"),
             lambda tied: {e: record.difference(e, tied) for e in tied},
         ),
     ]
@@ -108,7 +118,7 @@ def prior_head_to_head_step(ctx: Context, prior: int) -> Step:
             return {e: 0 for e in tied}
         return {e: record.wins(e, tied) for e in tied}
 
-    return Step(f"round_{prior}_head_to_head", f"Round {prior} head-to-head wins", values)
+    return Step(f"round_{prior}_head_to_head", PRIOR_HEAD_TO_HEAD.format(n=prior), values)
 
 
 def _per_game(
@@ -126,7 +136,7 @@ def win_loss_step(ctx: Context, prior: int) -> Step:
     record = ctx.record(prior)
     return Step(
         f"round_{prior}_win_loss",
-        f"Round {prior} wins",
+        PRIOR_WINS.format(n=prior),
         lambda tied: _per_game(record, tied, record.wins),
         show=_show_ratio,
     )
@@ -136,7 +146,7 @@ def points_step(ctx: Context, prior: int) -> Step:
     record = ctx.record(prior)
     return Step(
         f"round_{prior}_points",
-        f"Round {prior} points difference",
+        PRIOR_POINTS.format(n=prior),
         lambda tied: _per_game(record, tied, record.difference),
         show=_show_ratio,
     )
@@ -167,7 +177,7 @@ def tiebreaker_step(ctx: Context, number: int, group: str) -> Step:
             return {e: len(order) - order.index(e) for e in tied}
         return {e: 0 for e in tied}
 
-    return Step("tiebreaker_game", "Tiebreaker game", values)
+    return Step("tiebreaker_game", _("Tiebreaker game"), values)
 
 
 def advancing(ctx: Context, result: GroupRanking) -> list[str | None]:
@@ -229,7 +239,7 @@ def place_step(ctx: Context, number: int, groups: Sequence[GroupState]) -> Step:
         places.update(group_ranking(ctx, number, group).ranks())
     return Step(
         f"round_{number}_place",
-        f"Place in Round {number}",
+        PLACE_IN_ROUND.format(n=number),
         lambda tied: {e: -places.get(e, 99) for e in tied},
         show=lambda v: f"#{-int(v)}",
     )
@@ -241,7 +251,7 @@ def margin_step(ctx: Context, semi_final_round: int) -> Step:
     record = ctx.record(semi_final_round)
     return Step(
         "semi_final_margin",
-        "Semi-final margin",
+        _("Semi-final margin"),
         lambda tied: {e: record.difference(e) for e in tied},
     )
 
@@ -260,11 +270,11 @@ def latest_head_to_head_step(ctx: Context, rounds: Sequence[int]) -> Step:
                 return {e: game.win(e) for e in tied}
         return {e: 0 for e in tied}
 
-    return Step("latest_head_to_head", "Most recent head-to-head game won", values)
+    return Step("latest_head_to_head", _("Most recent head-to-head game won"), values)
 
 
 def random_call_step(
-    draw: Callable[[], int], caller: str, key: str, label: str = "Random call"
+    draw: Callable[[], int], caller: str, key: str, label: str = RANDOM_CALL
 ) -> Step:
     """ "the /random function is used, with one of the players calling odd or even. If the
     call matches the result, that player is seeded higher." The caller calls even; 0 is
@@ -275,7 +285,7 @@ def random_call_step(
         caller_wins = digit % 2 == 0
         return {e: 1 if (e == caller) == caller_wins else 0 for e in tied}
 
-    return Step(key, label, values, show=lambda v: "won the call" if v else "lost the call")
+    return Step(key, label, values, show=lambda v: WON_CALL if v else LOST_CALL)
 
 
 def seed_pair(pair: Sequence[str], steps: Sequence[Step]) -> Ranking:

@@ -28,6 +28,7 @@ from rules.contract import (
     RoundStatus,
 )
 from rules.formats.freestyle.tables import SEMI_FINALS
+from rules.words import gettext_noop as _
 from rules.words import message
 
 HALF = Fraction(1, 2)
@@ -204,10 +205,10 @@ def score_match(ctx: Context, match: MatchState) -> MatchScore:
             return MatchScore(
                 points=(1,),
                 winner=0,
-                summary="bye",
+                summary=_("bye"),
                 reasons=(Reason("freestyle.bye"),),
             )
-        return MatchScore(points=(0,), summary="bye")
+        return MatchScore(points=(0,), summary=_("bye"))
     if len(match.participants) != 2:
         return _refused(Problem("freestyle.players", "participants"))
     if knockout and absence.unplayed(match):
@@ -310,7 +311,7 @@ def _without_play(
         return MatchScore(
             points=points,
             winner=seat,
-            summary="W/O",
+            summary=_("W/O"),
             details={"walkover": True},
             reasons=(
                 Reason(
@@ -322,7 +323,7 @@ def _without_play(
         )
     return MatchScore(
         points=(0, 0),
-        summary="void",
+        summary=_("void"),
         details={"void": True},
         reasons=(
             Reason(
@@ -355,7 +356,7 @@ def _absent_walkover(ctx: Context, match: MatchState) -> MatchScore:
     return MatchScore(
         points=points,
         winner=winner,
-        summary="W/O",
+        summary=_("W/O"),
         details={"absent": [match.participants[gone[0]].entrant]},
         reasons=(
             Reason(

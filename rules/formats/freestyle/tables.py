@@ -6,22 +6,25 @@ engine so that the tests can check the tables against the document line by line.
 
 from __future__ import annotations
 
+from rules.words import gettext_noop as _
+from rules.words_common import ROUND
+
 # Round numbers of the event. Rounds 1-3 are group rounds; 4 and 5 are the "last two rounds"
 # in which tie games are replayed (open question 13).
 GROUP_ROUNDS = (1, 2, 3)
 SEMI_FINALS = 4
 FINALS = 5
 ROUND_LABELS = {
-    1: "Round 1",
-    2: "Round 2",
-    3: "Round 3",
-    SEMI_FINALS: "Semi-finals",
-    FINALS: "Final and third place",
+    1: ROUND.format(n=1),
+    2: ROUND.format(n=2),
+    3: ROUND.format(n=3),
+    SEMI_FINALS: _("Semi-finals"),
+    FINALS: _("Final and third place"),
 }
 
 # Round 1 groups in the order of the document's table rows (open question 3).
 ROUND1_GROUPS = ("B", "Y", "R", "G")
-ROUND1_GROUP_NAMES = {"B": "Blue", "Y": "Yellow", "R": "Red", "G": "Green"}
+ROUND1_GROUP_NAMES = {"B": _("Blue"), "Y": _("Yellow"), "R": _("Red"), "G": _("Green")}
 
 # "The top 4 of each Round 1 group ... will advance"; "The top two players from each
 # Round 2 group"; "The top two players from each Round 3 group advance".

@@ -101,3 +101,54 @@ WORDS: dict[str, str] = {
     "freestyle.b_colours": _("Game {game}: B plays blue/red or yellow/green; got {value!r}."),
     "freestyle.piece": _("Game {game}: name the piece A chose, as text."),
 }
+
+# -- labels built from a pattern (rules/words.py, ``patterns``) -------------------------
+GROUP = _("Group {key}")
+ROUND1_GROUP = _("Group {key} ({colour})")  # {colour}: Blue, Yellow, Red, Green
+GROUP_TABLE = _("Round {n}, {label}")  # a group's standings table; {label}: its group
+PRIOR_HEAD_TO_HEAD = _("Round {n} head-to-head wins")
+PRIOR_WINS = _("Round {n} wins")
+PRIOR_POINTS = _("Round {n} points difference")
+PLACE_IN_ROUND = _("Place in Round {n}")
+RANDOM_CALL = _("Random call")
+RANDOM_CALL_CALLED = _("Random call (digit {key}, {name} called even)")
+WON_CALL = _("won the call")
+LOST_CALL = _("lost the call")
+# what an outside draw is for, as the director reads it before typing the digit in
+EQUAL_RATING_PURPOSE = _("order of players with equal rating {rating}")
+GROUPING_RULE_2 = _("1 to 6 choose groupings 1 to 6; 0, 7, 8 and 9 are drawn again")
+GROUPING_RULE_3 = _("1, 4, 7 choose grouping 1; 2, 5, 8 grouping 2; 3, 6, 9 grouping 3; 0 again")
+GROUPING_PURPOSE = _("Round {n} grouping, attempt {attempt}: one digit from 0 to 9 ({rule}).")
+GROUPING_PURPOSE_AGAIN = _(
+    "Round {n} grouping, attempt {attempt}: one digit from 0 to 9 ({rule}); drawn before: "
+    "{earlier}."
+)
+SEEDING_CALL_PURPOSE = _(
+    "Round 3 group {group} seeding of the #{place}s: one digit from 0 to 9; {name} calls even "
+    "(0 is even) and is seeded higher if it is even."
+)
+FINAL_CALL_PURPOSE = _(
+    "Seeding call for the final: one digit from 0 to 9; {name} calls even (0 is even) and is "
+    "seeded higher if it is even."
+)
+THIRD_PLACE_CALL_PURPOSE = _(
+    "Seeding call for the third place game: one digit from 0 to 9; {name} calls even (0 is "
+    "even) and is seeded higher if it is even."
+)
+
+LABELS: tuple[str, ...] = (
+    GROUP,
+    ROUND1_GROUP,
+    GROUP_TABLE,
+    PRIOR_HEAD_TO_HEAD,
+    PRIOR_WINS,
+    PRIOR_POINTS,
+    PLACE_IN_ROUND,
+    RANDOM_CALL_CALLED,
+    EQUAL_RATING_PURPOSE,
+    GROUPING_PURPOSE,
+    GROUPING_PURPOSE_AGAIN,
+    SEEDING_CALL_PURPOSE,
+    FINAL_CALL_PURPOSE,
+    THIRD_PLACE_CALL_PURPOSE,
+)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.contract import EntrantState, EventState, Problem, RoundState, RoundStatus, Setting
+from rules.words import gettext_noop as _
 
 from .record import SWISS, SwissRecord, stage_of
 
@@ -16,53 +17,63 @@ SETTINGS = (
     Setting(
         "swiss_rounds",
         0,
-        "Rounds of the Swiss portion; 0 plays ceil(log2(N)) rounds for N players (I.B).",
+        _("Rounds of the Swiss portion; 0 plays ceil(log2(N)) rounds for N players (I.B)."),
     ),
     Setting(
         "random_step",
         "lot",
-        "The random step of the Swiss order (II.E.4): 'lot' uses the initial random order "
-        "drawn before round 1 throughout; 'each_round' draws a new random order each round.",
+        _(
+            "The random step of the Swiss order (II.E.4): 'lot' uses the initial random order "
+            "drawn before round 1 throughout; 'each_round' draws a new random order each round."
+        ),
         ("lot", "each_round"),
     ),
     Setting(
         "handshake_counts_as_met",
         True,
-        "Whether two players who drew by default (DD) count as having met: they are not "
-        "paired again and count in each other's Solkoff.",
+        _(
+            "Whether two players who drew by default (DD) count as having met: they are not "
+            "paired again and count in each other's Solkoff."
+        ),
     ),
     Setting(
         "first_seat",
         "entered",
-        "Who sits first in game 1 (IV.A.1): 'entered' with the games (Goko decides it), or "
-        "'drawn' by the application when the round is drafted.",
+        _(
+            "Who sits first in game 1 (IV.A.1): 'entered' with the games (Goko decides it), or "
+            "'drawn' by the application when the round is drafted."
+        ),
         ("entered", "drawn"),
     ),
     Setting(
         "eighth_place_tie",
         "ask",
-        "When only a coin flip separates 8th and 9th after the Swiss portion (III.A): 'ask' "
-        "the director, always flip a 'coin', or always play a 'playoff' match.",
+        _(
+            "When only a coin flip separates 8th and 9th after the Swiss portion (III.A): 'ask' "
+            "the director, always flip a 'coin', or always play a 'playoff' match."
+        ),
         ("ask", "coin", "playoff"),
     ),
     Setting(
         "first_round_start",
         "",
-        "Date the first round starts (YYYY-MM-DD); empty leaves dates to the director.",
+        _("Date the first round starts (YYYY-MM-DD); empty leaves dates to the director."),
     ),
     Setting(
         "absent_result",
         "loss",
-        "A player checked in as absent for a Swiss round who has no Bye by Request (asked "
-        "too late, or the final Swiss round): 'loss' (not paired; a Loss, 0 match points, "
-        "and the player stays in) or 'loss_by_default' (an LD: 0 match points and removed "
-        "from the tournament, II.B.6).",
+        _(
+            "A player checked in as absent for a Swiss round who has no Bye by Request (asked "
+            "too late, or the final Swiss round): 'loss' (not paired; a Loss, 0 match points, "
+            "and the player stays in) or 'loss_by_default' (an LD: 0 match points and removed "
+            "from the tournament, II.B.6)."
+        ),
         ("loss", "loss_by_default"),
     ),
-    Setting("round_days", 7, "Days a Swiss round lasts (I.C)."),
-    Setting("last_swiss_round_days", 14, "Days the last Swiss round lasts, at most two weeks."),
-    Setting("playoff_days", 3, "Days the playoff for 8th place lasts ('as soon as possible')."),
-    Setting("knockout_round_days", 7, "Days an elimination round lasts (I.C)."),
+    Setting("round_days", 7, _("Days a Swiss round lasts (I.C).")),
+    Setting("last_swiss_round_days", 14, _("Days the last Swiss round lasts, at most two weeks.")),
+    Setting("playoff_days", 3, _("Days the playoff for 8th place lasts ('as soon as possible').")),
+    Setting("knockout_round_days", 7, _("Days an elimination round lasts (I.C).")),
 )
 
 

@@ -23,6 +23,7 @@ from rules.contract import (
     Standings,
 )
 from rules.engine_base import SettingsMixin
+from rules.words import gettext_noop as _
 from rules.words import message
 
 from . import schedule
@@ -41,7 +42,7 @@ class GokodomEngine(SettingsMixin):
     # active players) and the match's round (rules/scoring_frame.py): a save need not load
     # the whole event
     scores_match_in_frame = True
-    name = "GokoDom (Swiss qualifier, top-8 elimination)"
+    name = _("GokoDom (Swiss qualifier, top-8 elimination)")
     settings = SETTINGS
 
     def validate_settings(self, settings: Mapping[str, Any]) -> list[Problem]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from rules import absence
 from rules.contract import MatchState, Number, Problem
 from rules.tiebreaks import Ranking, Step, rank
+from rules.words import gettext_noop as _
 
 from .record import SwissRecord
 from .results import GameTally, Result, messages_of, tally_games
@@ -23,10 +24,10 @@ QUARTER_FINALS: tuple[tuple[str, int, int], ...] = (
 )
 # Each later match: its code and the two matches whose winners meet in it.
 LATER_ROUNDS: tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...] = (
-    ("Semi-finals", (("SF1", "QF1", "QF2"), ("SF2", "QF3", "QF4"))),
-    ("Final", (("F", "SF1", "SF2"),)),
+    (_("Semi-finals"), (("SF1", "QF1", "QF2"), ("SF2", "QF3", "QF4"))),
+    (_("Final"), (("F", "SF1", "SF2"),)),
 )
-ROUND_LABELS = ("Quarter-finals", "Semi-finals", "Final")
+ROUND_LABELS = (_("Quarter-finals"), _("Semi-finals"), _("Final"))
 QUALIFIERS = 8
 
 
@@ -43,21 +44,21 @@ def seeding_steps(record: SwissRecord) -> list[Step]:
         }
 
     return [
-        Step("match_points", "Match points", lambda t: {e: record.match_points(e) for e in t}),
+        Step("match_points", _("Match points"), lambda t: {e: record.match_points(e) for e in t}),
         Step(
             "defaults",
-            "Defaults",
+            _("Defaults"),
             lambda t: {e: -record.defaults(e) for e in t},
             show=lambda v: str(-v),
         ),
-        Step("solkoff", "Solkoff", lambda t: {e: record.solkoff(e) for e in t}),
-        Step("cumulative", "Cumulative", lambda t: {e: record.cumulative(e) for e in t}),
+        Step("solkoff", _("Solkoff"), lambda t: {e: record.solkoff(e) for e in t}),
+        Step("cumulative", _("Cumulative"), lambda t: {e: record.cumulative(e) for e in t}),
         Step(
             "cumulative_opponents",
-            "Cumulative opponents' scores",
+            _("Cumulative opponents' scores"),
             lambda t: {e: record.cumulative_opponents(e) for e in t},
         ),
-        Step("head_to_head", "Result between them", head_to_head),
+        Step("head_to_head", _("Result between them"), head_to_head),
     ]
 
 

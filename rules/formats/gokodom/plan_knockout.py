@@ -36,6 +36,7 @@ from .knockout import (
 )
 from .plan_swiss import first_seat_details
 from .record import KNOCKOUT, PLAYOFF
+from .words import COIN_FLIP_PURPOSE, EIGHTH_PLACE_PLAYOFF
 
 EIGHTH_PLACE_KEY = "knockout/eighth-place"
 
@@ -148,7 +149,7 @@ def qualifiers(
     def lot(tier: Sequence[str]) -> list[str] | None:
         if draws is None:
             return recorded_lot(tier)
-        return draws.shuffle(lot_key(tier), list(tier), purpose="coin flip for seeding (III.A.7)")
+        return draws.shuffle(lot_key(tier), list(tier), purpose=COIN_FLIP_PURPOSE)
 
     seeding = seed(ctx.record, eligible, lot, fixed=fixed)
     return list(seeding.order[:QUALIFIERS]), seeding
@@ -168,7 +169,7 @@ def _playoff_plan(
     )
     return RoundPlan(
         number=number,
-        label="Playoff for 8th place",
+        label=EIGHTH_PLACE_PLAYOFF,
         matches=(match,),
         stage=PLAYOFF,
         details={"stage": PLAYOFF},

@@ -15,24 +15,27 @@ from rules.contract import (
     RoundPlan,
 )
 from rules.tiebreaks import Ranking, Step, rank
+from rules.words import gettext_noop as _
 from rules.words import message
+from rules.words_common import ROUND
 
 from .context import Context, bye_requests
 from .pairing import pair, window_for_round
 from .record import SWISS
 from .results import Result
+from .words import LAST_SWISS_ROUND
 
 
 def swiss_steps(ctx: Context, lot: dict[str, int]) -> list[Step]:
     """II.E.1-4: match points, Solkoff, cumulative score, random."""
     record = ctx.record
     return [
-        Step("match_points", "Match points", lambda t: {e: record.match_points(e) for e in t}),
-        Step("solkoff", "Solkoff", lambda t: {e: record.solkoff(e) for e in t}),
-        Step("cumulative", "Cumulative", lambda t: {e: record.cumulative(e) for e in t}),
+        Step("match_points", _("Match points"), lambda t: {e: record.match_points(e) for e in t}),
+        Step("solkoff", _("Solkoff"), lambda t: {e: record.solkoff(e) for e in t}),
+        Step("cumulative", _("Cumulative"), lambda t: {e: record.cumulative(e) for e in t}),
         Step(
             "random",
-            "Random order",
+            _("Random order"),
             lambda t: {e: -lot.get(e, len(lot)) for e in t},
             show=lambda v: f"#{1 - int(v)}",
         ),
@@ -167,7 +170,7 @@ def plan_swiss_round(
         Reason("gokodom.swiss_order", rule="GokoDom II.E"),
         *pairing.reasons,
     ]
-    label = f"Round {number}" + (" (last Swiss round)" if number == ctx.swiss_rounds else "")
+    label = (LAST_SWISS_ROUND if number == ctx.swiss_rounds else ROUND).format(n=number)
     return RoundPlan(
         number=number,
         label=label,
@@ -180,11 +183,19 @@ def plan_swiss_round(
 
 def _paired(tier: int, params: dict[str, Any]) -> Reason:
     """II.F-G: why the higher player took the lower one, by the tier of the choice
-    (pairing.py: 1 all three conditions, 2 no colour, 3 no window, 4 a rematch)."""
+    (pairing.py: 1 all three conditions, 2 no colour, 3 no window, 4 a rematch). A window
+    of 1 has its own sentence ("1 match point")."""
+    one = params.get("window") == 1
     if tier == 1:
+        if one:
+            return Reason("gokodom.paired.opposite_colour.one", rule="GokoDom II.F", params=params)
         return Reason("gokodom.paired.opposite_colour", rule="GokoDom II.F", params=params)
     if tier == 2:
+        if one:
+            return Reason("gokodom.paired.same_colour.one", rule="GokoDom II.G", params=params)
         return Reason("gokodom.paired.same_colour", rule="GokoDom II.G", params=params)
     if tier == 3:
+        if one:
+            return Reason("gokodom.paired.outside_window.one", rule="GokoDom II.G", params=params)
         return Reason("gokodom.paired.outside_window", rule="GokoDom II.G", params=params)
     return Reason("gokodom.paired.rematch", rule="GokoDom II.G", params=params)

@@ -15,21 +15,27 @@ from rules.contract import (
     Standings,
     StandingsTable,
 )
+from rules.words import gettext_noop as _
 
 from .context import Context
 from .knockout import QUALIFIERS, ROUND_LABELS, Seeding
 from .plan_knockout import EIGHTH_PLACE_KEY, current_seeding, eighth_place_method, outcome_of
 from .plan_swiss import swiss_order
 from .record import KNOCKOUT, SWISS
+from .words import RESULT_IN_ROUND
 
 BRACKET_KEYS = ("quarter_final", "semi_final", "final")
 SWISS_COLUMNS = (
-    Column("match_points", "MP", "Match points: W, WD, WB 2; D, DD, BR 1; L, LD 0 (II.C)."),
-    Column("defaults", "Def", "Draws by Default (II.D); fewest ranks higher after the Swiss."),
-    Column("solkoff", "Solkoff", "Sum of all opponents' match points, virtual ones included."),
-    Column("cumulative", "Cum", "Sum of the player's match points at the end of each round."),
-    Column("cumulative_opponents", "Opp cum", "Sum of the opponents' cumulative scores."),
-    Column("lot", "Lot", "Place in the initial random order (II.A)."),
+    Column("match_points", _("MP"), _("Match points: W, WD, WB 2; D, DD, BR 1; L, LD 0 (II.C).")),
+    Column(
+        "defaults", _("Def"), _("Draws by Default (II.D); fewest ranks higher after the Swiss.")
+    ),
+    Column(
+        "solkoff", _("Solkoff"), _("Sum of all opponents' match points, virtual ones included.")
+    ),
+    Column("cumulative", _("Cum"), _("Sum of the player's match points at the end of each round.")),
+    Column("cumulative_opponents", _("Opp cum"), _("Sum of the opponents' cumulative scores.")),
+    Column("lot", _("Lot"), _("Place in the initial random order (II.A).")),
 )
 
 
@@ -50,7 +56,9 @@ def build_standings(state: EventState, ctx: Context) -> Standings:
         order, ranks = _seeding_ranks(seeding)
         decided.extend(seeding.ranking.decided)
         for tier in seeding.lots:
-            decided.extend(Decided(a, b, "draw", "coin flip") for a, b in itertools.pairwise(tier))
+            decided.extend(
+                Decided(a, b, "draw", _("coin flip")) for a, b in itertools.pairwise(tier)
+            )
         border = seeding.border_tier()
         if border is not None and not seeds and eighth_place_method(state, ctx) is None:
             pending.append(
@@ -81,12 +89,12 @@ def build_standings(state: EventState, ctx: Context) -> Standings:
         _swiss_row(ctx, e, ranks[e], lot[e], qualified, len(swiss_rounds)) for e in order + removed
     ]
     round_columns = tuple(
-        Column(f"round_{k}", f"R{k}", f"Result in round {k}")
+        Column(f"round_{k}", f"R{k}", RESULT_IN_ROUND.format(n=k))
         for k in range(1, len(swiss_rounds) + 1)
     )
     swiss_table = StandingsTable(
         key="swiss",
-        title="Swiss portion",
+        title=_("Swiss portion"),
         columns=SWISS_COLUMNS + round_columns,
         rows=tuple(rows),
         decided=tuple(decided),
@@ -189,10 +197,10 @@ def _bracket_table(
         rows.append(StandingRow(e, rank or cells[e]["seed"], values=cells[e], status=status))
     rows.sort(key=lambda r: (r.rank, r.values["seed"]))
     columns = (
-        Column("seed", "Seed"),
+        Column("seed", _("Seed")),
         *(Column(k, label) for k, label in zip(BRACKET_KEYS, ROUND_LABELS, strict=True)),
     )
-    return StandingsTable("knockout", "Elimination rounds", columns, tuple(rows)), champion
+    return StandingsTable("knockout", _("Elimination rounds"), columns, tuple(rows)), champion
 
 
 def _open_match(code: str, why: str, players: tuple[str, ...]) -> NeedsDecision:

@@ -74,12 +74,12 @@ WORDS: dict[str, str] = {
     # II.B-C: each result a Swiss match gives, with its match points (results.RESULT_REASONS)
     "gokodom.result.w": _("Win (W): 2 match points."),
     "gokodom.result.l": _("Loss (L): 0 match points."),
-    "gokodom.result.d": _("Draw (D): 1 match points."),
+    "gokodom.result.d": _("Draw (D): 1 match point."),
     "gokodom.result.wd": _("Win by Default (WD): 2 match points."),
-    "gokodom.result.dd": _("Draw by Default (DD): 1 match points."),
+    "gokodom.result.dd": _("Draw by Default (DD): 1 match point."),
     "gokodom.result.ld": _("Loss by Default (LD): 0 match points."),
     "gokodom.result.wb": _("Win by Bye (WB): 2 match points."),
-    "gokodom.result.br": _("Bye by Request (BR): 1 match points."),
+    "gokodom.result.br": _("Bye by Request (BR): 1 match point."),
     # -- what the rules leave to the director ---------------------------------------------
     # asked before the next round (engine.py), on the match's score, in the standings
     "gokodom.last_round_handshake": _(
@@ -141,6 +141,20 @@ WORDS: dict[str, str] = {
         "player below who has not played them (no one left was within +-{window} match "
         "points)."
     ),
+    "gokodom.paired.opposite_colour.one": _(
+        "{higher_name} (#{higher_place}) takes {lower_name} (#{lower_place}), the highest "
+        "player below who has not played them, is within +-1 match point and has the "
+        "opposite colour."
+    ),
+    "gokodom.paired.same_colour.one": _(
+        "{higher_name} (#{higher_place}) takes {lower_name} (#{lower_place}), the highest "
+        "player below who has not played them and is within +-1 match point (no one "
+        "left also had the opposite colour)."
+    ),
+    "gokodom.paired.outside_window.one": _(
+        "{higher_name} (#{higher_place}) takes {lower_name} (#{lower_place}), the highest "
+        "player below who has not played them (no one left was within +-1 match point)."
+    ),
     "gokodom.paired.rematch": _(
         "{higher_name} (#{higher_place}) takes {lower_name} (#{lower_place}), the highest "
         "player below who a rematch: every pairing without one was impossible."
@@ -187,3 +201,11 @@ WORDS: dict[str, str] = {
     "gokodom.champion": _("{name} wins the final and the season."),
     "gokodom.no_champion": _("The final was not played: no champion."),
 }
+
+# -- labels (rules/words.py, ``patterns``) ----------------------------------------------
+LAST_SWISS_ROUND = _("Round {n} (last Swiss round)")
+RESULT_IN_ROUND = _("Result in round {n}")  # the help of a standings column "R3"
+EIGHTH_PLACE_PLAYOFF = _("Playoff for 8th place")
+COIN_FLIP_PURPOSE = _("coin flip for seeding (III.A.7)")
+
+LABELS: tuple[str, ...] = (LAST_SWISS_ROUND, RESULT_IN_ROUND)

@@ -39,24 +39,27 @@ from rules.contract import (
     SwapPlan,
 )
 from rules.engine_base import SettingsMixin
+from rules.formats.round_robin.words import TIEBREAKS_HELP
 from rules.tiebreaks import Step, rank
+from rules.words import gettext_noop as _
 from rules.words import message
+from rules.words_common import ROUND
 
 # Short column labels; the step names above are used in the reasons.
 COLUMN_LABELS = {
-    "points": "Pts",
-    "head_to_head": "H2H",
-    "sonneborn_berger": "SB",
-    "wins": "Won",
-    "score_difference": "Diff",
-    "score_for": "For",
+    "points": _("Pts"),
+    "head_to_head": _("H2H"),
+    "sonneborn_berger": _("SB"),
+    "wins": _("Won"),
+    "score_difference": _("Diff"),
+    "score_for": _("For"),
 }
 TIEBREAKS = {
-    "head_to_head": "Head-to-head points among the tied",
-    "sonneborn_berger": "Sonneborn-Berger",
-    "wins": "Games won",
-    "score_difference": "Score difference",
-    "score_for": "Score for",
+    "head_to_head": _("Head-to-head points among the tied"),
+    "sonneborn_berger": _("Sonneborn-Berger"),
+    "wins": _("Games won"),
+    "score_difference": _("Score difference"),
+    "score_for": _("Score for"),
 }
 
 
@@ -65,32 +68,36 @@ class RoundRobinEngine(SettingsMixin):
     # score_match reads the match and the settings only: saving a result need not load the
     # whole event (tournaments/services/results.py)
     scores_match_alone = True
-    name = "Round robin (Berger tables)"
+    name = _("Round robin (Berger tables)")
     settings = (
-        Setting("cycles", 1, "How many times each pair meets (2: a double round robin).", (1, 2)),
-        Setting("games_per_match", 1, "Games in each match; seats alternate game by game."),
-        Setting("win_points", 1.0, "Points for a game won."),
-        Setting("draw_points", 0.5, "Points for a game drawn (equal scores)."),
-        Setting("loss_points", 0.0, "Points for a game lost."),
-        Setting("bye_points", 0.0, "Points for a round off (odd fields, withdrawn opponents)."),
+        Setting(
+            "cycles", 1, _("How many times each pair meets (2: a double round robin)."), (1, 2)
+        ),
+        Setting("games_per_match", 1, _("Games in each match; seats alternate game by game.")),
+        Setting("win_points", 1.0, _("Points for a game won.")),
+        Setting("draw_points", 0.5, _("Points for a game drawn (equal scores).")),
+        Setting("loss_points", 0.0, _("Points for a game lost.")),
+        Setting("bye_points", 0.0, _("Points for a round off (odd fields, withdrawn opponents).")),
         Setting(
             "draw_numbers",
             "seed",
-            "How draw numbers are given: by seed (then rating) or by a recorded lot.",
+            _("How draw numbers are given: by seed (then rating) or by a recorded lot."),
             ("seed", "lot"),
         ),
         Setting(
             "tiebreaks",
             ["head_to_head", "sonneborn_berger", "wins", "score_difference"],
-            "Tiebreaks after points, in order: " + ", ".join(TIEBREAKS) + ".",
+            TIEBREAKS_HELP.format(keys=", ".join(TIEBREAKS)),
         ),
-        Setting("roles", ["white", "black"], "Names of the first and second seat."),
+        Setting("roles", ["white", "black"], _("Names of the first and second seat.")),
         Setting(
             "absent_result",
             "forfeit",
-            "A game whose player is checked in as absent: 'forfeit' (the opponent wins it, "
-            "the absent player loses it) or 'bye' (not played: the absent player scores "
-            "nothing, the opponent has the round off and its bye points).",
+            _(
+                "A game whose player is checked in as absent: 'forfeit' (the opponent wins "
+                "it, the absent player loses it) or 'bye' (not played: the absent player "
+                "scores nothing, the opponent has the round off and its bye points)."
+            ),
             ("forfeit", "bye"),
         ),
     )
@@ -280,7 +287,7 @@ class RoundRobinEngine(SettingsMixin):
         if absent:
             details[absence.KEY] = [e for e in numbers if e in absent]
         cycle_rounds = len(schedule) // settings["cycles"]
-        label = f"Round {number}"
+        label = ROUND.format(n=number)
         round_of = {"round": number, "rounds": len(schedule)}
         schedule_reason = (
             Reason(
@@ -310,7 +317,7 @@ class RoundRobinEngine(SettingsMixin):
         if match.is_bye:
             return MatchScore(
                 points=(_num(settings["bye_points"]),),
-                summary="bye",
+                summary=_("bye"),
                 reasons=(Reason("round_robin.bye"),),
             )
         if absence.unplayed(match):
@@ -403,7 +410,7 @@ class RoundRobinEngine(SettingsMixin):
                 tally.add(match, score, settings)
         ids = [e.id for e in state.entrants]
         points = {e: tally.points[e] for e in ids}
-        steps = [Step("points", "Points", lambda tied: {e: points[e] for e in tied})]
+        steps = [Step("points", _("Points"), lambda tied: {e: points[e] for e in tied})]
         for key in settings["tiebreaks"]:
             steps.append(Step(key, TIEBREAKS[key], _tiebreak(key, tally, points)))
         names = {e.id: e.name for e in state.entrants}
@@ -456,7 +463,7 @@ class RoundRobinEngine(SettingsMixin):
             tables=(
                 StandingsTable(
                     key="overall",
-                    title="Standings",
+                    title=_("Standings"),
                     columns=columns,
                     rows=tuple(rows),
                     decided=ranking.decided,
@@ -539,7 +546,7 @@ def _score_absence(match: MatchState, settings: Mapping[str, Any]) -> MatchScore
         )
         return MatchScore(
             points=points,
-            summary="not played",
+            summary=_("not played"),
             reasons=(Reason("round_robin.absent_bye"),),
             details={"absent": [match.participants[s].entrant for s in gone]},
         )
@@ -551,7 +558,7 @@ def _score_absence(match: MatchState, settings: Mapping[str, Any]) -> MatchScore
     return MatchScore(
         points=points,
         winner=winner,
-        summary="forfeit",
+        summary=_("forfeit"),
         reasons=(_forfeit_reason(games, both=winner is None),),
         details={"absent": [match.participants[s].entrant for s in gone]},
     )

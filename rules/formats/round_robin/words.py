@@ -56,3 +56,8 @@ WORDS: dict[str, str] = {
         "Forfeit: the absent player loses the games, and so does the other one (both absent)."
     ),
 }
+
+# the tiebreaks setting's help, with the names of the tiebreaks (setting values)
+TIEBREAKS_HELP = _("Tiebreaks after points, in order: {keys}.")
+
+LABELS: tuple[str, ...] = (TIEBREAKS_HELP,)

@@ -18,7 +18,9 @@ from typing import Any
 
 from rules.contract import DrawRecord, EventState, Number
 from rules.formats.woc.history import Tally
+from rules.formats.woc.words import LOT_PLACE
 from rules.tiebreaks import Ranking, Step, rank, show_number
+from rules.words import gettext_noop as _
 
 
 @dataclass(frozen=True)
@@ -129,10 +131,10 @@ def provisional(
         return {e: len(order) - order.index(e) for e in tied}
 
     steps = [
-        Step("points", "Points", lambda tied: {e: tally.records[e].points for e in tied}),
-        Step("bq", "Brightwell Quotient", lambda tied: {e: values[e].value for e in tied}),
-        Step("discs", "Disc count", lambda tied: {e: tally.records[e].discs for e in tied}),
-        Step("draw", "Drawing of lots", lot, show=lambda v: f"lot place {show_number(v)}"),
+        Step("points", _("Points"), lambda tied: {e: tally.records[e].points for e in tied}),
+        Step("bq", _("Brightwell Quotient"), lambda tied: {e: values[e].value for e in tied}),
+        Step("discs", _("Disc count"), lambda tied: {e: tally.records[e].discs for e in tied}),
+        Step("draw", _("Drawing of lots"), lot, show=lambda v: LOT_PLACE.format(n=show_number(v))),
     ]
     return rank(entrants, steps, initial=lambda tier: sorted(tier, key=lambda e: names[e]))
 

@@ -43,8 +43,11 @@ from rules.formats.woc import (
     system,
 )
 from rules.formats.woc.scoring import score_game
+from rules.formats.woc.words import BQ_HELP
 from rules.tiebreaks import Ranking, show_number
+from rules.words import gettext_noop as _
 from rules.words import message
+from rules.words_common import ROUND
 
 # The largest pairing budget a director may set: a draft is paired in the web request,
 # which the deployment lets run 150 s (docs/operations.md, WEB_TIMEOUT).
@@ -64,7 +67,7 @@ Computed: TypeAlias = tuple[
 
 class WocEngine(SettingsMixin):
     key = "woc"
-    name = "World Othello Championship"
+    name = _("World Othello Championship")
     # score_match reads the match, its round's stage and the settings only: saving a result
     # need not load the whole event (tournaments/services/results.py): 4 s a save at 1,000
     # entrants before (issue 24)
@@ -73,27 +76,29 @@ class WocEngine(SettingsMixin):
         Setting(
             "system",
             "auto",
-            "Playing system of the first two days; 'auto' chooses by field size (II.2).",
+            _("Playing system of the first two days; 'auto' chooses by field size (II.2)."),
             system.SYSTEMS,
         ),
-        Setting("rounds", 0, "Qualifying rounds; 0 takes the system's number (13 for a Swiss)."),
-        Setting("c", 6, "The Brightwell constant C (Appendix A 2: 6 at the WOC)."),
+        Setting("rounds", 0, _("Qualifying rounds; 0 takes the system's number (13 for a Swiss).")),
+        Setting("c", 6, _("The Brightwell constant C (Appendix A 2: 6 at the WOC).")),
         Setting(
-            "bye_points", 1.0, "Points for a bye (a round against the dummy BYE).", (0, 0.5, 1)
+            "bye_points", 1.0, _("Points for a bye (a round against the dummy BYE)."), (0, 0.5, 1)
         ),
-        Setting("bye_discs", 32, "Discs counted in the disc count for a bye."),
+        Setting("bye_discs", 32, _("Discs counted in the disc count for a bye.")),
         Setting(
             "final_stages",
             True,
-            "Play the playoffs, semi-finals and finals after the qualifying rounds (II.3, III).",
+            _("Play the playoffs, semi-finals and finals after the qualifying rounds (II.3, III)."),
         ),
         Setting(
             "pairing_seconds",
             swiss_budget.SECONDS,
-            "Time budget of a Swiss round's pairing, in seconds of work on the reference "
-            "machine (counted as solver work, so a draft never depends on the clock). When "
-            "the proof of optimality does not finish within it, the draft offers the best "
-            "pairing found and says how far from the optimum it can be.",
+            _(
+                "Time budget of a Swiss round's pairing, in seconds of work on the reference "
+                "machine (counted as solver work, so a draft never depends on the clock). When "
+                "the proof of optimality does not finish within it, the draft offers the best "
+                "pairing found and says how far from the optimum it can be."
+            ),
         ),
     )
 
@@ -187,7 +192,7 @@ class WocEngine(SettingsMixin):
             )
         return RoundPlan(
             number=len(state.rounds) + 1,
-            label=f"Round {number}",
+            label=ROUND.format(n=number),
             matches=tuple(matches),
             stage=stage,
             reasons=tuple(reasons),
@@ -435,13 +440,13 @@ class WocEngine(SettingsMixin):
                         )
                     )
         columns = (
-            Column("points", "Points", "1 per win, 0.5 per draw (II.3.1)."),
-            Column("bq", "BQ", f"Brightwell Quotient, C = {show_number(c)} (Appendix A)."),
-            Column("discs", "Discs", "Disc count (Appendix A 4)."),
+            Column("points", _("Points"), _("1 per win, 0.5 per draw (II.3.1).")),
+            Column("bq", _("BQ"), BQ_HELP.format(c=show_number(c))),
+            Column("discs", _("Discs"), _("Disc count (Appendix A 4).")),
         )
         table = StandingsTable(
             key="overall",
-            title="Provisional list" if complete else "Standings",
+            title=_("Provisional list") if complete else _("Standings"),
             columns=columns,
             rows=tuple(rows),
             decided=ranking.decided,
@@ -465,12 +470,14 @@ class WocEngine(SettingsMixin):
         tables: list[StandingsTable] = [provisional]
         ifrl = lists.ifrl_rows(prog)
         if ifrl is not None:
-            tables.append(lists.table("ifrl", "Individual final ranking list", ifrl, points))
+            tables.append(lists.table("ifrl", _("Individual final ranking list"), ifrl, points))
         final = lists.final_rows(prog)
         entrants = state.entrants_by_id
         women, note = lists.women_rows(prog, entrants)
         if women is not None:
-            tables.append(lists.table("women", "Women's final ranking list", women, points, note))
+            tables.append(
+                lists.table("women", _("Women's final ranking list"), women, points, note)
+            )
         rank = {e: r for e, r, _ in (ifrl or [])}
         team_rows, notes = lists.team_rows(state.entrants, tally, rank)
         if team_rows:

@@ -22,6 +22,7 @@ from typing import Any
 from rules import absence
 from rules.contract import GameState, MatchScore, MatchState, Problem, Reason
 from rules.formats.woc.scoring import score_game
+from rules.words import gettext_noop as _
 from rules.words import message
 
 KIND_STAGE = {
@@ -264,7 +265,7 @@ def _walkover(match: MatchState, kind: str) -> MatchScore:
     return MatchScore(
         points=(1, 0) if winner == 0 else (0, 1),
         winner=winner,
-        summary="W/O",
+        summary=_("W/O"),
         reasons=(Reason("woc.final.walkover"),),
         details={"kind": kind, "walkover": True},
     )

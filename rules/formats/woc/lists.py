@@ -11,8 +11,9 @@ from rules.contract import Column, EntrantState, Reason, StandingRow, StandingsT
 from rules.formats.woc.brightwell import plain
 from rules.formats.woc.history import Tally
 from rules.formats.woc.stages import WOMAN, Playoffs, Progress
+from rules.words import gettext_noop as _
 
-POINTS = Column("points", "Points", "Points of the qualifying rounds (II.3.1).")
+POINTS = Column("points", _("Points"), _("Points of the qualifying rounds (II.3.1)."))
 
 
 def _ranked_tail(
@@ -157,11 +158,13 @@ def team_table(
     keyed by entrants), the team's name is in ``values["team"]``."""
     return StandingsTable(
         key="team",
-        title="Team final ranking list",
+        title=_("Team final ranking list"),
         columns=(
-            Column("team", "Team", "Team (or country)."),
-            Column("points", "Points", "Sum of the best three members' points (II.4)."),
-            Column("internal_games", "Games within", "Games between members (II.4 tie rule)."),
+            Column("team", _("Team"), _("Team (or country).")),
+            Column("points", _("Points"), _("Sum of the best three members' points (II.4).")),
+            Column(
+                "internal_games", _("Games within"), _("Games between members (II.4 tie rule).")
+            ),
         ),
         rows=tuple(
             StandingRow(

@@ -26,9 +26,10 @@ from rules.contract import (
 )
 from rules.formats.woc.brightwell import lot_key
 from rules.formats.woc.finals import KIND_STAGE, match_details, score_final_match
+from rules.words import gettext_noop as _
 
 WOMAN = "F"
-STAGE_LABELS = {"playoff": "Playoffs", "semi_final": "Semi-finals", "final": "Finals"}
+STAGE_LABELS = {"playoff": _("Playoffs"), "semi_final": _("Semi-finals"), "final": _("Finals")}
 
 
 def playoff_pairs(

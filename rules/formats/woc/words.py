@@ -402,3 +402,9 @@ WORDS: dict[str, str] = {
     "wof.difference.points": _("points"),
     "wof.difference.discs": _("discs"),
 }
+
+# -- labels (rules/words.py, ``patterns``) ----------------------------------------------
+BQ_HELP = _("Brightwell Quotient, C = {c} (Appendix A).")  # a standings column's help
+LOT_PLACE = _("lot place {n}")  # a drawing of lots, as a tie's detail shows it
+
+LABELS: tuple[str, ...] = (BQ_HELP, LOT_PLACE)

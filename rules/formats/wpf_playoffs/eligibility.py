@@ -16,6 +16,8 @@ from typing import Any
 
 from rules.contract import DrawSourceProtocol, EntrantState, Number, Problem, Reason
 
+from .words import TIED_SCORE_PURPOSE
+
 RULE = "Eligibility"
 
 
@@ -171,7 +173,7 @@ def seed(
                 tied = draws.shuffle(
                     f"seeding/score-{_show(score)}/position-{key}",
                     tied,
-                    purpose=f"order of players tied on eligibility score {_show(score)}",
+                    purpose=TIED_SCORE_PURPOSE.format(score=_show(score)),
                 )
                 reasons.append(
                     Reason(
@@ -197,17 +199,14 @@ def seed(
         )
     byes = players - len(invited)
     if byes:
-        reasons.append(
-            Reason(
-                "wpf.virtual_byes",
-                rule=RULE,
-                params={
-                    "byes": byes,
-                    "invited": len(invited),
-                    "first": len(invited) + 1,
-                    "players": players,
-                },
-            )
-        )
+        params = {"byes": byes, "invited": len(invited), "first": len(invited) + 1}
+        params["players"] = players
+        # one code per form: "1 eligible player", "seed 16 is a virtual bye player"
+        if len(invited) == 1:
+            reasons.append(Reason("wpf.virtual_byes.one", rule=RULE, params=params))
+        elif byes == 1:
+            reasons.append(Reason("wpf.virtual_byes.last", rule=RULE, params=params))
+        else:
+            reasons.append(Reason("wpf.virtual_byes", rule=RULE, params=params))
     seeds: tuple[str | None, ...] = (*invited, *([None] * byes))
     return Seeding(seeds, tuple(reasons)), []

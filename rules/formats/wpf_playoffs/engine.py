@@ -23,6 +23,7 @@ from rules.contract import (
     Standings,
 )
 from rules.engine_base import SettingsMixin
+from rules.words import gettext_noop as _
 from rules.words import message
 
 from . import eligibility, puzzles, scoring
@@ -38,33 +39,40 @@ class WpfPlayoffsEngine(SettingsMixin):
     # rounds' status) and the match (rules/scoring_frame.py): a save need not load the whole
     # event
     scores_match_in_frame = True
-    name = "WPF GP Playoffs (Swiss Elimination)"
+    name = _("WPF GP Playoffs (Swiss Elimination)")
     # Every match is fixed by the ladder the earlier results make (the Brackets tables): a
     # later round whose players a corrected result changes cannot stay as played, the
     # replay refuses it (decision 14, docs/formats/wpf_playoffs.md).
     pairings_follow_results = True
     settings = (
-        Setting("players", 16, "Players invited to the playoffs.", (16,)),
-        Setting("eligible_top", 30, "Only the top N eligibility scores may be invited."),
-        Setting("best_rounds", 6, "The eligibility score adds up this many best GP rounds."),
+        Setting("players", 16, _("Players invited to the playoffs."), (16,)),
+        Setting("eligible_top", 30, _("Only the top N eligibility scores may be invited.")),
+        Setting("best_rounds", 6, _("The eligibility score adds up this many best GP rounds.")),
         Setting(
             "puzzle_selection",
             "preference_lists",
-            "Online puzzles: by the players' preference lists (Puzzle GP) or fixed in "
-            "advance for each round (Sudoku GP).",
+            _(
+                "Online puzzles: by the players' preference lists (Puzzle GP) or fixed in "
+                "advance for each round (Sudoku GP)."
+            ),
             ("preference_lists", "fixed"),
         ),
         Setting(
             "online_puzzles",
             [],
-            "The online puzzle pool (8 puzzles), or with fixed selection the puzzles of "
-            "rounds A-G in order. Empty: puzzles are not tracked.",
+            _(
+                "The online puzzle pool (8 puzzles), or with fixed selection the puzzles of "
+                "rounds A-G in order. Empty: puzzles are not tracked."
+            ),
         ),
-        Setting("live_puzzles", [], "The live puzzle pool (4 puzzles). Empty: not tracked."),
+        Setting("live_puzzles", [], _("The live puzzle pool (4 puzzles). Empty: not tracked.")),
         Setting(
             REVEAL_SETTING,
             False,
-            "Online results are public (the director reveals them at the start of the live stage).",
+            _(
+                "Online results are public (the director reveals them at the start of the "
+                "live stage)."
+            ),
         ),
     )
 

@@ -16,6 +16,7 @@ from rules.contract import DrawSourceProtocol, Problem, Reason
 from rules.words import message
 
 from .schedule import Bracket, bracket_of, solving_later
+from .words import RANDOM_LIST_PURPOSE
 
 RULE = "Puzzle Selection"
 REVERSED_LETTERS = ("C", "E", "F", "G")
@@ -110,7 +111,7 @@ def choose_online(
         original = draws.shuffle(
             f"puzzles/{letter}/random-list",
             list(pool),
-            purpose=f"random preference list for round {letter}",
+            purpose=RANDOM_LIST_PURPOSE.format(letter=letter),
         )
         picker = None
         reasons.append(Reason("wpf.random_list", rule=RULE))

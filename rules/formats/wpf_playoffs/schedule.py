@@ -18,7 +18,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from rules.words import gettext_noop as _
 from rules.words import message
+from rules.words_common import ROUND
+
+from .words import HEAT, ONLINE_ROUND
 
 PLAYERS = 16
 ONLINE_TIME_LIMIT = 20 * 60  # "Each round has a maximum time of 20 minutes."
@@ -40,10 +44,10 @@ class Stage(enum.StrEnum):
 
 
 BRACKET_LABELS = {
-    Bracket.WINNERS: "Winner's Bracket",
-    Bracket.LOSERS: "Loser's Bracket",
-    Bracket.PLACEMENT: "Placement Bracket",
-    Bracket.CHAMPIONSHIP: "Championship",
+    Bracket.WINNERS: _("Winner's Bracket"),
+    Bracket.LOSERS: _("Loser's Bracket"),
+    Bracket.PLACEMENT: _("Placement Bracket"),
+    Bracket.CHAMPIONSHIP: _("Championship"),
 }
 
 
@@ -165,13 +169,13 @@ def _build() -> tuple[Session, ...]:
     sessions: list[Session] = []
     for letter, rows in _ONLINE.items():
         specs = tuple(MatchSpec(c, letter, a, b, k, Stage.ONLINE) for c, a, b, k in rows)
-        label = f"Round {letter}" + (" (online)" if letter in LIVE_LETTERS else "")
+        label = (ONLINE_ROUND if letter in LIVE_LETTERS else ROUND).format(n=letter)
         sessions.append(Session(len(sessions) + 1, letter, Stage.ONLINE, None, label, specs))
     for heat in sorted({row[0] for row in _LIVE}):
         rows_ = [row for row in _LIVE if row[0] == heat]
         letter = rows_[0][1]
         specs = tuple(MatchSpec(c, lt, a, b, k, Stage.LIVE, h) for h, lt, c, a, b, k in rows_)
-        label = f"Heat {heat} (round {letter}, live)"
+        label = HEAT.format(heat=heat, letter=letter)
         sessions.append(Session(len(sessions) + 1, letter, Stage.LIVE, heat, label, specs))
     return tuple(sessions)
 

@@ -17,6 +17,7 @@ from rules.contract import EventState, MatchScore, MatchState, Number, Problem, 
 
 from . import timing
 from .schedule import MATCHES, ONLINE_TIME_LIMIT, ONLINE_WRONG_TIME, Stage
+from .words import NO_SOLVE
 
 BYE_RULE = "Eligibility"
 
@@ -63,7 +64,7 @@ def _won(winner: int, reasons: Sequence[Reason], **details: object) -> MatchScor
     times = details.get("official_times")
     summary = ""
     if isinstance(times, list):
-        summary = " - ".join("no solve" if t is None else timing.clock(t) for t in times)
+        summary = " - ".join(NO_SOLVE if t is None else timing.clock(t) for t in times)
     return MatchScore(
         points=points,
         winner=winner,

@@ -21,18 +21,22 @@ from rules.contract import (
     Standings,
     StandingsTable,
 )
+from rules.words import gettext_noop as _
 from rules.words import message
 
 from . import eligibility
 from .ladder import Ladder, Played
 from .replay import Replay, replay, revealed
 from .schedule import BRACKET_LABELS, MATCHES, SESSIONS, bracket_of
+from .words import WON, WON_SWAPPED
 
 COLUMNS = (
-    Column("seed", "Seed"),
-    Column("losses", "Losses"),
-    Column("bracket", "Bracket", "Winner's: no loss; Loser's: one loss; Placement: two or more."),
-    Column("wins", "Wins"),
+    Column("seed", _("Seed")),
+    Column("losses", _("Losses")),
+    Column(
+        "bracket", _("Bracket"), _("Winner's: no loss; Loser's: one loss; Placement: two or more.")
+    ),
+    Column("wins", _("Wins")),
 )
 HIDDEN = Reason("wpf.hidden", rule="Online Stage")
 
@@ -137,7 +141,7 @@ def _rows(state: EventState, played: Replay) -> tuple[list[StandingRow], list[De
                     upper.entrant,
                     lower.entrant,
                     "head_to_head",
-                    f"won {last[-1].code}" + (" (ranks swapped)" if last[-1].swapped else ""),
+                    (WON_SWAPPED if last[-1].swapped else WON).format(match=last[-1].code),
                 )
             )
     return rows, decided
@@ -146,8 +150,8 @@ def _rows(state: EventState, played: Replay) -> tuple[list[StandingRow], list[De
 def _eligibility(state: EventState, settings: Mapping[str, Any]) -> Standings:
     best = int(settings["best_rounds"])
     found, problems = eligibility.candidates(state.entrants, best)
-    chosen, _ = eligibility.eligible(found, int(settings["eligible_top"]))
-    seeding, _ = eligibility.seed(
+    chosen, _refused = eligibility.eligible(found, int(settings["eligible_top"]))
+    seeding, _problems = eligibility.seed(
         state.entrants, None, players=16, top=int(settings["eligible_top"]), best=best
     )
     seeds = {e: i + 1 for i, e in enumerate(seeding.seeds) if e is not None}
@@ -171,12 +175,14 @@ def _eligibility(state: EventState, settings: Mapping[str, Any]) -> Standings:
     notes = [Reason(p.code, rule=eligibility.RULE, params=p.params) for p in problems]
     table = StandingsTable(
         key="eligibility",
-        title="Eligibility",
+        title=_("Eligibility"),
         columns=(
-            Column("eligibility_score", "Eligibility score", "The six best GP rounds added up."),
-            Column("attending", "Attending"),
-            Column("eligible", "Eligible"),
-            Column("seed", "Seed"),
+            Column(
+                "eligibility_score", _("Eligibility score"), _("The six best GP rounds added up.")
+            ),
+            Column("attending", _("Attending")),
+            Column("eligible", _("Eligible")),
+            Column("seed", _("Seed")),
         ),
         rows=tuple(rows),
         notes=tuple(notes),
@@ -191,15 +197,15 @@ def build_standings(state: EventState, settings: Mapping[str, Any]) -> Standings
     rows, decided = _rows(state, played)
     final = played.complete_sessions == len(SESSIONS)
     notes = tuple(Reason(p.code, params=p.params) for p in played.problems)
-    overall = StandingsTable("overall", "Ranks", COLUMNS, tuple(rows), tuple(decided), notes)
+    overall = StandingsTable("overall", _("Ranks"), COLUMNS, tuple(rows), tuple(decided), notes)
     if revealed(state):
-        public = StandingsTable("public", "Ranks", COLUMNS, tuple(rows), tuple(decided))
+        public = StandingsTable("public", _("Ranks"), COLUMNS, tuple(rows), tuple(decided))
     else:
         hidden = sorted(rows, key=lambda r: r.details["seed"])
         public = StandingsTable(
             "public",
-            "Seeds",
-            (Column("seed", "Seed"),),
+            _("Seeds"),
+            (Column("seed", _("Seed")),),
             tuple(
                 StandingRow(
                     entrant=r.entrant,

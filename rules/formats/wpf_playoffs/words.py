@@ -30,6 +30,13 @@ WORDS: dict[str, str] = {
         "Only {invited} eligible players: seeds {first}-{players} are virtual bye players, "
         "who lose every match."
     ),
+    "wpf.virtual_byes.one": _(
+        "Only 1 eligible player: seeds 2-{players} are virtual bye players, who lose every match."
+    ),
+    "wpf.virtual_byes.last": _(
+        "Only {invited} eligible players: seed {first} is a virtual bye player, who loses "
+        "every match."
+    ),
     "wpf.nobody": _("No player is eligible for the playoffs."),
     # rounds and matches
     "wpf.finished": _("All eight rounds have been played: the ranks are the finishing order."),
@@ -132,3 +139,24 @@ WORDS: dict[str, str] = {
         "swapped ranks; kept in {kept}."
     ),
 }
+
+# -- labels (rules/words.py, ``patterns``) ----------------------------------------------
+ONLINE_ROUND = _("Round {n} (online)")  # an online round of a letter also played live
+HEAT = _("Heat {heat} (round {letter}, live)")
+NO_SOLVE = _("no solve")  # in a match's summary: "9:58.4 - no solve"
+# why one rank is above the next: the match between them
+WON = _("won {match}")
+WON_SWAPPED = _("won {match} (ranks swapped)")
+TIED_SCORE_PURPOSE = _("order of players tied on eligibility score {score}")
+RANDOM_LIST_PURPOSE = _("random preference list for round {letter}")
+
+LABELS: tuple[str, ...] = (
+    ONLINE_ROUND,
+    HEAT,
+    _("{time} - no solve"),
+    _("no solve - {time}"),
+    WON,
+    WON_SWAPPED,
+    TIED_SCORE_PURPOSE,
+    RANDOM_LIST_PURPOSE,
+)
