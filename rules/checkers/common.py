@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from rules import words
 from rules.contract import EventState, MatchState, Number, RoundState, RoundStatus, Standings
 
 
@@ -47,6 +48,13 @@ class Violation:
     where: Where
     text: str
     data: Mapping[str, Any] = field(default_factory=dict)
+    # the words module's code the text is said from (rules/words.py); its parameters are
+    # ``data``, so a page says the finding in the reader's language
+    code: str = ""
+
+    @property
+    def params(self) -> Mapping[str, Any]:
+        return self.data
 
 
 @dataclass
@@ -63,14 +71,20 @@ class Report:
     def add(
         self,
         rule: str,
-        text: str,
+        text: str = "",
         *,
+        code: str = "",
         round: int | None = None,
         match: str = "",
         entrant: str = "",
         **data: Any,
     ) -> None:
-        self.violations.append(Violation(rule, Where(round, match, entrant), text, data))
+        """A finding: said by ``code`` from ``data`` (what the sentence shows, written as
+        shown, as for an engine's messages), or, until a checker is converted, in ``text``."""
+        if code and not text:
+            text = words.render(code, data)
+        where = Where(round, match, entrant)
+        self.violations.append(Violation(rule, where, text, data, code))
 
 
 def setting(state: EventState, key: str, default: Any) -> Any:
