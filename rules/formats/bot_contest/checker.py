@@ -17,6 +17,7 @@ from typing import Any
 
 import rustworkx
 
+from rules import words
 from rules.checkers.common import Report, check_once_per_round, ids, played_rounds, same, setting
 from rules.contract import EventState, GameEnding, MatchState, RoundState, Standings
 
@@ -31,6 +32,12 @@ STOP = "EVENTUALLY: 2K entries left in the winners bracket ... roughly K (decisi
 FINAL = "EVERYONE WILL PLAY EVERYONE ELSE IN THE FINAL ROUND"
 TOTAL = "The scores over all games played will be summed and the winner ... highest"
 TWO_GAMES = "Each match consists of 2 games on the same board, each getting a chance to go first"
+# a bracket and an empty place, as said inside a finding
+BRACKETS = {
+    "winners": words.message("bot_contest.check.bracket.winners"),
+    "losers": words.message("bot_contest.check.bracket.losers"),
+}
+NOBODY = words.message("bot_contest.check.nobody")
 
 
 def check(state: EventState, standings: Standings | None = None) -> Report:
@@ -51,17 +58,19 @@ def check(state: EventState, standings: Standings | None = None) -> Report:
     for pair in sorted(wanted - found):
         report.add(
             GAUNTLET,
-            f"{pair[0]} has no gauntlet match against {pair[1]}.",
+            code="bot_contest.check.no_gauntlet_match",
             round=1,
             entrant=pair[0],
             reference=pair[1],
+            who=pair[0],
         )
     for pair in sorted(found - wanted):
         report.add(
             GAUNTLET,
-            f"The gauntlet match {' v '.join(pair)} is not an entry against a reference program.",
+            code="bot_contest.check.not_gauntlet",
             round=1,
             entrant=pair[0],
+            players=" v ".join(pair),
         )
     for match in gauntlet.matches:
         report.pairings += 1
@@ -89,19 +98,22 @@ def _score(
     if len(match.games) != 2:
         report.add(
             TWO_GAMES,
-            f"{match.code} has {len(match.games)} games; a match has 2.",
+            code="bot_contest.check.games",
             round=rnd.number,
             match=match.code,
+            match_code=match.code,
+            count=len(match.games),
         )
         return None
     firsts = [g.first if g.first is not None else i for i, g in enumerate(match.games)]
     if sorted(firsts) != [0, 1]:
         report.add(
             TWO_GAMES,
-            f"In {match.code} the same program moves first in both games.",
+            code="bot_contest.check.same_first",
             round=rnd.number,
             match=match.code,
             firsts=firsts,
+            match_code=match.code,
         )
     bonus = {
         ("win", True): setting(state, "win_first_bonus", 1000),
@@ -116,19 +128,24 @@ def _score(
         if a is None or b is None:
             report.add(
                 TWO_GAMES,
-                f"Game {game.number} of {match.code} has no score.",
+                code="bot_contest.check.no_score",
                 round=rnd.number,
                 match=match.code,
+                game=game.number,
+                match_code=match.code,
             )
             return None
         board = rnd.details.get("board")
         if board and game.details.get("board", board) != board:
             report.add(
                 "For each round, a different starting board will be used (decision 37)",
-                f"Game {game.number} of {match.code} is on {game.details.get('board')}; "
-                f"the round's board is {board}.",
+                code="bot_contest.check.board",
                 round=rnd.number,
                 match=match.code,
+                game=game.number,
+                match_code=match.code,
+                board=game.details.get("board"),
+                round_board=board,
             )
         winner: int | None = None if a == b else (0 if a > b else 1)
         if referee or game.ending is not GameEnding.NORMAL:
@@ -161,7 +178,7 @@ def _check_seeds(
     if set(seeds) != wanted:
         report.add(
             SEEDS,
-            "The seeds are not the entries still in the contest (references are never seeded).",
+            code="bot_contest.check.seeds",
             round=start,
             missing=sorted(wanted - set(seeds)),
             extra=sorted(set(seeds) - wanted),
@@ -171,11 +188,14 @@ def _check_seeds(
         if (totals[low], points[low]) > (totals[high], points[high]):
             report.add(
                 SEEDS,
-                f"{low} (total {float(totals[low]):g}) is seeded below {high} "
-                f"(total {float(totals[high]):g}).",
+                code="bot_contest.check.seed_order",
                 round=start,
                 entrant=low,
                 seed=index + 1,
+                who=low,
+                total=f"{float(totals[low]):g}",
+                above=high,
+                above_total=f"{float(totals[high]):g}",
             )
     return seeds
 
@@ -242,9 +262,10 @@ def _check_brackets(
         ):
             report.add(
                 MOVE,
-                f"The brackets of round {rnd.number} are not those the results give.",
+                code="bot_contest.check.brackets",
                 round=rnd.number,
                 expected={"winners": winners, "losers": losers},
+                number=rnd.number,
             )
         plays = {
             "winners": len(winners) > 2 * k,
@@ -253,8 +274,9 @@ def _check_brackets(
         if not any(plays.values()):
             report.add(
                 STOP,
-                f"Round {rnd.number} is a bracket round, but neither bracket should play any more.",
+                code="bot_contest.check.no_bracket_plays",
                 round=rnd.number,
+                number=rnd.number,
             )
         check_once_per_round(
             report,
@@ -275,9 +297,11 @@ def _check_brackets(
                 if matches:
                     report.add(
                         STOP,
-                        f"The {bracket}' bracket plays round {rnd.number} but has "
-                        f"{len(members)} entries, few enough to stop.",
+                        code="bot_contest.check.should_stop",
                         round=rnd.number,
+                        bracket=BRACKETS[bracket],
+                        number=rnd.number,
+                        count=len(members),
                     )
                 continue
             rest = list(members)
@@ -289,20 +313,22 @@ def _check_brackets(
                 if given != [chosen]:
                     report.add(
                         BYE,
-                        f"The {bracket}' bracket's bye goes to {chosen} (highest "
-                        f"seed with the fewest byes); the record gives it to "
-                        f"{', '.join(given) or 'nobody'}.",
+                        code="bot_contest.check.bye",
                         round=rnd.number,
                         entrant=chosen,
                         given=given,
+                        bracket=BRACKETS[bracket],
+                        chosen=chosen,
+                        given_to=", ".join(given) or NOBODY,
                     )
                 rest.remove(chosen)
             elif bye_matches:
                 report.add(
                     BYE,
-                    f"The {bracket}' bracket is even but has a bye.",
+                    code="bot_contest.check.even_bye",
                     round=rnd.number,
                     match=bye_matches[0].code,
+                    bracket=BRACKETS[bracket],
                 )
             for m in bye_matches:
                 byes[ids(m)[0]] += 1
@@ -316,11 +342,12 @@ def _check_brackets(
                     rule = REPEAT if pair in met else FOLD
                     report.add(
                         rule,
-                        f"{match.code} pairs {' and '.join(people)}; the rule "
-                        "pairs them otherwise.",
+                        code="bot_contest.check.pairs",
                         round=rnd.number,
                         match=match.code,
                         expected=sorted(sorted(p) for p in wanted),
+                        match_code=match.code,
+                        players=" and ".join(people),
                     )
                 met.add(pair)
                 wins = _score(
@@ -345,7 +372,7 @@ def _check_final(
     if recorded and recorded != finalists:
         report.add(
             FINAL,
-            "The finalists are not the entries left in the two brackets, in seed order.",
+            code="bot_contest.check.finalists",
             round=rnd.number,
             expected=finalists,
             recorded=recorded,
@@ -358,16 +385,18 @@ def _check_final(
     for pair in wanted - set(found):
         report.add(
             FINAL,
-            f"{' and '.join(sorted(pair))} do not meet in the final.",
+            code="bot_contest.check.final_missing",
             round=rnd.number,
             entrant=sorted(pair)[0],
+            players=" and ".join(sorted(pair)),
         )
     for pair in {p for p in found if p not in wanted or found.count(p) > 1}:
         report.add(
             FINAL,
-            f"{' and '.join(sorted(pair))} should meet once in the final.",
+            code="bot_contest.check.final_once",
             round=rnd.number,
             entrant=sorted(pair)[0],
+            players=" and ".join(sorted(pair)),
         )
 
 
@@ -399,20 +428,22 @@ def _check_standings(
                 if not same(row.values.get(column), figures[row.entrant]):
                     report.add(
                         rule,
-                        f"{row.entrant}'s {key} {column} is "
-                        f"{row.values.get(column)}; the games give "
-                        f"{float(figures[row.entrant]):g}.",
+                        code="bot_contest.check.value",
                         entrant=row.entrant,
                         table=key,
                         column=column,
+                        who=row.entrant,
+                        shown=row.values.get(column),
+                        value=f"{float(figures[row.entrant]):g}",
                     )
         # decision 24: an entry withdrawn during the gauntlet keeps its row but is not ranked
         for above, below in itertools.pairwise([r for r in rows if r.status != "withdrawn"]):
             if (tot[below.entrant], pts[below.entrant]) > (tot[above.entrant], pts[above.entrant]):
                 report.add(
                     rule,
-                    f"{below.entrant} is below {above.entrant} in the {key} table "
-                    "with a higher total.",
+                    code="bot_contest.check.order",
                     entrant=below.entrant,
                     table=key,
+                    below=below.entrant,
+                    above=above.entrant,
                 )

@@ -117,6 +117,52 @@ WORDS: dict[str, str] = {
         "Finalists by the final round robin; the others by the round they went out (later "
         "first), entries out in the same round sharing a place."
     ),
+    # the checker's findings (checker.py); {bracket} is one of bot_contest.check.bracket.*
+    "bot_contest.check.bracket.winners": _("winners' bracket"),
+    "bot_contest.check.bracket.losers": _("losers' bracket"),
+    "bot_contest.check.nobody": _("nobody"),
+    "bot_contest.check.no_gauntlet_match": _("{who} has no gauntlet match against {reference}."),
+    "bot_contest.check.not_gauntlet": _(
+        "The gauntlet match {players} is not an entry against a reference program."
+    ),
+    "bot_contest.check.games": _("{match_code} has {count} games; a match has 2."),
+    "bot_contest.check.same_first": _(
+        "In {match_code} the same program moves first in both games."
+    ),
+    "bot_contest.check.no_score": _("Game {game} of {match_code} has no score."),
+    "bot_contest.check.board": _(
+        "Game {game} of {match_code} is on {board}; the round's board is {round_board}."
+    ),
+    "bot_contest.check.seeds": _(
+        "The seeds are not the entries still in the contest (references are never seeded)."
+    ),
+    "bot_contest.check.seed_order": _(
+        "{who} (total {total}) is seeded below {above} (total {above_total})."
+    ),
+    "bot_contest.check.brackets": _(
+        "The brackets of round {number} are not those the results give."
+    ),
+    "bot_contest.check.no_bracket_plays": _(
+        "Round {number} is a bracket round, but neither bracket should play any more."
+    ),
+    "bot_contest.check.should_stop": _(
+        "The {bracket} plays round {number} but has {count} entries, few enough to stop."
+    ),
+    "bot_contest.check.bye": _(
+        "The {bracket}'s bye goes to {chosen} (highest seed with the fewest byes); the record "
+        "gives it to {given_to}."
+    ),
+    "bot_contest.check.even_bye": _("The {bracket} is even but has a bye."),
+    "bot_contest.check.pairs": _("{match_code} pairs {players}; the rule pairs them otherwise."),
+    "bot_contest.check.finalists": _(
+        "The finalists are not the entries left in the two brackets, in seed order."
+    ),
+    "bot_contest.check.final_missing": _("{players} do not meet in the final."),
+    "bot_contest.check.final_once": _("{players} should meet once in the final."),
+    "bot_contest.check.value": _("{who}'s {table} {column} is {shown}; the games give {value}."),
+    "bot_contest.check.order": _(
+        "{below} is below {above} in the {table} table with a higher total."
+    ),
 }
 
 # -- labels built from a pattern (rules/words.py, ``patterns``) -------------------------

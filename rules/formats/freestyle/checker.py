@@ -105,9 +105,11 @@ def check(state: EventState, standings: Standings | None = None) -> Report:
             for pair in sorted(pairs_by_round[3] & pairs_by_round.get(2, set())):
                 report.add(
                     NO_REPEAT,
-                    f"{pair[0]} and {pair[1]} met in Round 2 and again in Round 3.",
+                    code="freestyle.check.met_again",
                     round=3,
                     entrant=pair[0],
+                    first=pair[0],
+                    second=pair[1],
                 )
         for match in rnd.matches:
             report.pairings += 1
@@ -119,10 +121,10 @@ def check(state: EventState, standings: Standings | None = None) -> Report:
                 ):
                     report.add(
                         REPLAY,
-                        f"{match.code}: every game but the last must be a tie "
-                        "and the last decisive.",
+                        code="freestyle.check.replay",
                         round=rnd.number,
                         match=match.code,
+                        match_code=match.code,
                     )
     check_chain(state, report, standings)
     return report
@@ -135,10 +137,13 @@ def _check_round_one(state: EventState, report: Report, rnd: RoundState) -> None
         if ratings[below] > ratings[above]:
             report.add(
                 SNAKE,
-                f"{below} (rating {ratings[below]}) is listed below {above} "
-                f"(rating {ratings[above]}).",
+                code="freestyle.check.rating_order",
                 round=1,
                 entrant=below,
+                below=below,
+                below_rating=ratings[below],
+                above=above,
+                above_rating=ratings[above],
             )
     groups = {g.key: list(g.entrants) for g in rnd.groups}
     keys = [g.key for g in rnd.groups]
@@ -147,17 +152,20 @@ def _check_round_one(state: EventState, report: Report, rnd: RoundState) -> None
         if key is not None and entrant not in groups[key]:
             report.add(
                 SNAKE,
-                f"{entrant}, number {index + 1} of the rating list, belongs in group {key}.",
+                code="freestyle.check.snake",
                 round=1,
                 entrant=entrant,
                 expected=key,
+                who=entrant,
+                number=index + 1,
             )
     for key, members in groups.items():
         if members != [e for e in order if e in members]:
             report.add(
                 GROUP_SEEDS,
-                f"Group {key} is not seeded in rating order.",
+                code="freestyle.check.group_seeds",
                 round=1,
+                group=key,
                 expected=[e for e in order if e in members],
                 recorded=members,
             )
@@ -173,9 +181,13 @@ def _check_round_one(state: EventState, report: Report, rnd: RoundState) -> None
         if roles.get("A") != want_a:
             report.add(
                 PARITY,
-                f"{match.code}: seeds {a} and {b} make seed {want_a} A.",
+                code="freestyle.check.parity",
                 round=1,
                 match=match.code,
+                match_code=match.code,
+                a=a,
+                b=b,
+                seed=want_a,
             )
 
 
@@ -191,16 +203,22 @@ def _check_groups(report: Report, rnd: RoundState, present: set[str]) -> dict[st
         for pair in sorted(wanted - set(found)):
             report.add(
                 EVERYONE,
-                f"{pair[0]} and {pair[1]} do not meet in group {group.key}.",
+                code="freestyle.check.no_meeting",
                 round=rnd.number,
                 entrant=pair[0],
+                first=pair[0],
+                second=pair[1],
+                group=group.key,
             )
         for pair in sorted({p for p in found if found.count(p) > 1 or p not in wanted}):
             report.add(
                 EVERYONE,
-                f"{pair[0]} and {pair[1]} meet twice, or are not both in group {group.key}.",
+                code="freestyle.check.meet_twice",
                 round=rnd.number,
                 entrant=pair[0],
+                first=pair[0],
+                second=pair[1],
+                group=group.key,
             )
         for match in matches:
             people = ids(match)
@@ -209,9 +227,10 @@ def _check_groups(report: Report, rnd: RoundState, present: set[str]) -> dict[st
                 if seeds[0] is not None and seeds[1] is not None and int(seeds[0]) > int(seeds[1]):
                     report.add(
                         CHOOSER,
-                        f"{match.code}: the higher seed sits second.",
+                        code="freestyle.check.chooser",
                         round=rnd.number,
                         match=match.code,
+                        match_code=match.code,
                     )
             if len(people) != 2 or not match.games:
                 continue
@@ -239,10 +258,11 @@ def _check_grouping(
     if digits and grouping is not None and chosen != int(grouping):
         report.add(
             rule,
-            f"The digits {digits} choose grouping {chosen}; the record uses {grouping}.",
+            code="freestyle.check.grouping",
             round=rnd.number,
             digits=digits,
             grouping=grouping,
+            chosen=chosen,
         )
     source = {e: key for key, members in before.items() for e in members}
     for group in rnd.groups:
@@ -250,7 +270,7 @@ def _check_grouping(
         if len(set(origins)) != len(origins):
             report.add(
                 ROUND2 if rnd.number == 2 else ROUND3,
-                f"Group {group.key} takes two players from the same earlier group.",
+                code="freestyle.check.same_origin",
                 round=rnd.number,
                 group=group.key,
                 origins=origins,
@@ -265,9 +285,11 @@ def _check_semis(report: Report, rnd: RoundState, places: dict[int, dict[str, li
         if len(people) == 2 and origin.get(people[0]) == origin.get(people[1]):
             report.add(
                 SEMIS,
-                f"{match.code} pairs two players of Round 3 group {origin.get(people[0])}.",
+                code="freestyle.check.semi_same_group",
                 round=rnd.number,
                 match=match.code,
+                match_code=match.code,
+                group=origin.get(people[0]),
             )
 
 
@@ -455,10 +477,13 @@ def check_chain(state: EventState, report: Report, standings: Standings | None) 
                 if tier_of[below] < tier_of[above]:
                     report.add(
                         CHAIN,
-                        f"Round {rnd.number} group {group.key}: {below} is listed below "
-                        f"{above}; the ranking steps put {below} higher.",
+                        code="freestyle.check.chain",
                         round=rnd.number,
                         entrant=below,
+                        number=rnd.number,
+                        group=group.key,
+                        below=below,
+                        above=above,
                         expected=[list(t) for t in tiers],
                         recorded=rows,
                     )
@@ -514,11 +539,15 @@ def _hold_grouping(
         if not ok:
             report.add(
                 rule,
-                f"Group {group.key} of round {rnd.number} should hold "
-                f"{', '.join(wanted)} ({spec}); the record has {', '.join(recorded)}.",
+                code="freestyle.check.group_holds",
                 round=rnd.number,
                 expected=wanted,
                 recorded=recorded,
+                group=group.key,
+                number=rnd.number,
+                wanted=", ".join(wanted),
+                spec=spec,
+                held=", ".join(recorded),
             )
 
 
@@ -549,10 +578,15 @@ def _hold_knockout(
         if top is None or people[0] != top:
             report.add(
                 SEMIS,
-                f"{match.code} pairs {' v '.join(people)}; the semi-finals are "
-                f"{one[0]} v {two[1]} and {two[0]} v {one[1]}, the #1 first.",
+                code="freestyle.check.semis",
                 round=4,
                 match=match.code,
+                match_code=match.code,
+                players=" v ".join(people),
+                first_one=one[0],
+                second_two=two[1],
+                second_one=two[0],
+                first_two=one[1],
             )
         won = _knockout_winner(match)
         if won is not None:
@@ -570,10 +604,14 @@ def _hold_knockout(
         if set(people) != set(want):
             report.add(
                 FINAL,
-                f"{match.code} is between {' and '.join(want)}; the record has "
-                f"{' and '.join(people)}.",
+                code="freestyle.check.final_pair",
                 round=5,
                 match=match.code,
+                match_code=match.code,
+                first=want[0],
+                second=want[1],
+                recorded_first=people[0],
+                recorded_second=people[1],
             )
         won = _knockout_winner(match)
         if won is not None:
@@ -587,10 +625,11 @@ def _hold_knockout(
     if shown != order:
         report.add(
             FINAL,
-            f"The final ranking begins {', '.join(shown)}; the final and third-place game "
-            f"give {', '.join(order)}.",
+            code="freestyle.check.final_ranking",
             expected=order,
             recorded=shown,
+            begins=", ".join(shown),
+            given=", ".join(order),
         )
 
 

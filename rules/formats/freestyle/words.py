@@ -100,6 +100,51 @@ WORDS: dict[str, str] = {
     "freestyle.ending": _("Game {game}: a game between two players cannot end as a bye."),
     "freestyle.b_colours": _("Game {game}: B plays blue/red or yellow/green; got {value!r}."),
     "freestyle.piece": _("Game {game}: name the piece A chose, as text."),
+    # the checker's findings (checker.py)
+    "freestyle.check.met_again": _("{first} and {second} met in Round 2 and again in Round 3."),
+    "freestyle.check.replay": _(
+        "{match_code}: every game but the last must be a tie and the last decisive."
+    ),
+    "freestyle.check.rating_order": _(
+        "{below} (rating {below_rating}) is listed below {above} (rating {above_rating})."
+    ),
+    "freestyle.check.snake": _(
+        "{who}, number {number} of the rating list, belongs in group {expected}."
+    ),
+    "freestyle.check.group_seeds": _("Group {group} is not seeded in rating order."),
+    "freestyle.check.parity": _("{match_code}: seeds {a} and {b} make seed {seed} A."),
+    "freestyle.check.no_meeting": _("{first} and {second} do not meet in group {group}."),
+    "freestyle.check.meet_twice": _(
+        "{first} and {second} meet twice, or are not both in group {group}."
+    ),
+    "freestyle.check.chooser": _("{match_code}: the higher seed sits second."),
+    "freestyle.check.grouping": _(
+        "The digits {digits} choose grouping {chosen}; the record uses {grouping}."
+    ),
+    "freestyle.check.same_origin": _(
+        "Group {group} takes two players from the same earlier group."
+    ),
+    "freestyle.check.semi_same_group": _(
+        "{match_code} pairs two players of Round 3 group {group}."
+    ),
+    "freestyle.check.chain": _(
+        "Round {number} group {group}: {below} is listed below {above}; the ranking steps put "
+        "{below} higher."
+    ),
+    "freestyle.check.group_holds": _(
+        "Group {group} of round {number} should hold {wanted} ({spec}); the record has {held}."
+    ),
+    "freestyle.check.semis": _(
+        "{match_code} pairs {players}; the semi-finals are {first_one} v {second_two} and "
+        "{second_one} v {first_two}, the #1 first."
+    ),
+    "freestyle.check.final_pair": _(
+        "{match_code} is between {first} and {second}; the record has {recorded_first} and "
+        "{recorded_second}."
+    ),
+    "freestyle.check.final_ranking": _(
+        "The final ranking begins {begins}; the final and third-place game give {given}."
+    ),
 }
 
 # -- labels built from a pattern (rules/words.py, ``patterns``) -------------------------

@@ -45,8 +45,10 @@ def check(state: EventState, standings: Standings | None = None) -> Report:
         if rnd.number > len(table):
             report.add(
                 BERGER,
-                f"Round {rnd.number} is beyond the {len(table)} rounds of the schedule.",
+                code="round_robin.check.beyond",
                 round=rnd.number,
+                number=rnd.number,
+                rounds=len(table),
             )
             continue
         if per_cycle and (rnd.number - 1) % per_cycle == 0:
@@ -75,25 +77,34 @@ def check(state: EventState, standings: Standings | None = None) -> Report:
             if item in actual:
                 actual.remove(item)
                 continue
-            who = " and ".join(item[0])
-            report.add(
-                BERGER,
-                f"The Berger table pairs {who} in round {rnd.number}"
-                + (f" ({item[1][0]} first)" if len(item[0]) == 2 else " (a round off)")
-                + "; the record does not.",
-                round=rnd.number,
-                entrant=item[0][0],
-                expected=list(item[0]),
-            )
+            where: dict[str, Any] = {
+                "round": rnd.number,
+                "entrant": item[0][0],
+                "expected": list(item[0]),
+                "number": rnd.number,
+                "first": item[0][0],
+            }
+            if len(item[0]) == 2:
+                report.add(
+                    BERGER,
+                    code="round_robin.check.berger_pair",
+                    second=item[0][1],
+                    role=item[1][0],
+                    **where,
+                )
+            else:
+                report.add(BERGER, code="round_robin.check.berger_off", **where)
         for item in actual:
             match = next(m for m in rnd.matches if tuple(ids(m)) == item[0])
             report.add(
                 BERGER,
-                f"Match {match.code} ({' v '.join(item[0])}) is not in the Berger table for "
-                f"round {rnd.number}.",
+                code="round_robin.check.not_berger",
                 round=rnd.number,
                 match=match.code,
                 participants=list(item[0]),
+                match_code=match.code,
+                players=" v ".join(item[0]),
+                number=rnd.number,
             )
         for match in rnd.matches:
             report.pairings += 1
@@ -104,19 +115,22 @@ def check(state: EventState, standings: Standings | None = None) -> Report:
                 if met[key] > 1:
                     report.add(
                         ONCE,
-                        f"{players[0]} and {players[1]} meet again in the same cycle.",
+                        code="round_robin.check.meet_again",
                         round=rnd.number,
                         match=match.code,
+                        first=players[0],
+                        second=players[1],
                     )
             _check_games(state, report, rnd.number, match)
             gone = absence.in_match(match)
             if gone - set(players) or gone - absence.in_round(rnd):
                 report.add(
                     ABSENT,
-                    f"Match {match.code} marks {', '.join(sorted(gone))} absent; the round's "
-                    "absent list or the match's players do not name them.",
+                    code="round_robin.check.absent",
                     round=rnd.number,
                     match=match.code,
+                    match_code=match.code,
+                    names=", ".join(sorted(gone)),
                 )
     if standings is not None:
         _check_standings(state, report, standings, rounds)
@@ -147,7 +161,7 @@ def _draw_numbers(state: EventState, report: Report) -> list[str]:
     if recorded and recorded != wanted:
         report.add(
             NUMBERS,
-            "The draw numbers of round 1 are not in the order the rule gives.",
+            code="round_robin.check.draw_numbers",
             round=1,
             recorded=recorded,
             expected=wanted,
@@ -163,27 +177,33 @@ def _check_games(state: EventState, report: Report, number: int, match: Any) -> 
     if len(match.games) != games:
         report.add(
             SCORES,
-            f"Match {match.code} has {len(match.games)} games; each match has {games}.",
+            code="round_robin.check.games",
             round=number,
             match=match.code,
+            match_code=match.code,
+            count=len(match.games),
+            games=games,
         )
     for game in match.games:
         scores = game.scores
         if len(scores) != 2 or any(s is None or s < 0 for s in scores):
             report.add(
                 SCORES,
-                f"Game {game.number} of {match.code} needs two scores of 0 or more.",
+                code="round_robin.check.scores",
                 round=number,
                 match=match.code,
                 scores=list(scores),
+                game=game.number,
+                match_code=match.code,
             )
         elif game.ending is GameEnding.BYE:
             report.add(
                 SCORES,
-                f"Game {game.number} of {match.code} is between two players and "
-                "cannot end as a bye.",
+                code="round_robin.check.game_bye",
                 round=number,
                 match=match.code,
+                game=game.number,
+                match_code=match.code,
             )
 
 
@@ -298,20 +318,23 @@ def _check_standings(
             if not same(shown, full[row.entrant][index]):
                 report.add(
                     STANDINGS,
-                    f"{row.entrant}'s {key} is {shown}; the record gives "
-                    f"{float(full[row.entrant][index]):g}.",
+                    code="round_robin.check.value",
                     entrant=row.entrant,
                     column=key,
                     shown=shown,
                     expected=float(full[row.entrant][index]),
+                    who=row.entrant,
+                    value=f"{float(full[row.entrant][index]):g}",
                 )
     for above, below in itertools.pairwise(table.rows):
         a, b = full[above.entrant], full[below.entrant]
         if b > a or (a == b) != (above.rank == below.rank):
             report.add(
                 STANDINGS,
-                f"{above.entrant} (rank {above.rank}) and {below.entrant} "
-                f"(rank {below.rank}) are not in the order their points and tiebreaks "
-                "give.",
+                code="round_robin.check.order",
                 entrant=below.entrant,
+                above=above.entrant,
+                above_rank=above.rank,
+                below=below.entrant,
+                below_rank=below.rank,
             )

@@ -55,6 +55,36 @@ WORDS: dict[str, str] = {
     "round_robin.absent_forfeit.both_games": _(
         "Forfeit: the absent player loses the games, and so does the other one (both absent)."
     ),
+    # the checker's findings (checker.py)
+    "round_robin.check.beyond": _("Round {number} is beyond the {rounds} rounds of the schedule."),
+    "round_robin.check.berger_pair": _(
+        "The Berger table pairs {first} and {second} in round {number} ({role} first); the "
+        "record does not."
+    ),
+    "round_robin.check.berger_off": _(
+        "The Berger table pairs {first} in round {number} (a round off); the record does not."
+    ),
+    "round_robin.check.not_berger": _(
+        "Match {match_code} ({players}) is not in the Berger table for round {number}."
+    ),
+    "round_robin.check.meet_again": _("{first} and {second} meet again in the same cycle."),
+    "round_robin.check.absent": _(
+        "Match {match_code} marks {names} absent; the round's absent list or the match's "
+        "players do not name them."
+    ),
+    "round_robin.check.draw_numbers": _(
+        "The draw numbers of round 1 are not in the order the rule gives."
+    ),
+    "round_robin.check.games": _("Match {match_code} has {count} games; each match has {games}."),
+    "round_robin.check.scores": _("Game {game} of {match_code} needs two scores of 0 or more."),
+    "round_robin.check.game_bye": _(
+        "Game {game} of {match_code} is between two players and cannot end as a bye."
+    ),
+    "round_robin.check.value": _("{who}'s {column} is {shown}; the record gives {value}."),
+    "round_robin.check.order": _(
+        "{above} (rank {above_rank}) and {below} (rank {below_rank}) are not in the order "
+        "their points and tiebreaks give."
+    ),
 }
 
 # the tiebreaks setting's help, with the names of the tiebreaks (setting values)

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from rules import absence
+from rules import absence, words
 from rules.checkers.common import Report, played_rounds, same, setting
 from rules.contract import EventState, MatchState, Standings
 
@@ -53,6 +53,15 @@ ONLINE = "Online Stage: official time is 22 minutes if their submission is incor
 LIVE = "Grading: the competitor with the worse seed wins ... in less than 10 minutes and faster"
 SEEDS = "Eligibility: the 16 eligible players with the highest eligibility scores, seeded by score"
 ORDER = "the rank of the players determine the finishing order"
+# the brackets' names and the empty seat, as said inside a finding
+BRACKETS = {
+    W: words.message("wpf_playoffs.check.bracket.winners"),
+    L: words.message("wpf_playoffs.check.bracket.losers"),
+    P: words.message("wpf_playoffs.check.bracket.placement"),
+    C: words.message("wpf_playoffs.check.bracket.championship"),
+}
+VIRTUAL_BYE = words.message("wpf_playoffs.check.virtual_bye")
+NOBODY = words.message("wpf_playoffs.check.nobody")
 
 
 def check(state: EventState, standings: Standings | None = None) -> Report:
@@ -69,13 +78,20 @@ def check(state: EventState, standings: Standings | None = None) -> Report:
         report.rounds += 1
         if rnd.number > len(TABLE):
             report.add(
-                TABLE_RULE, f"Round {rnd.number} is beyond the playoff's table.", round=rnd.number
+                TABLE_RULE,
+                code="wpf_playoffs.check.beyond",
+                round=rnd.number,
+                number=rnd.number,
             )
             continue
         by_code = {m.code: m for m in rnd.matches}
         for code in sorted(set(by_code) - {row[0] for row in TABLE[rnd.number - 1]}):
             report.add(
-                TABLE_RULE, f"{code} is not a match of this round.", round=rnd.number, match=code
+                TABLE_RULE,
+                code="wpf_playoffs.check.not_a_match",
+                round=rnd.number,
+                match=code,
+                match_code=code,
             )
         swaps = []
         for code, better, worse, bracket in TABLE[rnd.number - 1]:
@@ -83,9 +99,12 @@ def check(state: EventState, standings: Standings | None = None) -> Report:
             if match is None:
                 report.add(
                     TABLE_RULE,
-                    f"Match {code} (ranks {better} and {worse}) is missing.",
+                    code="wpf_playoffs.check.missing",
                     round=rnd.number,
                     match=code,
+                    match_code=code,
+                    better=better,
+                    worse=worse,
                 )
                 continue
             report.pairings += 1
@@ -97,30 +116,40 @@ def check(state: EventState, standings: Standings | None = None) -> Report:
             if got != want:
                 report.add(
                     TABLE_RULE,
-                    f"{code} pairs ranks {better} and {worse}: "
-                    f"{want[0] or 'a virtual bye'} and {want[1] or 'a virtual bye'}; the "
-                    f"record seats {', '.join(str(g) for g in got)}.",
+                    code="wpf_playoffs.check.pairs",
                     round=rnd.number,
                     match=code,
                     expected=list(want),
                     recorded=list(got),
+                    match_code=code,
+                    better=better,
+                    worse=worse,
+                    first=want[0] or VIRTUAL_BYE,
+                    second=want[1] or VIRTUAL_BYE,
+                    seated=", ".join(str(g) for g in got),
                 )
             pair_losses = (losses[better_seed[0]], losses[better_seed[1]])
             if match.bracket and match.bracket != bracket:
                 report.add(
                     BRACKET_RULE,
-                    f"{code} is in the {bracket} bracket; the record says {match.bracket}.",
+                    code="wpf_playoffs.check.bracket",
                     round=rnd.number,
                     match=code,
+                    match_code=code,
+                    bracket=BRACKETS[bracket],
+                    recorded=match.bracket,
                 )
             if not _fits(bracket, pair_losses):
                 report.add(
                     BRACKET_RULE,
-                    f"{code} is a {bracket} match but its players have "
-                    f"lost {pair_losses[0]} and {pair_losses[1]} matches.",
+                    code="wpf_playoffs.check.losses",
                     round=rnd.number,
                     match=code,
                     losses=list(pair_losses),
+                    match_code=code,
+                    bracket=BRACKETS[bracket],
+                    better_lost=pair_losses[0],
+                    worse_lost=pair_losses[1],
                 )
             winner = _winner(
                 state, report, match, want, better_seed, rnd.number <= ONLINE_ROUNDS, entrants
@@ -231,8 +260,7 @@ def _check_seeds(state: EventState, report: Report, seeds: Sequence[str | None])
     if len(seeds) != 16 or not fits or real != seeds[: len(real)]:
         report.add(
             SEEDS,
-            "The seed list is not the 16 eligible players with the highest "
-            "scores (virtual byes last).",
+            code="wpf_playoffs.check.seeds",
             round=1,
             expected=wanted,
             recorded=list(seeds),
@@ -245,18 +273,22 @@ def _check_seeds(state: EventState, report: Report, seeds: Sequence[str | None])
             if isinstance(pa, int) and isinstance(pb, int) and pb < pa:
                 report.add(
                     SEEDS,
-                    f"{b} is seeded {index + 1} below {a} on the same score with a better "
-                    "GP position.",
+                    code="wpf_playoffs.check.gp_position",
                     round=1,
                     entrant=b,
+                    who=b,
+                    seed=index + 1,
+                    above=a,
                 )
         if scores.get(real[index], Fraction()) > scores.get(real[index - 1], Fraction()):
             report.add(
                 SEEDS,
-                f"{real[index]} is seeded {index + 1} below {real[index - 1]} "
-                "with a higher eligibility score.",
+                code="wpf_playoffs.check.higher_score",
                 round=1,
                 entrant=real[index],
+                who=real[index],
+                seed=index + 1,
+                above=real[index - 1],
             )
 
 
@@ -279,16 +311,19 @@ def _check_standings(
         if row is None or (want is not None and row.entrant != want):
             report.add(
                 ORDER,
-                f"Rank {rank} belongs to {want or 'a virtual bye'}; the standings "
-                f"show {row.entrant if row else 'nobody'}.",
+                code="wpf_playoffs.check.rank",
                 entrant=str(want),
                 rank=rank,
+                holder=want or VIRTUAL_BYE,
+                shown=row.entrant if row else NOBODY,
             )
             continue
         if want is not None and not same(row.values.get("losses"), losses[seed]):
             report.add(
                 ORDER,
-                f"{want} has lost {losses[seed]} matches; the "
-                f"standings show {row.values.get('losses')}.",
+                code="wpf_playoffs.check.lost",
                 entrant=want,
+                who=want,
+                lost=losses[seed],
+                shown=row.values.get("losses"),
             )

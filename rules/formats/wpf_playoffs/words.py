@@ -138,6 +138,39 @@ WORDS: dict[str, str] = {
         "Rank {rank} since {match}: lost as rank {before} to {opponent}, and the two "
         "swapped ranks; kept in {kept}."
     ),
+    # the checker's findings (checker.py); {bracket} is one of wpf_playoffs.check.bracket.*,
+    # a missing player wpf_playoffs.check.virtual_bye or wpf_playoffs.check.nobody
+    "wpf_playoffs.check.bracket.winners": _("winners"),
+    "wpf_playoffs.check.bracket.losers": _("losers"),
+    "wpf_playoffs.check.bracket.placement": _("placement"),
+    "wpf_playoffs.check.bracket.championship": _("championship"),
+    "wpf_playoffs.check.virtual_bye": _("a virtual bye"),
+    "wpf_playoffs.check.nobody": _("nobody"),
+    "wpf_playoffs.check.beyond": _("Round {number} is beyond the playoff's table."),
+    "wpf_playoffs.check.not_a_match": _("{match_code} is not a match of this round."),
+    "wpf_playoffs.check.missing": _("Match {match_code} (ranks {better} and {worse}) is missing."),
+    "wpf_playoffs.check.pairs": _(
+        "{match_code} pairs ranks {better} and {worse}: {first} and {second}; the record seats "
+        "{seated}."
+    ),
+    "wpf_playoffs.check.bracket": _(
+        "{match_code} is in the {bracket} bracket; the record says {recorded}."
+    ),
+    "wpf_playoffs.check.losses": _(
+        "{match_code} is a {bracket} match but its players have lost {better_lost} and "
+        "{worse_lost} matches."
+    ),
+    "wpf_playoffs.check.seeds": _(
+        "The seed list is not the 16 eligible players with the highest scores (virtual byes last)."
+    ),
+    "wpf_playoffs.check.gp_position": _(
+        "{who} is seeded {seed} below {above} on the same score with a better GP position."
+    ),
+    "wpf_playoffs.check.higher_score": _(
+        "{who} is seeded {seed} below {above} with a higher eligibility score."
+    ),
+    "wpf_playoffs.check.rank": _("Rank {rank} belongs to {holder}; the standings show {shown}."),
+    "wpf_playoffs.check.lost": _("{who} has lost {lost} matches; the standings show {shown}."),
 }
 
 # -- labels (rules/words.py, ``patterns``) ----------------------------------------------
