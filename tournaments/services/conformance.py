@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext, ngettext
+
 from rules import checkers
 from rules.contract import EventState, RoundStatus
 from tournaments.models import Event
@@ -41,28 +43,48 @@ class Verdict:
                 "reason": v.data.get("reason", ""),
                 "text": v.text,
                 "breaks": v.data.get("breaks", []),
+                # said by its code where the checker gives one (the page's language)
+                "code": v.code,
+                "params": v.data,
             }
             for v in self.overridden
         )
 
     def summary(self) -> str:
+        """The verdict in a sentence, in the active language (the check page's reader's;
+        English for a command)."""
         if not self.available:
-            return "No rules checker exists for this format yet."
-        rounds = f"{self.rounds} round{'s' if self.rounds != 1 else ''}"
+            return gettext("No rules checker exists for this format yet.")
         if self.conforms:
-            text = f"All {rounds} conform"
-            text += (
-                f" ({self.pairings} pairings, {self.scores} scores, {self.rows} standings rows)."
-            )
+            text = ngettext(
+                "All %(rounds)d round conform (%(pairings)d pairings, %(scores)d scores, "
+                "%(rows)d standings rows).",
+                "All %(rounds)d rounds conform (%(pairings)d pairings, %(scores)d scores, "
+                "%(rows)d standings rows).",
+                self.rounds,
+            ) % {
+                "rounds": self.rounds,
+                "pairings": self.pairings,
+                "scores": self.scores,
+                "rows": self.rows,
+            }
         else:
             count = len(self.violations)
-            text = f"{count} violation{'s' if count != 1 else ''} in {rounds}."
+            rounds = ngettext("%(rounds)d round", "%(rounds)d rounds", self.rounds) % {
+                "rounds": self.rounds
+            }
+            text = ngettext(
+                "%(count)d violation in %(rounds)s.", "%(count)d violations in %(rounds)s.", count
+            ) % {"count": count, "rounds": rounds}
         if self.overridden:
             count = len(self.overridden)
-            text += (
-                f" {count} pairing{'s' if count != 1 else ''} changed by a director "
-                "(overrides, listed apart: not violations)."
-            )
+            text += " " + ngettext(
+                "%(count)d pairing changed by a director (overrides, listed apart: not "
+                "violations).",
+                "%(count)d pairings changed by a director (overrides, listed apart: not "
+                "violations).",
+                count,
+            ) % {"count": count}
         return text
 
 
