@@ -231,9 +231,9 @@ def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             for violation in conformance.check_draft(event, number):
                 # an override's note says what it departs from; a rule broken is named
                 overridden = violation.rule == checkers.OVERRIDE
-                text = violation.text if overridden else f"{violation.text} ({violation.rule})"
-                messages.warning(request, text)
-            messages.success(request, "The pairing is changed and marked as your override.")
+                said = sentence(violation)
+                messages.warning(request, said if overridden else f"{said} ({violation.rule})")
+            messages.success(request, _("The pairing is changed and marked as your override."))
             return redirect("tournaments:manage_round", slug=slug, number=number)
     context = _round_context(event, _round(event, number), swap_form=form)
     return render(request, PAGE, context, status=422)
