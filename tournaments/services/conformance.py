@@ -41,6 +41,9 @@ class Verdict:
                 "reason": v.data.get("reason", ""),
                 "text": v.text,
                 "breaks": v.data.get("breaks", []),
+                # said from these on the check page, in the reader's language
+                "code": v.code,
+                "params": v.params,
             }
             for v in self.overridden
         )
