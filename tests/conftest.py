@@ -99,6 +99,20 @@ def _own_page_cache(request):
 
 
 @pytest.fixture(autouse=True)
+def _english_unless_asked(request):
+    # A request in French leaves French active in the thread (LocaleMiddleware activates, no
+    # one deactivates): a later test's command or service would speak French.
+    if not request.config.pluginmanager.has_plugin("django"):
+        yield
+        return
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _own_rate_limit_counters(request, monkeypatch):
     # Rate-limit counters live in the shared Redis for up to their window (an hour for
     # sign-up and event creation, all from 127.0.0.1 here): each test counts apart, so the

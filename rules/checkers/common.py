@@ -144,12 +144,15 @@ def check_once_per_round(
             if entrant in seen:
                 report.add(
                     rule,
-                    f"{entrant} is paired twice in round {rnd.number} "
-                    f"({seen[entrant]} and {match.code}).",
+                    code="check.paired_twice",
                     round=rnd.number,
                     match=match.code,
                     entrant=entrant,
                     matches=[seen[entrant], match.code],
+                    player=entrant,
+                    number=rnd.number,
+                    first=seen[entrant],
+                    second=match.code,
                 )
             seen[entrant] = match.code
     if expected is None:
@@ -158,17 +161,21 @@ def check_once_per_round(
     for entrant in sorted(wanted - set(seen)):
         report.add(
             rule,
-            f"{entrant} should play round {rnd.number} but has no match or bye.",
+            code="check.not_paired",
             round=rnd.number,
             entrant=entrant,
+            player=entrant,
+            number=rnd.number,
         )
     for entrant in sorted(set(seen) - wanted):
         report.add(
             rule,
-            f"{entrant} is paired in round {rnd.number} but is not in the event for it.",
+            code="check.not_in_event",
             round=rnd.number,
             match=seen[entrant],
             entrant=entrant,
+            player=entrant,
+            number=rnd.number,
         )
 
 
@@ -234,28 +241,29 @@ def attribute_overrides(state: EventState, report: Report) -> Report:
     notes: list[Violation] = []
     for number, matches in found.items():
         for match, _people, info in matches:
-            by = info.get("by") or "a director"
-            why = info.get("reason") or "no reason given"
             engine = info.get("engine") or []
             broken = breaks.get((number, match.code), [])
             rules = list(dict.fromkeys(v.rule for v in broken))
-            text = (
-                f"{match.code} was overridden by {by} ({why}); the engine proposed "
-                f"{' v '.join(str(e) for e in engine) or 'another pairing'}."
-            )
+            # the data keep the override's own record (by, reason, engine: conformance.py
+            # reads them); the sentence's display keys sit beside them
+            said = {
+                "match_code": match.code,
+                "who": info.get("by") or words.message("check.override.a_director"),
+                "why": info.get("reason") or words.message("check.override.no_reason"),
+                "proposal": " v ".join(str(e) for e in engine)
+                or words.message("check.override.another_pairing"),
+            }
             if rules:
-                text += " The change departs from: " + "; ".join(rules) + "."
+                said["departs"] = "; ".join(rules)
+            code = "check.override.departs" if rules else "check.override"
+            data = {
+                **info,
+                "recorded": ids(match),
+                "breaks": [{"rule": v.rule, "text": v.text} for v in broken],
+                **said,
+            }
             notes.append(
-                Violation(
-                    OVERRIDE,
-                    Where(number, match.code),
-                    text,
-                    {
-                        **info,
-                        "recorded": ids(match),
-                        "breaks": [{"rule": v.rule, "text": v.text} for v in broken],
-                    },
-                )
+                Violation(OVERRIDE, Where(number, match.code), words.render(code, data), data, code)
             )
     report.violations = kept + notes
     report.overrides = len(notes)

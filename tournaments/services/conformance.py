@@ -43,9 +43,9 @@ class Verdict:
                 "reason": v.data.get("reason", ""),
                 "text": v.text,
                 "breaks": v.data.get("breaks", []),
-                # said by its code where the checker gives one (the page's language)
+                # said from these on the check page, in the reader's language
                 "code": v.code,
-                "params": v.data,
+                "params": v.params,
             }
             for v in self.overridden
         )

@@ -69,37 +69,47 @@ def match_games(report: Report, rnd: RoundState, match: MatchState) -> int | Non
             if game.first != want:
                 report.add(
                     SEATS,
-                    f"Game {game.number} of {match.code}: seat {want} sits first "
-                    f"by A-B-B-A-A-B; the record has seat {game.first}.",
+                    code="gokodom.check.seats",
                     round=rnd.number,
                     match=match.code,
+                    game=game.number,
+                    match_code=match.code,
+                    want=want,
+                    seat=game.first,
                 )
         a, b = (Fraction(s) if s is not None else Fraction(0) for s in game.scores)
         if (a, b) not in ((1, 0), (0, 1), (Fraction(1, 2), Fraction(1, 2))):
             report.add(
                 "IV.A.3 Winning a game awards 1 game point; drawing 0.5",
-                f"Game {game.number} of {match.code} scores {a}-{b}.",
+                code="gokodom.check.game_score",
                 round=rnd.number,
                 match=match.code,
+                game=game.number,
+                match_code=match.code,
+                score=f"{a}-{b}",
             )
         points = (points[0] + a, points[1] + b)
         if decided(points, index + 1) is not None and index + 1 < len(match.games):
             report.add(
                 RESULT,
-                f"{match.code} was decided after game {index + 1}; "
-                f"{len(match.games) - index - 1} more game(s) are recorded.",
+                code="gokodom.check.decided",
                 round=rnd.number,
                 match=match.code,
+                match_code=match.code,
+                game=index + 1,
+                more=len(match.games) - index - 1,
             )
             return decided(points, index + 1)
     winner = decided(points, len(match.games))
     if winner is None and not (len(match.games) == 6 and points[0] == points[1]):
         report.add(
             RESULT,
-            f"{match.code} stops at {points[0]}-{points[1]} after "
-            f"{len(match.games)} games without a result.",
+            code="gokodom.check.no_result",
             round=rnd.number,
             match=match.code,
+            match_code=match.code,
+            score=f"{points[0]}-{points[1]}",
+            games=len(match.games),
         )
         return None
     return -1 if winner is None else winner
@@ -150,9 +160,10 @@ def check(state: EventState, standings: Standings | None = None) -> Report:
     if len(swiss) > total:
         report.add(
             ROUNDS,
-            f"{len(swiss)} Swiss rounds for {len(starters)} players; the rule gives {total}.",
+            code="gokodom.check.rounds",
             rounds=len(swiss),
             expected=total,
+            players=len(starters),
         )
     removed: set[str] = set()
     met: set[frozenset[str]] = set()
@@ -171,14 +182,10 @@ def check(state: EventState, standings: Standings | None = None) -> Report:
         for entrant in sorted(brs ^ wanted_br):
             report.add(
                 BR,
-                f"{entrant} "
-                + (
-                    "has a Bye by Request without asking for one, or in the last Swiss round."
-                    if entrant in brs
-                    else "asked for a Bye by Request but is paired."
-                ),
+                code="gokodom.check.br.unasked" if entrant in brs else "gokodom.check.br.paired",
                 round=rnd.number,
                 entrant=entrant,
+                player=entrant,
             )
         # an absent player without a Bye by Request sits out with an L or an LD
         # (gokodom.md, Absence): neither a bye nor a player to pair
@@ -189,11 +196,12 @@ def check(state: EventState, standings: Standings | None = None) -> Report:
             if out not in gone or match.details.get("result") not in ("L", "LD", "BR"):
                 report.add(
                     ABSENT,
-                    f"{match.code} leaves {out} out as absent, but the round does not record "
-                    "the absence or the result is not an L, an LD or a BR.",
+                    code="gokodom.check.absent",
                     round=rnd.number,
                     match=match.code,
                     entrant=out,
+                    match_code=match.code,
+                    player=out,
                 )
         unpaired = {ids(m)[0] for m in outs if ids(m)} - brs
         wbs = [
@@ -205,18 +213,22 @@ def check(state: EventState, standings: Standings | None = None) -> Report:
         if len(wbs) != to_pair % 2:
             report.add(
                 BYE,
-                f"Round {rnd.number} has {len(wbs)} assigned byes for {to_pair} players to pair.",
+                code="gokodom.check.byes",
                 round=rnd.number,
+                number=rnd.number,
+                count=len(wbs),
+                players=to_pair,
             )
         paired = [p for m in rnd.matches if not m.is_bye for p in ids(m)]
         rematches = [m for m in rnd.matches if not m.is_bye and frozenset(ids(m)) in met]
         if rematches and _no_rematch_possible(paired, met):
             report.add(
                 REMATCH,
-                f"{rematches[0].code} pairs {' and '.join(ids(rematches[0]))} "
-                "again although a pairing without a rematch exists.",
+                code="gokodom.check.rematch",
                 round=rnd.number,
                 match=rematches[0].code,
+                match_code=rematches[0].code,
+                players=" and ".join(ids(rematches[0])),
             )
         for match in rnd.matches:
             report.pairings += 1
@@ -313,10 +325,13 @@ def _check_swiss_table(
             if not same(row.values.get(column), value):
                 report.add(
                     SOLKOFF if column == "solkoff" else POINTS,
-                    f"{who(state, row.entrant)}: {labels.get(column, column)} "
-                    f"{row.values.get(column)}; the results give {value}.",
+                    code="gokodom.check.column",
                     entrant=row.entrant,
                     column=column,
+                    player=who(state, row.entrant),
+                    label=labels.get(column, column),
+                    shown=str(row.values.get(column)),
+                    value=value,
                 )
     # removed (LD) and withdrawn players sit below every player still in (decisions 8, 9)
     live = [r for r in table.rows if r.status not in ("removed", "withdrawn")]
@@ -324,9 +339,10 @@ def _check_swiss_table(
         if keys[below.entrant] > keys[above.entrant]:
             report.add(
                 ORDER,
-                f"{who(state, below.entrant)} is below {who(state, above.entrant)} with more "
-                "match points, fewer defaults, a higher Solkoff or a higher cumulative score.",
+                code="gokodom.check.order",
                 entrant=below.entrant,
+                below=who(state, below.entrant),
+                above=who(state, above.entrant),
             )
 
 
@@ -347,7 +363,7 @@ def _check_knockout(
             if points != sorted(points, reverse=True):
                 report.add(
                     SEEDING,
-                    "The eight seeds are not in order of match points.",
+                    code="gokodom.check.seeds",
                     round=rnd.number,
                     seeds=seeds,
                     points=points,
@@ -360,24 +376,29 @@ def _check_knockout(
                 if sorted(people) != sorted(want):
                     report.add(
                         SEEDING,
-                        f"{match.code} is seed {BRACKET[match.code][0]} against "
-                        f"seed {BRACKET[match.code][1]} ({' v '.join(want)}); the record "
-                        f"has {' v '.join(people)}.",
+                        code="gokodom.check.bracket",
                         round=rnd.number,
                         match=match.code,
                         expected=want,
                         recorded=people,
+                        match_code=match.code,
+                        seed=BRACKET[match.code][0],
+                        against=BRACKET[match.code][1],
+                        wanted=" v ".join(want),
+                        found=" v ".join(people),
                     )
             if match.code in FEEDS:
                 want = [w for w in (winners.get(c) for c in FEEDS[match.code]) if w]
                 if sorted(people) != sorted(want):
                     report.add(
                         SEEDING,
-                        f"{match.code} is between the winners of "
-                        f"{' and '.join(FEEDS[match.code])}; the record has "
-                        f"{' v '.join(people)}.",
+                        code="gokodom.check.feeds",
                         round=rnd.number,
                         match=match.code,
+                        match_code=match.code,
+                        first=FEEDS[match.code][0],
+                        second=FEEDS[match.code][1],
+                        found=" v ".join(people),
                     )
             winners[match.code] = _advances(report, rnd, match)
 

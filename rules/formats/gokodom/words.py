@@ -200,6 +200,49 @@ WORDS: dict[str, str] = {
     "gokodom.walkover": _("{name} has no opponent in {match} and goes through."),
     "gokodom.champion": _("{name} wins the final and the season."),
     "gokodom.no_champion": _("The final was not played: no champion."),
+    # -- the checker's findings (checker.py) ------------------------------------------
+    "gokodom.check.seats": _(
+        "Game {game} of {match_code}: seat {want} sits first by A-B-B-A-A-B; the record has "
+        "seat {seat}."
+    ),
+    "gokodom.check.game_score": _("Game {game} of {match_code} scores {score}."),
+    "gokodom.check.decided": _(
+        "{match_code} was decided after game {game}; {more} more game(s) are recorded."
+    ),
+    "gokodom.check.no_result": _(
+        "{match_code} stops at {score} after {games} games without a result."
+    ),
+    "gokodom.check.rounds": _(
+        "{rounds} Swiss rounds for {players} players; the rule gives {expected}."
+    ),
+    "gokodom.check.br.unasked": _(
+        "{player} has a Bye by Request without asking for one, or in the last Swiss round."
+    ),
+    "gokodom.check.br.paired": _("{player} asked for a Bye by Request but is paired."),
+    "gokodom.check.absent": _(
+        "{match_code} leaves {player} out as absent, but the round does not record the "
+        "absence or the result is not an L, an LD or a BR."
+    ),
+    "gokodom.check.byes": _(
+        "Round {number} has {count} assigned byes for {players} players to pair."
+    ),
+    # {players}: the two players, already joined ("p3 and p7")
+    "gokodom.check.rematch": _(
+        "{match_code} pairs {players} again although a pairing without a rematch exists."
+    ),
+    # {label}: the Swiss table's column as it is titled
+    "gokodom.check.column": _("{player}: {label} {shown}; the results give {value}."),
+    "gokodom.check.order": _(
+        "{below} is below {above} with more match points, fewer defaults, a higher Solkoff or "
+        "a higher cumulative score."
+    ),
+    "gokodom.check.seeds": _("The eight seeds are not in order of match points."),
+    "gokodom.check.bracket": _(
+        "{match_code} is seed {seed} against seed {against} ({wanted}); the record has {found}."
+    ),
+    "gokodom.check.feeds": _(
+        "{match_code} is between the winners of {first} and {second}; the record has {found}."
+    ),
 }
 
 # -- labels (rules/words.py, ``patterns``) ----------------------------------------------

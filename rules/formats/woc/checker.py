@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from rules import absence, berger
+from rules import absence, berger, words
 from rules.checkers.common import (
     Report,
     check_once_per_round,
@@ -29,7 +30,7 @@ from rules.checkers.common import (
     same,
     setting,
 )
-from rules.contract import EventState, MatchState, RoundState, Standings
+from rules.contract import EventState, MatchState, Problem, RoundState, Standings
 from rules.formats.woc import checker_swiss as sw
 
 SYSTEM = "woc II.2 Playing System (a-d by number of players)"
@@ -68,11 +69,11 @@ def check(state: EventState, standings: Standings | None = None) -> Report:
     if setting(state, "system", "auto") == "auto" and system != expected_system(len(field)):
         report.add(
             SYSTEM,
-            f"{len(field)} players play a {expected_system(len(field))}; the "
-            f"record uses a {system}.",
+            code="woc.check.system",
             round=1,
             players=len(field),
             system=system,
+            expected=expected_system(len(field)),
         )
     swiss = system in ("swiss", "modified_swiss")
     planned = int(setting(state, "rounds", 0)) or (
@@ -81,14 +82,16 @@ def check(state: EventState, standings: Standings | None = None) -> Report:
     if swiss and not int(setting(state, "rounds", 0)) and int(details.get("rounds", 13)) != 13:
         report.add(
             SWISS_DAYS,
-            f"A Swiss of the WOC has 13 rounds; the record plans {details.get('rounds')}.",
+            code="woc.check.swiss_rounds",
             round=1,
+            planned=str(details.get("rounds")),
         )
     if len(rounds) > planned:
         report.add(
             SWISS_DAYS if swiss else SYSTEM,
-            f"The record has {len(rounds)} qualifying rounds; the system has {planned}.",
+            code="woc.check.too_many_rounds",
             rounds=len(rounds),
+            planned=planned,
         )
     entrants = state.entrants_by_id
     engine = _engine()
@@ -134,8 +137,7 @@ def _check_field(state: EventState, report: Report, field: list[str]) -> None:
     if set(field) != wanted:
         report.add(
             "woc II.2 the host country may enter an additional player ... to prevent a bye",
-            "The field of round 1 is not the players present (with the host's additional "
-            "player only when the field would otherwise be odd).",
+            code="woc.check.field",
             round=1,
             missing=sorted(wanted - set(field)),
             extra=sorted(set(field) - wanted),
@@ -148,11 +150,13 @@ def _check_byes(report: Report, rnd: RoundState, present: list[str]) -> None:
     if len(byes) > allowed:
         report.add(
             BYE_RULE,
-            f"Round {rnd.number} has {len(byes)} byes for {len(present)} "
-            "players; only an odd field meets the BYE, and only one player.",
+            code="woc.check.byes",
             round=rnd.number,
             match=byes[-1].code,
             byes=[m.code for m in byes],
+            number=rnd.number,
+            count=len(byes),
+            players=len(present),
         )
 
 
@@ -164,8 +168,9 @@ def _check_berger(
     if not numbers or rnd.number > len(table):
         report.add(
             BERGER,
-            f"Round {rnd.number} is not in the Berger tables of the field.",
+            code="woc.check.berger.no_round",
             round=rnd.number,
+            number=rnd.number,
         )
         return
     wanted: set[tuple[str, ...]] = set()
@@ -182,15 +187,17 @@ def _check_berger(
     for item in sorted(wanted ^ actual):
         report.add(
             BERGER,
-            f"Round {rnd.number}: {' (Black) v '.join(item)} "
-            + (
-                "is in the Berger table but not in the record."
-                if item in wanted
-                else "is in the record but not in the Berger table."
-            ),
+            code="woc.check.berger.missing" if item in wanted else "woc.check.berger.extra",
             round=rnd.number,
             entrant=item[0],
             pairing=list(item),
+            number=rnd.number,
+            # a game as "Black (Black) v White", a round off as the player alone
+            seats=(
+                words.message("woc.check.berger.game", black=item[0], white=item[1])
+                if len(item) == 2
+                else " (Black) v ".join(item)
+            ),
         )
 
 
@@ -209,18 +216,20 @@ def _check_round_one(state: EventState, report: Report, rnd: RoundState, field: 
         if a_black != (count % 2 == 0):
             report.add(
                 ALTERNATE,
-                f"Table {match.table}: the group A player should have "
-                f"{'Black' if count % 2 == 0 else 'White'} (draw {count + 1}).",
+                code=(
+                    "woc.check.alternate.black" if count % 2 == 0 else "woc.check.alternate.white"
+                ),
                 round=1,
                 match=match.code,
                 entrant=black if a_black else white,
+                table=match.table,
+                draw=count + 1,
             )
         count += 1
     if count != mixed:
         report.add(
             ROUND1,
-            f"Round 1 pairs {count} group A players against group B; the rule "
-            f"pairs {mixed} (until one of the two groups is empty).",
+            code="woc.check.round_one",
             round=1,
             expected=mixed,
             found=count,
@@ -242,10 +251,11 @@ def _check_swiss(
             if not sw.allowed(people[0], sw.BYE, players, modified):
                 report.add(
                     RULE_A,
-                    f"{people[0]} meets the BYE again.",
+                    code="woc.check.bye_again",
                     round=rnd.number,
                     match=match.code,
                     entrant=people[0],
+                    player=people[0],
                 )
             continue
         if len(people) != 2 or any(p not in players for p in people):
@@ -255,11 +265,13 @@ def _check_swiss(
         if not sw.allowed(black, white, players, modified):
             report.add(
                 RULE_A,
-                f"{black} and {white} have met {players[black].met.get(white, 0)} times before.",
+                code="woc.check.met",
                 round=rnd.number,
                 match=match.code,
                 entrant=black,
                 opponent=white,
+                player=black,
+                times=players[black].met.get(white, 0),
             )
     if not 2 <= len(present) <= sw.EXHAUSTIVE_LIMIT or len(seated) * 2 < len(present):
         return
@@ -271,13 +283,38 @@ def _check_swiss(
     rule = sw.RULES[first]
     report.add(
         sw.RULE_NAMES[rule],
-        f"Round {rnd.number}: another pairing breaks rule ({rule}) less "
-        f"({best[0][first]} against {actual[first]}) without breaking a higher rule more.",
+        code="woc.check.better_pairing",
         round=rnd.number,
         rule_costs=dict(zip(sw.RULES, actual, strict=True)),
         best_costs=dict(zip(sw.RULES, best[0], strict=True)),
         best=best[1],
+        number=rnd.number,
+        letter=rule,
+        best_cost=best[0][first],
+        cost=actual[first],
     )
+
+
+def _problems(problems: Sequence[Problem]) -> Any:
+    """The engine's problems with a game's score, each said by its own code, joined by
+    semicolons as one nested message."""
+    said: list[Any] = [
+        {"code": p.code, "params": dict(p.params)} if _says(p) else p.text for p in problems
+    ]
+    if not said:
+        return ""
+    joined = said[-1]
+    for part in reversed(said[:-1]):
+        joined = words.message("woc.check.score.and", first=part, rest=joined)
+    return joined
+
+
+def _says(problem: Problem) -> bool:
+    """Whether a problem's code and parameters say its text (not a text of its own)."""
+    try:
+        return bool(problem.code) and words.render(problem.code, problem.params) == problem.text
+    except (KeyError, IndexError, ValueError):
+        return False
 
 
 def _record(
@@ -301,7 +338,11 @@ def _record(
     score = engine.score_match(state, match)
     if not score.valid:
         report.add(
-            SCORE, "; ".join(p.text for p in score.problems), round=rnd.number, match=match.code
+            SCORE,
+            code="woc.check.score",
+            round=rnd.number,
+            match=match.code,
+            problems=_problems(score.problems),
         )
         return
     black, white = people
@@ -312,9 +353,13 @@ def _record(
     if score.points and not same(score.points[0], result):
         report.add(
             POINTS,
-            f"{match.code}: Black has {b_discs} discs to {w_discs} but scores {score.points[0]}.",
+            code="woc.check.points",
             round=rnd.number,
             match=match.code,
+            match_code=match.code,
+            black_discs=str(b_discs),
+            white_discs=str(w_discs),
+            scored=str(score.points[0]),
         )
     a, b = players[black], players[white]
     if a.points != b.points:
@@ -397,25 +442,31 @@ def _check_standings(
             if not same(row.values.get(column), value):
                 report.add(
                     rule,
-                    f"{me}'s {column} is {row.values.get(column)}; the record "
-                    f"gives {float(value):g}.",
+                    code="woc.check.column",
                     entrant=me,
                     column=column,
                     shown=row.values.get(column),
                     expected=float(value),
+                    player=me,
+                    shown_as=str(row.values.get(column)),
+                    gives=f"{float(value):g}",
                 )
     rows = [r for r in table.rows if r.entrant in keys]
     for above, below in itertools.pairwise(rows):
         if keys[below.entrant] > keys[above.entrant]:
             report.add(
                 ORDER,
-                f"{below.entrant} is ranked below {above.entrant} with better points, BQ or discs.",
+                code="woc.check.order",
                 entrant=below.entrant,
+                below=below.entrant,
+                above=above.entrant,
             )
         elif keys[below.entrant] < keys[above.entrant] and above.rank == below.rank:
             report.add(
                 ORDER,
-                f"{above.entrant} and {below.entrant} share rank {above.rank} "
-                "but differ in points, BQ or discs.",
+                code="woc.check.shared_rank",
                 entrant=below.entrant,
+                above=above.entrant,
+                below=below.entrant,
+                rank=above.rank,
             )

@@ -401,6 +401,57 @@ WORDS: dict[str, str] = {
     # what differs between the list and the games, in the import preview's table
     "wof.difference.points": _("points"),
     "wof.difference.discs": _("discs"),
+    # -- the checker's findings (checker.py); {players} and the like are as recorded -----
+    "woc.check.system": _("{players} players play a {expected}; the record uses a {system}."),
+    "woc.check.swiss_rounds": _("A Swiss of the WOC has 13 rounds; the record plans {planned}."),
+    "woc.check.too_many_rounds": _(
+        "The record has {rounds} qualifying rounds; the system has {planned}."
+    ),
+    "woc.check.field": _(
+        "The field of round 1 is not the players present (with the host's additional player "
+        "only when the field would otherwise be odd)."
+    ),
+    "woc.check.byes": _(
+        "Round {number} has {count} byes for {players} players; only an odd field meets the "
+        "BYE, and only one player."
+    ),
+    "woc.check.berger.no_round": _("Round {number} is not in the Berger tables of the field."),
+    # {seats}: a game (the message below) or a player alone (a round off)
+    "woc.check.berger.missing": _(
+        "Round {number}: {seats} is in the Berger table but not in the record."
+    ),
+    "woc.check.berger.extra": _(
+        "Round {number}: {seats} is in the record but not in the Berger table."
+    ),
+    "woc.check.berger.game": _("{black} (Black) v {white}"),
+    "woc.check.alternate.black": _(
+        "Table {table}: the group A player should have Black (draw {draw})."
+    ),
+    "woc.check.alternate.white": _(
+        "Table {table}: the group A player should have White (draw {draw})."
+    ),
+    "woc.check.round_one": _(
+        "Round 1 pairs {found} group A players against group B; the rule pairs {expected} "
+        "(until one of the two groups is empty)."
+    ),
+    "woc.check.bye_again": _("{player} meets the BYE again."),
+    "woc.check.met": _("{player} and {opponent} have met {times} times before."),
+    "woc.check.better_pairing": _(
+        "Round {number}: another pairing breaks rule ({letter}) less ({best_cost} against "
+        "{cost}) without breaking a higher rule more."
+    ),
+    # the engine's problems with a game's score, each its own message, joined
+    "woc.check.score": _("{problems}"),
+    "woc.check.score.and": _("{first}; {rest}"),
+    "woc.check.points": _(
+        "{match_code}: Black has {black_discs} discs to {white_discs} but scores {scored}."
+    ),
+    # {column}: the standings column's key (points, bq, discs)
+    "woc.check.column": _("{player}'s {column} is {shown_as}; the record gives {gives}."),
+    "woc.check.order": _("{below} is ranked below {above} with better points, BQ or discs."),
+    "woc.check.shared_rank": _(
+        "{above} and {below} share rank {rank} but differ in points, BQ or discs."
+    ),
 }
 
 # -- labels (rules/words.py, ``patterns``) ----------------------------------------------
