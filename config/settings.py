@@ -327,9 +327,9 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
-# GokoDom rounds close themselves at their deadline (tournaments/tasks_gokodom.py).
-CELERY_IMPORTS = ("tournaments.tasks_gokodom",)
+# GokoDom rounds close themselves at their deadline (tournaments/formats/gokodom/tasks.py).
+CELERY_IMPORTS = ("tournaments.formats.gokodom.tasks",)
 CELERY_BEAT_SCHEDULE["gokodom-deadlines"] = {
-    "task": "tournaments.tasks_gokodom.close_due_rounds",
+    "task": "tournaments.tasks_gokodom.close_due_rounds",  # the name it was queued by
     "schedule": float(env_int("ARBITER_DEADLINE_SWEEP_SECONDS", 300)),
 }

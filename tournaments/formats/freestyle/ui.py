@@ -157,7 +157,7 @@ register("freestyle", UI)
 
 
 def _screens() -> list[tuple[str, str, str]]:
-    views = "tournaments.views.format_freestyle"
+    views = "tournaments.formats.freestyle.views"
 
     return [
         ("e/<slug:slug>/freestyle/draws/", f"{views}.public_draws", "freestyle_draws"),

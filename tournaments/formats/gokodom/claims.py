@@ -21,7 +21,7 @@ THAT_YOU = {
     "L": gettext_lazy("you lost"),
     "D": gettext_lazy("you drew"),
 }
-# The report's statuses in match details["report"] (services/format_gokodom writes them).
+# The report's statuses in match details["report"] (services.py writes them).
 REPORTED, DISPUTED, CONFIRMED = "reported", "disputed", "confirmed"
 
 

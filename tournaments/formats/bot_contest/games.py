@@ -5,7 +5,7 @@ played O, the referee's result (X, O or tie; empty: from the points) and the poi
 scored. This module finds each row's match and game, merges the rows with the games
 already stored, and asks the engine to check every match whose games change: the answer
 is either a list of changes to save or a list of errors, each naming its line and column.
-Nothing here writes; tournaments/services/format_bot_contest.py saves the changes.
+Nothing here writes; tournaments/formats/bot_contest/services.py saves the changes.
 
 The game a row fills: the match's game in which the row's X moved first. By the engine's
 default (docs/formats/bot_contest.md), seat 0 moves first in game 1 and seat 1 in game 2, so

@@ -22,12 +22,11 @@ from rules.contract import NeedsDecision
 from rules.draws import DrawNeeded, DrawSource, InvalidDraw
 from rules.formats.gokodom.schedule import season as season_dates
 from tournaments import selectors
-from tournaments.formats import gokodom_claims as claims
-from tournaments.formats import gokodom_schedule as schedule
 from tournaments.formats import ui_for
+from tournaments.formats.gokodom import claims, schedule
+from tournaments.formats.gokodom import services_director as director
 from tournaments.models import Event, Match, MatchParticipant, Round
 from tournaments.services import corrections
-from tournaments.services import format_gokodom_director as director
 from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
 from tournaments.services.state import load_event_state
 from tournaments.views.manage_rounds import redraw_number, seen_version

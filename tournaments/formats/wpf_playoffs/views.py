@@ -1,4 +1,4 @@
-"""The WPF GP Playoffs' own screens: thin views over tournaments/services/format_wpf_playoffs.
+"""The WPF GP Playoffs' own screens: thin views over its services.py.
 
 Director screens answer 404 to anyone who does not direct the event; the player's
 preference list needs a signed-in player of the event (403 otherwise); the ladder is public
@@ -18,15 +18,15 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from accounts.permissions import entrant_of, event_for_director, event_for_viewer, require
 from tournaments.formats import ui_for
-from tournaments.formats import wpf_playoffs_reads as reads
-from tournaments.formats.wpf_playoffs_forms import (
+from tournaments.formats.wpf_playoffs import reads
+from tournaments.formats.wpf_playoffs import services as service
+from tournaments.formats.wpf_playoffs.forms import (
     EligibilityForm,
     LivePuzzleForm,
     PreferenceForm,
     PuzzlesForm,
 )
 from tournaments.models import Entrant, Event, Round
-from tournaments.services import format_wpf_playoffs as service
 from tournaments.services.errors import ServiceError
 from tournaments.services.standings import compute
 from tournaments.words import sentence

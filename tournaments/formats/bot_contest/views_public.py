@@ -7,7 +7,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.views.decorators.http import require_safe
 
 from accounts.permissions import event_for_viewer
-from tournaments.formats import bot_contest_pages as pages
+from tournaments.formats.bot_contest import pages
 from tournaments.models import Event
 from tournaments.views.public import _page
 

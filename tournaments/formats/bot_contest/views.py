@@ -17,9 +17,9 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from accounts.permissions import event_for_director
 from tournaments import ratelimit
-from tournaments.formats import bot_contest_games as reading
+from tournaments.formats.bot_contest import games as reading
+from tournaments.formats.bot_contest import services as service
 from tournaments.models import Event, RefereeGame
-from tournaments.services import format_bot_contest as service
 from tournaments.services import limits
 from tournaments.services.errors import ServiceError, StaleResult
 

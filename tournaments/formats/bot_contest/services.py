@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from rules.contract import DrawMethod, DrawRecord, Problem
-from tournaments.formats import bot_contest_games as reading
+from tournaments.formats.bot_contest import games as reading
 from tournaments.models import Event, RandomDraw, RefereeGame, RefereeToken, ResultChange
 from tournaments.services import audit, draws, locking, results, standings
 from tournaments.services.errors import InvalidResult, ServiceError

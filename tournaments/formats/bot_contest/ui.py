@@ -3,8 +3,8 @@
 Results: two games per match, each with the entry that moved first (X), the points each
 entry scored, and, when the event takes results from the referee or a game did not end
 normally, the referee's result. Bulk entry (a CSV) and the referee program's JSON endpoint
-live in tournaments/views/format_bot_contest.py; the public gauntlet table, brackets,
-final crosstable and boards in tournaments/views/format_bot_contest_public.py.
+live in tournaments/formats/bot_contest/views.py; the public gauntlet table, brackets,
+final crosstable and boards in tournaments/formats/bot_contest/views_public.py.
 """
 
 from __future__ import annotations
@@ -87,8 +87,8 @@ register(KEY, BotContestUI())
 
 
 def _screens() -> list[tuple[str, str, str]]:
-    manage = "tournaments.views.format_bot_contest"
-    public = "tournaments.views.format_bot_contest_public"
+    manage = "tournaments.formats.bot_contest.views"
+    public = "tournaments.formats.bot_contest.views_public"
 
     base = "e/<slug:slug>/manage/bot_contest/"
     return [

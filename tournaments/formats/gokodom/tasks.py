@@ -13,12 +13,15 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
-from tournaments.services import format_gokodom_director as director
+from tournaments.formats.gokodom import services_director as director
 
 TRANSIENT = (OperationalError, InterfaceError, ConnectionError)
+# The name it had in tournaments/tasks_gokodom.py, before the format became a package:
+# queued messages and the beat schedule find it by that name.
+NAME = "tournaments.tasks_gokodom.close_due_rounds"
 
 
-@shared_task(acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)
+@shared_task(name=NAME, acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=3)
 def close_due_rounds() -> dict[str, bool]:
     """{round id: closed?} for every round past its deadline."""
     now = timezone.now()  # the clock is read once per run

@@ -16,10 +16,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments.formats import gokodom_schedule as schedule
+from tournaments.formats.gokodom import schedule
+from tournaments.formats.gokodom.services import bye_refusal, set_bye_request
 from tournaments.models import CheckIn, Entrant, Event
 from tournaments.services import checkin
-from tournaments.services.format_gokodom import bye_refusal, set_bye_request
 
 
 def set_absence(

@@ -1,7 +1,7 @@
 """The web side of the WPF GP Playoffs: submissions typed per player, hidden online results,
 eligibility, puzzle selection and the ladder page.
 
-Screens (tournaments/views/format_wpf_playoffs.py): the director's overview with the reveal
+Screens (tournaments/formats/wpf_playoffs/views.py): the director's overview with the reveal
 button, eligibility entry, puzzle pools and picks, preference lists (the player's own, or
 the director on their behalf), and the public ladder.
 """
@@ -16,9 +16,9 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from rules.contract import Problem
-from tournaments.formats import wpf_playoffs_entry as entry
 from tournaments.formats.base import DetailField, FormatUI
 from tournaments.formats.registry import register
+from tournaments.formats.wpf_playoffs import entry
 
 KEY = "wpf_playoffs"
 JUDGES = "judges_winner"
@@ -72,7 +72,7 @@ class WpfPlayoffsUI(FormatUI):
 
     # "Online results stay hidden from the public until the director reveals them."
     def public_rounds(self, event: Any, rounds: Sequence[Any]) -> list[Any]:
-        from tournaments.formats.wpf_playoffs_reads import public_rounds
+        from tournaments.formats.wpf_playoffs.reads import public_rounds
 
         return public_rounds(event, rounds)
 
@@ -81,7 +81,7 @@ class WpfPlayoffsUI(FormatUI):
         return key != "overall"
 
     def hides_results(self, event: Any, rounds: Sequence[Any]) -> bool:
-        from tournaments.formats.wpf_playoffs_reads import revealed
+        from tournaments.formats.wpf_playoffs.reads import revealed
 
         return not revealed(event, rounds)
 
@@ -101,7 +101,7 @@ register(KEY, WpfPlayoffsUI())
 
 
 def _screens() -> list[tuple[str, str, str]]:
-    views = "tournaments.views.format_wpf_playoffs"
+    views = "tournaments.formats.wpf_playoffs.views"
 
     manage = f"e/<slug:slug>/manage/{KEY}"
     return [

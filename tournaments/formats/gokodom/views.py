@@ -23,13 +23,12 @@ from django.views.decorators.http import require_POST, require_safe
 
 from accounts.permissions import entrant_of, event_for_viewer, is_player_of
 from tournaments import ratelimit, selectors
-from tournaments.formats import gokodom_claims as claims
-from tournaments.formats import gokodom_schedule as schedule
-from tournaments.formats.gokodom import GAMES, parse_games
+from tournaments.formats.gokodom import claims, schedule
+from tournaments.formats.gokodom import services as service
+from tournaments.formats.gokodom import services_absence as absence_service
+from tournaments.formats.gokodom.ui import GAMES, parse_games
 from tournaments.models import CheckIn, Entrant, Event, Match, MatchParticipant, Round
 from tournaments.services import checkin
-from tournaments.services import format_gokodom as service
-from tournaments.services import format_gokodom_absence as absence_service
 from tournaments.services.errors import NotAllowed, ServiceError
 
 PAGE = "tournaments/formats/gokodom/player.html"
@@ -305,7 +304,7 @@ def absence(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_safe
 def bracket(request: HttpRequest, slug: str) -> HttpResponse:
-    from tournaments.views.format_gokodom_bracket import bracket_context
+    from tournaments.formats.gokodom.views_bracket import bracket_context
 
     event = event_for_viewer(request.user, slug)
     if event.format != "gokodom":

@@ -8,7 +8,7 @@ from typing import Any
 from django.db.models import Prefetch
 
 from tournaments import selectors
-from tournaments.formats.gokodom_schedule import KNOCKOUT, PLAYOFF, deadline, stage
+from tournaments.formats.gokodom.schedule import KNOCKOUT, PLAYOFF, deadline, stage
 from tournaments.models import Event, Match, Round
 
 # Where each match sits: the quarter-finals in bracket order (1-8, 4-5, 2-7, 3-6), so that

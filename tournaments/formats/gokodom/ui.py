@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.contract import Problem
 from tournaments.formats.base import FormatUI, NeedsYou
-from tournaments.formats.gokodom_schedule import SWISS, stage
+from tournaments.formats.gokodom.schedule import SWISS, stage
 from tournaments.formats.registry import register
 
 GAMES = 6
@@ -37,28 +37,28 @@ class GokodomUI(FormatUI):
         return [(_("Season"), reverse("tournaments:gokodom_manage", args=[event.slug]))]
 
     def round_deadline(self, event: Any, rnd: Any) -> Any:
-        from tournaments.formats.gokodom_schedule import deadline
+        from tournaments.formats.gokodom.schedule import deadline
 
         return deadline(event, rnd)
 
     def absence_note(self, event: Any) -> str:
         from django.utils import timezone
 
+        from tournaments.formats.gokodom.services_absence import outcome
         from tournaments.services import checkin
-        from tournaments.services.format_gokodom_absence import outcome
 
         return str(outcome(event, checkin.next_round_number(event), timezone.now()))
 
     def set_presence(
         self, entrant: Any, *, present: bool, by: Any, source: str, number: int | None = None
     ) -> Any:
-        from tournaments.services.format_gokodom_absence import set_absence
+        from tournaments.formats.gokodom.services_absence import set_absence
 
         return set_absence(entrant, present=present, by=by, source=source, number=number)
 
     def needs_director(self, event: Any) -> list[NeedsYou]:
         """Disputed results of the published rounds: the deadline never settles them."""
-        from tournaments.formats.gokodom_claims import claim_lines
+        from tournaments.formats.gokodom.claims import claim_lines
         from tournaments.models import Match
 
         disputed = (
@@ -195,8 +195,8 @@ register("gokodom", UI)
 
 
 def _screens() -> list[tuple[str, str, str]]:
-    player = "tournaments.views.format_gokodom"
-    manage = "tournaments.views.format_gokodom_manage"
+    player = "tournaments.formats.gokodom.views"
+    manage = "tournaments.formats.gokodom.views_manage"
 
     match = "e/<slug:slug>/gokodom/matches/<int:match_id>/"
     director = "e/<slug:slug>/manage/gokodom/"

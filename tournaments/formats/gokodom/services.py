@@ -25,8 +25,8 @@ from django.utils import timezone
 from django.utils.formats import date_format
 
 from rules.contract import EventState, MatchScore, MatchState, Problem
-from tournaments.formats import gokodom_schedule as schedule
-from tournaments.formats.gokodom_claims import CONFIRMED, DISPUTED, REPORTED, claim_lines
+from tournaments.formats.gokodom import schedule
+from tournaments.formats.gokodom.claims import CONFIRMED, DISPUTED, REPORTED, claim_lines
 from tournaments.models import Entrant, Event, Match, ResultChange, Round
 from tournaments.services import audit, locking, notifications, result_changes, results
 from tournaments.services.errors import InvalidResult, NotAllowed, ServiceError

@@ -18,10 +18,10 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.permissions import event_for_director, event_for_viewer
 from tournaments import selectors
-from tournaments.formats import freestyle_pages
+from tournaments.formats.freestyle import pages as freestyle_pages
+from tournaments.formats.freestyle import services as service
 from tournaments.models import Entrant, Event, Round
 from tournaments.services import corrections
-from tournaments.services import format_freestyle as service
 from tournaments.services.errors import ServiceError
 from tournaments.views.manage_rounds import redraw_number, seen_version
 from tournaments.words import sentence

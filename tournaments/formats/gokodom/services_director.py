@@ -20,16 +20,16 @@ from django.utils import timezone
 from rules.contract import DrawMethod, DrawRecord, Problem, RoundState
 from rules.formats.gokodom import resolve_deadline
 from tournaments import selectors
-from tournaments.formats import gokodom_schedule as schedule
-from tournaments.formats.gokodom_claims import DISPUTED, REPORTED
-from tournaments.models import Event, Match, RandomDraw, ResultChange, Round
-from tournaments.services import audit, draws, locking, results, rounds, standings
-from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
-from tournaments.services.format_gokodom import (
+from tournaments.formats.gokodom import schedule
+from tournaments.formats.gokodom.claims import DISPUTED, REPORTED
+from tournaments.formats.gokodom.services import (
     apply_report,
     players_of,
     save_details,
 )
+from tournaments.models import Event, Match, RandomDraw, ResultChange, Round
+from tournaments.services import audit, draws, locking, results, rounds, standings
+from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
 from tournaments.services.state import load_event_state
 
 CODES = ("W", "L", "D", "WD", "DD", "LD")

@@ -10,8 +10,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from rules.formats.wpf_playoffs.schedule import ONLINE_LETTERS
+from tournaments.formats.wpf_playoffs.services import EligibilityEntry
 from tournaments.models import Entrant
-from tournaments.services.format_wpf_playoffs import EligibilityEntry
 
 _SPLIT = re.compile(r"[\s;,]+")
 
