@@ -61,12 +61,18 @@ def _optional(module_name: str) -> ModuleType | None:
         return None
 
 
+def part(key: str, name: str) -> ModuleType | None:
+    """The module ``name`` of the format's web package, or None when it has none (or the
+    format has no web package)."""
+    if _optional(package(key)) is None:
+        return None
+    return _optional(f"{package(key)}.{name}")
+
+
 def ui_module(key: str) -> ModuleType | None:
     """The format's ``ui`` module (imported, so its FormatUI is registered), or None for a
     format with no web side of its own."""
-    if _optional(package(key)) is None:
-        return None
-    return _optional(f"{package(key)}.ui")
+    return part(key, "ui")
 
 
 def modules() -> list[ModuleType]:
