@@ -10,12 +10,14 @@ and no list of the formats is kept in the settings (docs/architecture.md).
 
 from __future__ import annotations
 
+import builtins
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from django.contrib.staticfiles.finders import FileSystemFinder
 from django.core.checks import CheckMessage
-from django.core.files.storage import FileSystemStorage
+from django.core.files.storage import FileSystemStorage, Storage
 from django.template.loaders.filesystem import Loader
 
 from tournaments.formats.registry import folders
@@ -29,13 +31,25 @@ class TemplateLoader(Loader):
 
 
 class StaticFinder(FileSystemFinder):
-    """The ``static/`` folder of every format's web package (STATICFILES_FINDERS)."""
+    """The ``static/`` folder of every format's web package (STATICFILES_FINDERS).
 
-    def __init__(self, app_names: Any = None, *args: Any, **kwargs: Any) -> None:
-        super().__init__(app_names, *args, **kwargs)
+    Django keeps one finder for the process: the folders are read again at each lookup."""
+
+    def _read_registry(self) -> None:
         # STATICFILES_DIRS are FileSystemFinder's own; this finder looks in the formats'
         self.locations = [("", str(folder)) for folder in folders("static")]
-        self.storages = {root: FileSystemStorage(location=root) for _, root in self.locations}
+        self.storages = {
+            root: self.storages.get(root) or FileSystemStorage(location=root)
+            for _, root in self.locations
+        }
 
-    def check(self, **kwargs: Any) -> list[CheckMessage]:
+    def find(self, path: str, find_all: bool = False, **kwargs: Any) -> Any:
+        self._read_registry()
+        return super().find(path, True) if find_all else super().find(path, False)
+
+    def list(self, ignore_patterns: Iterable[str] | None) -> Iterable[tuple[str, Storage]]:
+        self._read_registry()
+        return super().list(ignore_patterns)
+
+    def check(self, **kwargs: Any) -> builtins.list[CheckMessage]:
         return []

@@ -40,7 +40,9 @@ def register_package(key: str, package: str) -> None:
 
 
 def unregister_package(key: str) -> None:
-    """Forgets the web package given by :func:`register_package` and its FormatUI."""
+    """Forgets the web package given by :func:`register_package` and its FormatUI (its
+    ``ui`` module registers it again only when imported again: a test drops it from
+    ``sys.modules``)."""
     global _generation
     _PACKAGES.pop(key, None)
     _UIS.pop(key, None)
