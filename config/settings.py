@@ -72,8 +72,25 @@ TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
-        "APP_DIRS": True,
         "OPTIONS": {
+            # What django-template-partials sets up by itself (partials over Django's cached
+            # loaders: DIRS, then each app's templates/), with each format's templates/
+            # between them: they live in its package, tournaments/formats/<key>/
+            "loaders": [
+                (
+                    "template_partials.loader.Loader",
+                    [
+                        (
+                            "django.template.loaders.cached.Loader",
+                            [
+                                "django.template.loaders.filesystem.Loader",
+                                "tournaments.formats.files.TemplateLoader",
+                                "django.template.loaders.app_directories.Loader",
+                            ],
+                        )
+                    ],
+                )
+            ],
             # {{ reason|said }} on every page: an engine's message in the page's language
             "builtins": ["tournaments.templatetags.words"],
             "context_processors": [
@@ -133,6 +150,12 @@ STATIC_URL = "static/"
 STATIC_ROOT = Path(env_str("ARBITER_STATIC_ROOT", str(VAR_DIR / "static")))
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns about a missing one
 STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    # each format's static/, in its package tournaments/formats/<key>/
+    "tournaments.formats.files.StaticFinder",
+]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -327,9 +350,9 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
-# GokoDom rounds close themselves at their deadline (tournaments/tasks_gokodom.py).
-CELERY_IMPORTS = ("tournaments.tasks_gokodom",)
+# GokoDom rounds close themselves at their deadline (tournaments/formats/gokodom/tasks.py).
+CELERY_IMPORTS = ("tournaments.formats.gokodom.tasks",)
 CELERY_BEAT_SCHEDULE["gokodom-deadlines"] = {
-    "task": "tournaments.tasks_gokodom.close_due_rounds",
+    "task": "tournaments.tasks_gokodom.close_due_rounds",  # the name it was queued by
     "schedule": float(env_int("ARBITER_DEADLINE_SWEEP_SECONDS", 300)),
 }

@@ -351,7 +351,7 @@ TABLE: dict[str, list[Case]] = {
         Case("private", "404 404 404 200 200"),
         Case("public", "404 404 404 200 200"),
     ],
-    # --- each format's own screens (tournaments/formats/<key>.py), on events of that format.
+    # --- each format's own screens (SCREENS of its ui.py), on events of that format.
     # A player's screens refuse everyone else: a director is not the player (403), and a
     # private event stays a 404 to a stranger. bot_contest's API takes a token, not a session.
     "tournaments:freestyle_draws": [

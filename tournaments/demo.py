@@ -1,72 +1,25 @@
-"""Demo events for `make run`, one builder per format. Each engine adds its own."""
+"""Demo events for `make run`, one per format that has one.
+
+A format's demo is ``build(*, director, rng) -> Event`` in the module ``demo`` of its web
+package (tournaments/formats/<key>/demo.py), usually ``simulated_demo(...)``: its own
+simulation cut during a round. ``DEMO_BUILDERS`` reads the registry, slug -> builder.
+"""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from tournaments.models import Event, Round
-from tournaments.services import events, results, rounds, standings
-
-DEMO_PLAYERS = [
-    ("Ada Lovelace", 2210, "GB", "F"),
-    ("Alan Turing", 2180, "GB", "M"),
-    ("Grace Hopper", 2155, "US", "F"),
-    ("Emmy Noether", 2120, "DE", "F"),
-    ("Kurt Gödel", 2090, "AT", "M"),
-    ("John von Neumann", 2075, "HU", "M"),
-    ("Sofia Kovalevskaya", 2040, "RU", "F"),
-    ("Srinivasa Ramanujan", 2010, "IN", "M"),
-    ("Hypatia", 1985, "EG", "F"),
-]
+from rules import registry as rules_registry
+from tournaments.formats import registry
+from tournaments.models import Event
+from tournaments.services import standings
 
 
-def _play_round_robin(event: Event, director: Any, rng: random.Random, rounds_to_play: int) -> None:
-    for _ in range(rounds_to_play):
-        outcome = rounds.draft_next_round(event, by=director)
-        assert outcome.round is not None
-        rnd = rounds.publish_round(outcome.round, by=director)
-        for match in rnd.matches.prefetch_related("participants"):
-            if len(match.participants.all()) < 2:
-                continue
-            a = rng.randint(0, 3)
-            b = rng.randint(0, 3)
-            results.record(match, [{"scores": [a, b]}], expected_version=match.version, by=director)
-        rounds.complete_round(Round.objects.get(pk=rnd.pk), by=director)
-
-
-def round_robin_demo(*, director: Any, rng: random.Random) -> Event:
-    """Nine players, four of nine rounds played, round five published and half entered."""
-    event = events.create_event(
-        slug="demo-round-robin",
-        name="Demo Round Robin (Berger tables)",
-        format="round_robin",
-        by=director,
-        public=True,
-        venue="Arbiter demo hall",
-        settings={"tiebreaks": ["head_to_head", "sonneborn_berger", "wins"]},
-    )
-    for name, rating, country, gender in DEMO_PLAYERS:
-        events.add_entrant(
-            event, name=name, rating=rating, country=country, gender=gender, by=director
-        )
-    _play_round_robin(event, director, rng, 4)
-    outcome = rounds.draft_next_round(event, by=director)
-    assert outcome.round is not None
-    rnd = rounds.publish_round(outcome.round, by=director)
-    playable = [
-        m for m in rnd.matches.prefetch_related("participants") if m.participants.count() > 1
-    ]
-    for match in playable[: len(playable) // 2]:
-        results.record(
-            match,
-            [{"scores": [rng.randint(0, 3), rng.randint(0, 3)]}],
-            expected_version=match.version,
-            by=director,
-        )
-    standings.refresh(event.pk, Event.objects.get(pk=event.pk).results_version)
-    return event
+def slug(format_key: str) -> str:
+    """The demo event's slug: "demo-wpf-playoffs" for wpf_playoffs."""
+    return f"demo-{format_key.replace('_', '-')}"
 
 
 def simulated_demo(
@@ -79,19 +32,35 @@ def simulated_demo(
         from tournaments.services.eventfile import import_event
 
         state = simulation.cut(simulation.simulate(format_key, entrants, seed), stop_after)
-        slug = f"demo-{format_key.replace('_', '-')}"
-        event = import_event(simulation.to_event_file(state, slug=slug, name=name), by=director)
+        event_file = simulation.to_event_file(state, slug=slug(format_key), name=name)
+        event = import_event(event_file, by=director)
         standings.refresh(event.pk, Event.objects.get(pk=event.pk).results_version)
         return event
 
     return build
 
 
-DEMO_BUILDERS: dict[str, Callable[..., Event]] = {
-    "demo-round-robin": round_robin_demo,
-    "demo-freestyle": simulated_demo("freestyle", 28, 2, "Demo Freestyle (groups, semis, final)"),
-    "demo-woc": simulated_demo("woc", 20, 7, "Demo World Othello Championship (modified Swiss)"),
-    "demo-gokodom": simulated_demo("gokodom", 24, 3, "Demo GokoDom league (Swiss, then top 8)"),
-    "demo-bot-contest": simulated_demo("bot_contest", 12, 4, "Demo programming contest finals"),
-    "demo-wpf-playoffs": simulated_demo("wpf_playoffs", 16, 5, "Demo WPF Grand Prix playoffs"),
-}
+class _Builders(Mapping[str, Callable[..., Event]]):
+    """slug -> builder of every format whose web package has a ``demo`` module, in the
+    registry's order; read live, so a format registered later has its demo too."""
+
+    def _builders(self) -> dict[str, Callable[..., Event]]:
+        found = {}
+        for key in rules_registry.formats():
+            module = registry.part(key, "demo")
+            if module is not None:
+                build: Callable[..., Event] = module.build
+                found[slug(key)] = build
+        return found
+
+    def __getitem__(self, key: str) -> Callable[..., Event]:
+        return self._builders()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._builders())
+
+    def __len__(self) -> int:
+        return len(self._builders())
+
+
+DEMO_BUILDERS: Mapping[str, Callable[..., Event]] = _Builders()

@@ -1,4 +1,4 @@
-"""Each format's own screens (tournaments/formats/<key>.py ``SCREENS``).
+"""Each format's own screens (``SCREENS`` of tournaments/formats/<key>/ui.py).
 
 The format modules name their views by dotted path and this module imports them: a format
 module is read by services, and importing views from there would make an import cycle.

@@ -9,8 +9,9 @@ from playwright.sync_api import expect
 
 from tests.e2e.test_rate_limit_page import sign_in
 from tests.factories import gokodom_event
+from tournaments.formats.gokodom import services as format_gokodom
 from tournaments.models import Match
-from tournaments.services import format_gokodom, rounds
+from tournaments.services import rounds
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -1,10 +1,11 @@
 """Every service that changes data writes an audit row.
 
 The writers are found by introspection, so a new service is caught: every public function
-of tournaments/services/* whose code (or a services function it calls) saves, creates,
-updates or deletes rows. Each writer is then either called here with valid input, and must
-write an AuditEntry (or, for a result, the ResultChange row that is a result's audit), or
-named in EXEMPT with the reason it needs no audit row of its own.
+of tournaments/services/* and of each format's tournaments/formats/<key>/services*.py whose
+code (or a services function it calls) saves, creates, updates or deletes rows. Each writer
+is then either called here with valid input, and must write an AuditEntry (or, for a
+result, the ResultChange row that is a result's audit), or named in EXEMPT with the reason
+it needs no audit row of its own.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import datetime as dt
 import importlib
 import inspect
 import pkgutil
+import re
 import types
 from collections.abc import Callable
 from typing import Any
@@ -22,6 +24,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+import tournaments.formats as formats_package
 import tournaments.services as services_package
 from tests.factories import (
     bot_contest_event,
@@ -32,6 +35,12 @@ from tests.factories import (
     wpf_imported_event,
     wpf_playoffs_event,
 )
+from tournaments.formats.bot_contest import services as format_bot_contest
+from tournaments.formats.freestyle import services as format_freestyle
+from tournaments.formats.gokodom import services as format_gokodom
+from tournaments.formats.gokodom import services_absence as format_gokodom_absence
+from tournaments.formats.gokodom import services_director as format_gokodom_director
+from tournaments.formats.wpf_playoffs import services as format_wpf_playoffs
 from tournaments.models import Entrant, Match, Round
 from tournaments.services import (
     backup,
@@ -43,12 +52,6 @@ from tournaments.services import (
     event_import,
     eventfile,
     events,
-    format_bot_contest,
-    format_freestyle,
-    format_gokodom,
-    format_gokodom_absence,
-    format_gokodom_director,
-    format_wpf_playoffs,
     invitations,
     results,
     rounds,
@@ -118,17 +121,35 @@ EXEMPT = {
 }
 
 
+# a format's own services: tournaments/formats/<key>/services.py, services_<part>.py
+FORMAT_SERVICES = re.compile(r"tournaments\.formats\.(?P<key>[a-z_]+)\.services(?P<part>_[a-z_]+)?")
+
+
 def _modules() -> list[tuple[str, types.ModuleType]]:
     """(name, module) of every services module; a package's modules (eventfile/) all go
-    by the package's name, the one its callers use ("eventfile.import_event")."""
+    by the package's name, the one its callers use ("eventfile.import_event"), and a
+    format's by the name its callers give them ("format_gokodom_director")."""
     found = []
     for info in pkgutil.walk_packages(services_package.__path__, services_package.__name__ + "."):
         found.append((_short(info.name), importlib.import_module(info.name)))
+    for info in pkgutil.walk_packages(formats_package.__path__, formats_package.__name__ + "."):
+        if FORMAT_SERVICES.fullmatch(info.name):
+            found.append((_short(info.name), importlib.import_module(info.name)))
+    assert "format_gokodom_director" in dict(found)  # the formats' services are walked
     return found
 
 
+def _is_service(module_name: str) -> bool:
+    return module_name.startswith(services_package.__name__ + ".") or bool(
+        FORMAT_SERVICES.fullmatch(module_name)
+    )
+
+
 def _short(module_name: str) -> str:
-    """tournaments.services.eventfile.importing -> eventfile"""
+    """tournaments.services.eventfile.importing -> eventfile,
+    tournaments.formats.gokodom.services_director -> format_gokodom_director"""
+    if found := FORMAT_SERVICES.fullmatch(module_name):
+        return f"format_{found['key']}{found['part'] or ''}"
     return module_name[len(services_package.__name__) + 1 :].split(".")[0]
 
 
@@ -152,15 +173,11 @@ def find_writers() -> set[str]:
                     if func.attr in WRITE_CALLS:
                         writes.add(key)
                     target = getattr(module, getattr(func.value, "id", ""), None)
-                    if isinstance(target, types.ModuleType) and target.__name__.startswith(
-                        services_package.__name__ + "."
-                    ):
+                    if isinstance(target, types.ModuleType) and _is_service(target.__name__):
                         edges.add(f"{_short(target.__name__)}.{func.attr}")
                 elif isinstance(func, ast.Name):
                     target = getattr(module, func.id, None)
-                    if inspect.isfunction(target) and target.__module__.startswith(
-                        services_package.__name__ + "."
-                    ):
+                    if inspect.isfunction(target) and _is_service(target.__module__):
                         edges.add(f"{_short(target.__module__)}.{target.__name__}")
                     else:
                         edges.add(f"{name}.{func.id}")

@@ -24,6 +24,9 @@ from tests.factories import (
     wpf_playoffs_event,
 )
 from tournaments import simulation, tasks
+from tournaments.formats.bot_contest import services as format_bot_contest
+from tournaments.formats.gokodom import services as format_gokodom
+from tournaments.formats.wpf_playoffs import services as format_wpf_playoffs
 from tournaments.models import (
     AuditEntry,
     Entrant,
@@ -33,16 +36,7 @@ from tournaments.models import (
     MatchParticipant,
     Team,
 )
-from tournaments.services import (
-    backup,
-    corrections,
-    eventfile,
-    events,
-    format_bot_contest,
-    format_gokodom,
-    format_wpf_playoffs,
-    rounds,
-)
+from tournaments.services import backup, corrections, eventfile, events, rounds
 from tournaments.services.backup import BackupError
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -11,9 +11,9 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import freestyle_event, gokodom_event, play_round
+from tournaments.formats.gokodom import services_director as director_service
 from tournaments.models import AuditEntry, Entrant, Match, ResultChange
 from tournaments.services import corrections, rounds
-from tournaments.services import format_gokodom_director as director_service
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}

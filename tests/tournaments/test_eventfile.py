@@ -162,7 +162,8 @@ def test_results_given_by_details_alone_are_stored_and_in_the_history_after_impo
     them) and without a history row; now each is stored with an import row, and the result
     history replays to the stored record."""
     from tests.factories import gokodom_event
-    from tournaments.services import format_gokodom_director, history
+    from tournaments.formats.gokodom import services_director as format_gokodom_director
+    from tournaments.services import history
 
     event = gokodom_event(director, players=8, users=False, swiss_rounds=2)
     rnd = rounds.publish_round(rounds.draft_next_round(event, by=director).round, by=director)

@@ -10,8 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import bot_contest_event
+from tournaments.formats.bot_contest import services as service
 from tournaments.models import Game, Match, RefereeGame, RefereeToken, ResultChange, Round
-from tournaments.services import format_bot_contest as service
 from tournaments.services import rounds
 
 pytestmark = pytest.mark.django_db

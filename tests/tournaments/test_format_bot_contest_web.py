@@ -12,8 +12,8 @@ from django.urls import reverse
 
 from tests.factories import bot_contest_event
 from tests.tournaments.test_format_bot_contest import HEADER, game_lines, start
+from tournaments.formats.bot_contest import services as service
 from tournaments.models import Event, Match, RandomDraw, Round
-from tournaments.services import format_bot_contest as service
 from tournaments.services import rounds
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,9 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import freestyle_event, play_round
+from tournaments.formats.freestyle import services as format_freestyle
 from tournaments.models import AuditEntry, Entrant, RandomDraw, Round
-from tournaments.services import format_freestyle, rounds
+from tournaments.services import rounds
 from tournaments.services.errors import ServiceError
 
 pytestmark = pytest.mark.django_db

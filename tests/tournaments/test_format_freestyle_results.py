@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from tests.factories import EventFactory, freestyle_event, play_round
 from tournaments.formats import ui_for
-from tournaments.formats.freestyle import UI, FreestyleUI
+from tournaments.formats.freestyle.ui import UI, FreestyleUI
 from tournaments.models import Match
 from tournaments.services import results, rounds
 

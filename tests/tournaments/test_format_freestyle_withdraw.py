@@ -9,8 +9,9 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import confirm_preview, freestyle_event, play_round
+from tournaments.formats.freestyle import services as format_freestyle
 from tournaments.models import Entrant, Match, ResultChange, Round
-from tournaments.services import events, format_freestyle, rounds
+from tournaments.services import events, rounds
 from tournaments.services.errors import ServiceError
 
 pytestmark = pytest.mark.django_db

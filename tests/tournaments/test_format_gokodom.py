@@ -11,8 +11,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import gokodom_event
+from tournaments.formats.gokodom import services_director as director_service
 from tournaments.models import AuditEntry, Match, RandomDraw, ResultChange, Round
-from tournaments.services import format_gokodom_director as director_service
 from tournaments.services import rounds
 
 pytestmark = pytest.mark.django_db

@@ -10,11 +10,11 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import gokodom_event
+from tournaments.formats.gokodom import services as player_service
+from tournaments.formats.gokodom import services_director as director_service
+from tournaments.formats.gokodom.tasks import close_due_rounds
 from tournaments.models import AuditEntry, Match, RandomDraw, ResultChange, Round
-from tournaments.services import format_gokodom as player_service
-from tournaments.services import format_gokodom_director as director_service
 from tournaments.services import rounds
-from tournaments.tasks_gokodom import close_due_rounds
 
 pytestmark = pytest.mark.django_db
 PAST = datetime.datetime(2020, 1, 13, 6, 0, tzinfo=datetime.UTC)

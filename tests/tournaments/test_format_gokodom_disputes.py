@@ -12,8 +12,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.tournaments.test_format_gokodom import HTMX, client_for, pair, post, start
-from tournaments.services import format_gokodom as service
-from tournaments.services import format_gokodom_director as director_service
+from tournaments.formats.gokodom import services as service
+from tournaments.formats.gokodom import services_director as director_service
 from tournaments.services.errors import ServiceError
 
 pytestmark = pytest.mark.django_db

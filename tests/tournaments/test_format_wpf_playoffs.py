@@ -8,9 +8,9 @@ from django.urls import reverse
 
 from tests.factories import EntrantFactory, wpf_imported_event, wpf_play, wpf_playoffs_event
 from tournaments.formats import ui_for
-from tournaments.formats.wpf_playoffs_entry import parse, parse_time
+from tournaments.formats.wpf_playoffs import services as service
+from tournaments.formats.wpf_playoffs.entry import parse, parse_time
 from tournaments.models import AuditEntry, Entrant, Match, Round
-from tournaments.services import format_wpf_playoffs as service
 from tournaments.services import rounds
 from tournaments.services.errors import ServiceError
 

@@ -16,8 +16,8 @@ from django.urls import reverse
 
 from tests.factories import wpf_imported_event
 from tournaments.formats import ui_for
+from tournaments.formats.wpf_playoffs import services as service
 from tournaments.models import AuditEntry, Event, Match, Round, StandingsRow
-from tournaments.services import format_wpf_playoffs as service
 from tournaments.services import rounds, standings
 from tournaments.services.errors import ServiceError
 

@@ -6,15 +6,10 @@ import pytest
 from django.core.management import call_command
 
 from tests.factories import gokodom_event, play_round, round_robin_event
+from tournaments.formats.gokodom import services as format_gokodom
+from tournaments.formats.gokodom import services_director as format_gokodom_director
 from tournaments.models import Game, Match, ResultChange
-from tournaments.services import (
-    corrections,
-    format_gokodom,
-    format_gokodom_director,
-    history,
-    results,
-    rounds,
-)
+from tournaments.services import corrections, history, results, rounds
 
 pytestmark = pytest.mark.django_db
 

@@ -102,7 +102,7 @@ def test_a_real_event_file_is_well_within_the_depth_limit(director):
 
 def test_the_referee_api_refuses_deep_json_with_a_message(director):
     from tests.tournaments.test_format_bot_contest import api
-    from tournaments.services import format_bot_contest as service
+    from tournaments.formats.bot_contest import services as service
 
     event = Event.objects.create(slug="bots", name="Bots", format="bot_contest")
     _row, token = service.create_token(event, by=director)
@@ -118,7 +118,7 @@ def test_the_referee_api_refuses_deep_json_with_a_message(director):
 
 def test_the_referee_api_refuses_a_body_past_its_byte_limit(director, settings):
     from tests.tournaments.test_format_bot_contest import api
-    from tournaments.services import format_bot_contest as service
+    from tournaments.formats.bot_contest import services as service
 
     event = Event.objects.create(slug="bots", name="Bots", format="bot_contest")
     _row, token = service.create_token(event, by=director)

@@ -15,16 +15,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import freestyle_event, gokodom_event, round_robin_event
+from tournaments.formats.freestyle import services as format_freestyle
+from tournaments.formats.gokodom import services as format_gokodom
+from tournaments.formats.gokodom import services_director as format_gokodom_director
 from tournaments.models import Entrant, Match
-from tournaments.services import (
-    corrections,
-    double_entry,
-    format_freestyle,
-    format_gokodom,
-    format_gokodom_director,
-    results,
-    rounds,
-)
+from tournaments.services import corrections, double_entry, results, rounds
 
 pytestmark = pytest.mark.django_db
 

@@ -21,8 +21,9 @@ from django.urls import reverse
 from accounts.services import claim_entrant
 from tests.factories import gokodom_event, round_robin_event
 from tests.tournaments.test_format_gokodom import client_for, pair, post
+from tournaments.formats.gokodom import services as format_gokodom
 from tournaments.models import EventDirector, Notification, Round
-from tournaments.services import format_gokodom, notifications, rounds
+from tournaments.services import notifications, rounds
 from tournaments.tasks import send_notifications
 
 pytestmark = pytest.mark.django_db

@@ -18,8 +18,8 @@ from tests.tournaments.test_format_bot_contest import post as post_game
 from tests.tournaments.test_format_gokodom import HTMX, client_for, pair
 from tests.tournaments.test_format_gokodom import post as post_action
 from tournaments import ratelimit
+from tournaments.formats.bot_contest import services as bots
 from tournaments.models import AuditEntry, Event, Match, RefereeGame
-from tournaments.services import format_bot_contest as bots
 from tournaments.services import rounds
 
 pytestmark = pytest.mark.django_db

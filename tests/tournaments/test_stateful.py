@@ -28,6 +28,11 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from accounts.models import User
+from tournaments.formats.bot_contest import services as format_bot_contest
+from tournaments.formats.freestyle import services as format_freestyle
+from tournaments.formats.gokodom import services as format_gokodom
+from tournaments.formats.gokodom import services_director as format_gokodom_director
+from tournaments.formats.wpf_playoffs import services as format_wpf_playoffs
 from tournaments.models import (
     AuditEntry,
     Entrant,
@@ -42,11 +47,6 @@ from tournaments.services import (
     draws,
     eventfile,
     events,
-    format_bot_contest,
-    format_freestyle,
-    format_gokodom,
-    format_gokodom_director,
-    format_wpf_playoffs,
     history,
     results,
     rounds,

@@ -1,10 +1,10 @@
 """Tasks sent by their registered name, so that no service imports a task module.
 
-The task modules (tournaments/tasks.py, tasks_gokodom.py) import the services they call;
-a service importing them back would make an import cycle (tests/test_import_graph.py
-forbids it). The task object is looked up in the Celery app's registry, so
-``apply_async`` behaves exactly as before: eager under ``task_always_eager`` (the tests),
-sent to the broker otherwise.
+The task modules (tournaments/tasks.py, tournaments/formats/gokodom/tasks.py) import the
+services they call; a service importing them back would make an import cycle
+(tests/test_import_graph.py forbids it). The task object is looked up in the Celery app's
+registry, so ``apply_async`` behaves exactly as before: eager under ``task_always_eager``
+(the tests), sent to the broker otherwise.
 """
 
 from __future__ import annotations
