@@ -149,3 +149,16 @@ def test_a_bye_off_the_berger_table_is_reported() -> None:
     state = event(9, 0)
     assert "round_robin" in state.rounds[0].details["system"]
     assert wc.BERGER in rules_of(check(_a_game_made_a_bye(state, 1)))
+
+
+def test_a_field_that_leaves_out_a_player_who_played_is_reported_not_a_crash() -> None:
+    """II.1: the field is the players present; one recorded as playing but missing from
+    round 1's field is a finding of the record, and the standings are still checked."""
+    state = event(9, 0)
+    first = state.rounds[0]
+    field = [str(e) for e in first.details["field"]]
+    dropped = dataclasses.replace(first, details={**first.details, "field": field[1:]})
+    broken = dataclasses.replace(state, rounds=(dropped, *state.rounds[1:]))
+    report = audit(broken, ENGINE.standings(state))
+    assert report.violations, "the missing player is reported"
+    assert report.rows > 0  # the standings were read, not abandoned

@@ -430,7 +430,8 @@ def _check_standings(
         points = players[me].points
         bq = (
             game_discs[me]
-            + c * sum((players[o].points for o in opponents[me]), Fraction())
+            # an opponent missing from the field is already a finding of the record
+            + c * sum((players[o].points for o in opponents[me] if o in players), Fraction())
             + substitutes[me] * (32 + c * points)
         )
         keys[me] = (points, bq, discs[me])
