@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -70,11 +70,7 @@ def round_matches(event: Event, rnd: Round) -> list[Match]:
 
 
 def render_pairings(event: Event, rnd: Round | None, matches: list[Match], query: str) -> str:
-    ui = ui_for(event)
-    for match in matches:  # worked out once here, not looked up row by row in the template
-        # read by the template; type: ignore as they are not model fields
-        match.seats = list(match.participants.all())  # type: ignore[attr-defined]
-        match.notes = ending_notes(match) + ui.match_notes(match)  # type: ignore[attr-defined]
+    _prepare_rows(event, matches)
     pairings = {
         "round": rnd,
         "q": query,
@@ -87,7 +83,7 @@ def render_pairings(event: Event, rnd: Round | None, matches: list[Match], query
 
 def pairings_tables(event: Event, rnd: Round, rounds: list[Round]) -> SafeString:
     """A round's pairing tables, unsearched: stored per results version, built from rows
-    stored apart (pairing_rows), so a result saved re-renders its own row, not the round."""
+    stored apart (render_stored_rows), so a result saved re-renders its own row, not the round."""
     hidden = ui_for(event).hides_results(event, rounds)
     return fragment(
         "pairings",
@@ -105,7 +101,7 @@ class StoredRow:
     table: int | None
     bracket: str
     group: str
-    html: SafeString = field(default_factory=lambda: mark_safe(""))
+    html: SafeString
 
 
 def render_stored_rows(event: Event, rnd: Round, hidden: bool) -> str:
@@ -163,9 +159,19 @@ def render_stored_rows(event: Event, rnd: Round, hidden: bool) -> str:
     return render_to_string("tournaments/_pairings_tables.html", context)
 
 
-def _render_rows(event: Event, rnd: Round, pks: list[int], has_tables: bool) -> dict[int, str]:
+def _prepare_rows(event: Event, matches: Iterable[Match]) -> None:
+    """Each match's seats and notes, worked out once here, not looked up row by row in the
+    template."""
     ui = ui_for(event)
-    loaded = selectors.matches_with_seats(Match.objects.filter(pk__in=pks))
+    for match in matches:
+        # read by the template; type: ignore as they are not model fields
+        match.seats = list(match.participants.all())  # type: ignore[attr-defined]
+        match.notes = ending_notes(match) + ui.match_notes(match)  # type: ignore[attr-defined]
+
+
+def _render_rows(event: Event, rnd: Round, pks: list[int], has_tables: bool) -> dict[int, str]:
+    loaded = list(selectors.matches_with_seats(Match.objects.filter(pk__in=pks)))
+    _prepare_rows(event, loaded)
     context = {
         "event": event,
         "pairings": {"round": rnd, "q": "", "has_tables": has_tables},
@@ -174,9 +180,6 @@ def _render_rows(event: Event, rnd: Round, pks: list[int], has_tables: bool) -> 
     row = get_template("tournaments/_pairings_tables.html#pairing-row")
     built = {}
     for match in loaded:
-        # read by the template; type: ignore as they are not model fields
-        match.seats = list(match.participants.all())  # type: ignore[attr-defined]
-        match.notes = ending_notes(match) + ui.match_notes(match)  # type: ignore[attr-defined]
         built[match.pk] = str(row.render({**context, "p": context["pairings"], "match": match}))
     return built
 
