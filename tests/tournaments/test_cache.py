@@ -1,8 +1,6 @@
 """Public pages cached per event version: one build per change, a fresh CSRF token per
 visitor, HTMX and full pages apart, and a site that keeps working when Redis is down."""
 
-import uuid
-
 import pytest
 from django.conf import settings as django_settings
 from django.urls import reverse
@@ -17,17 +15,8 @@ from tournaments.views import pagecache, pagegen
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture(autouse=True)
-def fresh_cache(settings):
-    """A key prefix of its own: no marker or page left by another test (ids repeat on
-    SQLite) is seen, and a shared Redis is never flushed."""
-    settings.CACHES = {
-        name: {**conf, "KEY_PREFIX": f"t-{uuid.uuid4().hex[:8]}"}
-        for name, conf in settings.CACHES.items()
-    }
-    pagecache._down_until = pagegen._down_until = 0.0
-    yield
-    pagecache._down_until = pagegen._down_until = 0.0
+# Each test has a cache key prefix of its own (tests/conftest.py): no marker or page left
+# by another test is seen, and a shared Redis is never flushed.
 
 
 @pytest.fixture
@@ -260,8 +249,6 @@ def test_a_worker_hears_of_another_workers_change_without_asking_redis(settings)
     import time
 
     import redis
-
-    from tournaments.views import pagegen
 
     if "Redis" not in settings.CACHES["default"]["BACKEND"]:
         pytest.skip("needs Redis")

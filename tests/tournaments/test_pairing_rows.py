@@ -4,7 +4,6 @@ and the tables read exactly as a full render of the round."""
 
 from __future__ import annotations
 
-import uuid
 from unittest import mock
 
 import pytest
@@ -13,19 +12,9 @@ from django.utils import translation
 from tests.factories import play_round, round_robin_event
 from tournaments.models import Entrant, Match
 from tournaments.services import results
-from tournaments.views import fragments, pagecache, pagegen
+from tournaments.views import fragments
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def own_cache(settings):
-    settings.CACHES = {
-        name: {**conf, "KEY_PREFIX": f"t-{uuid.uuid4().hex[:8]}"}
-        for name, conf in settings.CACHES.items()
-    }
-    pagecache._down_until = pagegen._down_until = 0.0
-    pagecache._local.clear()
 
 
 @pytest.fixture
