@@ -7,6 +7,11 @@ quote, so the program shows it as text. Numbers are left as they are: a value th
 as a number (a negative rating, a disc margin) and a text that is nothing but a plain decimal
 number ("-3", "+0.5"), which a spreadsheet reads as that number and cannot run. "-2+3" is
 not a plain number: it is quoted. (docs/operations.md, "CSV files".)
+
+A spreadsheet may also split the line on another delimiter than ours: French and German
+Excel split on ";", others on tab, and they ignore our quotes when a field does not start
+with one. So the same rule holds for every piece of a text that follows a comma, a
+semicolon, a tab or a line break: "x;=1+1;y" is written "x;'=1+1;y".
 """
 
 from __future__ import annotations
@@ -20,6 +25,17 @@ from typing import Any
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)")
+# A delimiter some spreadsheet splits on, then what it skips before a cell's first character
+# (an opening quote, spaces), then a character that starts a formula, then the rest of that
+# piece up to the next delimiter.
+PIECE_AFTER_DELIMITER = re.compile(r"(?<=[,;\t\r\n])([\" ]*)([=+\-@][^,;\t\r\n]*)")
+
+
+def _neutralise_piece(match: re.Match[str]) -> str:
+    skipped, piece = match.group(1), match.group(2)
+    if PLAIN_NUMBER.fullmatch(piece.rstrip('" ')):
+        return match.group(0)
+    return f"{skipped}'{piece}"
 
 
 def cell(value: Any) -> Any:
@@ -30,7 +46,7 @@ def cell(value: Any) -> Any:
         return str(value)
     if isinstance(value, int | float | Decimal):
         return value
-    text = str(value)
+    text = PIECE_AFTER_DELIMITER.sub(_neutralise_piece, str(value))
     if text.startswith(FORMULA_STARTS) and not PLAIN_NUMBER.fullmatch(text):
         return "'" + text
     return text

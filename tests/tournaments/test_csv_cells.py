@@ -21,8 +21,9 @@ ROOT = Path(__file__).resolve().parents[2]
         ("+cmd|' /C calc'!A0", "'+cmd|' /C calc'!A0"),
         ("@SUM(1+1)", "'@SUM(1+1)"),
         ("-2+3", "'-2+3"),
-        ("\t=1+1", "'\t=1+1"),
-        ("\r=1+1", "'\r=1+1"),
+        # the piece after the tab or CR is a cell too, for a spreadsheet splitting there
+        ("\t=1+1", "'\t'=1+1"),
+        ("\r=1+1", "'\r'=1+1"),
         ("-", "'-"),
         ("- withdrawn", "'- withdrawn"),
         ("-1e5", "'-1e5"),  # not a plain decimal: quoted, like any other text
@@ -67,3 +68,49 @@ def test_every_csv_writer_of_the_project_is_the_one_helper():
         ("tournaments/views/reports.py", "text/csv"),
     }
     assert set(found) <= allowed, f"CSV written outside tournaments/csv_cells.py: {found}"
+
+
+HOSTILE_PIECES = [
+    "x;=1+1;y",
+    "x;=cmd|' /C calc'!A0",
+    "Ana\t@SUM(1+1)",
+    "Ana,+1+1",
+    "Ana\n=1+1",
+    "Ana\r\n-2+3",
+    'Ana;"=1+1"',
+    "Ana; =1+1",
+    "=1;=2",
+]
+FORMULA_START = re.compile(r"^[\" ]*[=+\-@\t\r]")
+
+
+def could_run(text: str) -> bool:
+    """A cell a spreadsheet would run: its first character (past the quotes and spaces it
+    skips) starts a formula, and the cell is not a plain number."""
+    bare = text.strip('" \r\n')
+    return bool(FORMULA_START.match(text)) and not PLAIN_NUMBER.fullmatch(bare)
+
+
+PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)")
+
+
+@pytest.mark.parametrize("delimiter", [",", ";", "\t"])
+def test_no_piece_starts_a_formula_whatever_delimiter_the_spreadsheet_splits_on(delimiter):
+    """Issue 29 finding 1: `x;=1+1;y` was written unquoted, and a spreadsheet splitting on
+    `;` (French and German Excel) or tab read the cell `=1+1`."""
+    rows = [[n, name, -3] for n, name in enumerate(HOSTILE_PIECES, 1)]
+    content = csv_bytes(["number", "name", "rating"], rows)
+    text = content.decode("utf-8-sig")
+    cells = [c for row in csv.reader(io.StringIO(text), delimiter=delimiter) for c in row]
+    # a spreadsheet that knows no quoting at all splits on every delimiter and line break
+    cells += re.split(r"[,;\t\r\n]", text)
+    assert [c for c in cells if could_run(c)] == []
+
+
+def test_pieces_are_neutralised_and_plain_numbers_kept():
+    assert cell("x;=1+1;y") == "x;'=1+1;y"
+    assert cell("Ana\t@SUM(1)") == "Ana\t'@SUM(1)"
+    assert cell("=1;=2") == "'=1;'=2"
+    assert cell("Team; -3") == "Team; -3"  # a plain number after the delimiter is data
+    assert cell("Team,+0.5") == "Team,+0.5"
+    assert cell("Ana Dupré; Oslo") == "Ana Dupré; Oslo"

@@ -185,6 +185,40 @@ def test_csv_cells_that_could_start_a_formula_are_neutralised_in_every_csv(direc
                     assert PLAIN_NUMBER.fullmatch(cell), f"{kind}: {cell!r} could run"
 
 
+BEHIND_A_DELIMITER = {
+    1: "x;=1+1;y",
+    2: "Ana\t=cmd|' /C calc'!A0",
+    3: "Bo; @SUM(1+1)",
+    4: "Cy,-2+3",
+}
+
+
+@pytest.mark.parametrize("delimiter", [",", ";", "\t"])
+def test_no_csv_cell_starts_a_formula_whatever_the_delimiter(director, delimiter):
+    """Issue 29 finding 1: an entrant named `x;=1+1;y` was written unquoted to the entrants,
+    results and standings CSVs; French and German Excel split on `;`, others on tab, and
+    read the cell `=1+1`. Each file is read with each delimiter, and a second time split on
+    every delimiter as a spreadsheet that ignores quotes would."""
+    event = round_robin_event(director, players=6, slug=f"delim{ord(delimiter)}")
+    team = event.teams.create(name="Club;=1+1")
+    for number, name in BEHIND_A_DELIMITER.items():
+        event.entrants.filter(number=number).update(name=name)
+    event.entrants.filter(number=1).update(team=team)
+    play_round(event, director, scores=lambda m: [1, 0])
+    for kind in (Report.Kind.ENTRANTS_CSV, Report.Kind.RESULTS_CSV, Report.Kind.STANDINGS_CSV):
+        report = build(event, kind, director)
+        assert report.status == Report.Status.DONE, report.message
+        with report.file.open("rb") as handle:
+            text = handle.read().decode("utf-8-sig")
+        assert "x;'=1+1;y" in text  # the name is still there, readable
+        cells = [c for row in csv.reader(io.StringIO(text), delimiter=delimiter) for c in row]
+        cells += re.split(r"[,;\t\r\n]", text)
+        for cell in cells:
+            bare = cell.lstrip('" ')
+            if bare[:1] in ("=", "+", "-", "@"):
+                assert PLAIN_NUMBER.fullmatch(bare.rstrip('" ')), f"{kind}: {cell!r} could run"
+
+
 def test_a_pdf_prints_times_in_the_events_zone_and_says_so(director):
     """Issue 21 finding 7: PDFs printed UTC labelled with the event's zone."""
     from datetime import datetime
