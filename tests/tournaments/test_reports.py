@@ -113,6 +113,47 @@ def test_asking_twice_for_one_version_builds_once(event, director):
     assert reports.build(first.pk) is False  # the task run again: nothing to do
 
 
+def csv_rows(report: Report) -> list[dict[str, str]]:
+    report.refresh_from_db()
+    assert report.status == Report.Status.DONE, report.message
+    with report.file.open("rb") as handle:
+        return list(csv.DictReader(io.StringIO(handle.read().decode("utf-8-sig"))))
+
+
+def test_a_report_is_rebuilt_when_what_it_shows_changed_with_the_results_unchanged(event, director):
+    """Issue 29 finding 4: an entrants CSV built, three entrants added, asked again: the
+    old file came back (a report was reused while results_version was unchanged)."""
+    first = build(event, Report.Kind.ENTRANTS_CSV, director)
+    assert len(csv_rows(first)) == 6
+    event.refresh_from_db()
+    version = event.results_version
+    for number in (7, 8, 9):
+        event.entrants.create(number=number, name=f"Late {number}")
+    event.refresh_from_db()
+    assert event.results_version == version  # the results did not move
+    second = build(event, Report.Kind.ENTRANTS_CSV, director)
+    assert second.pk != first.pk
+    assert len(csv_rows(second)) == 9
+    # a rename, a team, a new round's pairings: each is shown, each is a new build
+    event.entrants.filter(number=7).update(name="Renamed Late")
+    third = build(event, Report.Kind.ENTRANTS_CSV, director)
+    assert third.pk != second.pk
+    assert "Renamed Late" in {row["name"] for row in csv_rows(third)}
+    # nothing changed since: the same report again
+    assert build(event, Report.Kind.ENTRANTS_CSV, director).pk == third.pk
+
+
+def test_a_round_report_is_rebuilt_when_its_pairings_change(event, director):
+    first = build(event, Report.Kind.RESULTS_CSV, director)
+    match = event.rounds.get(number=2).matches.order_by("pk").first()
+    a, b = list(match.participants.order_by("seat"))
+    # the colours swapped (seat 0 plays black): a round's pairing table shows it
+    type(a).objects.filter(pk=a.pk).update(seat=9)
+    type(b).objects.filter(pk=b.pk).update(seat=a.seat)
+    type(a).objects.filter(pk=a.pk).update(seat=b.seat)
+    assert build(event, Report.Kind.RESULTS_CSV, director).pk != first.pk
+
+
 def test_a_report_that_cannot_be_built_says_why(director):
     event = round_robin_event(director, players=4, slug="empty")
     with pytest.raises(reports.ServiceError, match="no round"):

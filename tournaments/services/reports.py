@@ -2,12 +2,15 @@
 by a task (tournaments.tasks.build_report), stored as files, downloaded through a view that
 checks permission. Progress is written to the Report row as the build goes.
 
-A report is asked for once per kind, round and results version: asking again while one is
-queued, building or ready for the same version returns that one.
+A report is asked for once per kind, round, results version and record: asking again while
+one is queued, building or ready for the same ones returns that one. The results version
+alone is not enough: entrants added or renamed, a team, a redrawn round or the event's own
+settings change what a report shows without a result changing (``record_digest``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from datetime import datetime, timedelta
 from typing import Any
@@ -17,7 +20,19 @@ from django.core.files.base import ContentFile
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
-from tournaments.models import Event, Report, Round
+from tournaments.models import (
+    CheckIn,
+    Entrant,
+    Event,
+    Group,
+    GroupMember,
+    Match,
+    MatchParticipant,
+    Report,
+    Round,
+    Stage,
+    Team,
+)
 from tournaments.services import invitations, locking, queue
 from tournaments.services.errors import ServiceError
 from tournaments.services.report_files import (
@@ -66,6 +81,7 @@ def request(
         round_number = None
     with transaction.atomic():
         event = locking.lock_event(event.pk)
+        options["record"] = record_digest(event, pairings=kind not in STANDINGS_KINDS)
         # Standings reports show the published standings; the others the record as it is.
         version = event.standings_version if kind in STANDINGS_KINDS else event.results_version
         same = Report.objects.filter(
@@ -73,9 +89,8 @@ def request(
             kind=kind,
             round_number=round_number,
             results_version=version,
+            options=options,  # the same record, and the same codes and address for slips
         ).exclude(status=Report.Status.FAILED)
-        if kind in OPTION_KINDS:  # the same slips only while the same codes and address
-            same = same.filter(options=options)
         existing = same.first()
         if existing is not None:
             return existing
@@ -90,6 +105,47 @@ def request(
         )
         transaction.on_commit(lambda: enqueue(report.pk))
     return report
+
+
+# What a report can show besides results and standings, which their versions cover: every
+# field of these rows, so a field added to one of them later is covered too. Games and
+# result changes are left out (each one raises the results version).
+_EVENT_EXCLUDED = {"updated_at", "results_version", "standings_version"}
+_NAMES: tuple[tuple[type[Any], str], ...] = ((Team, "event_id"), (Entrant, "event_id"))
+_PAIRINGS: tuple[tuple[type[Any], str], ...] = (
+    (CheckIn, "event_id"),
+    (Stage, "event_id"),
+    (Round, "event_id"),
+    (Group, "round__event_id"),
+    (GroupMember, "group__round__event_id"),
+    (Match, "round__event_id"),
+    (MatchParticipant, "match__round__event_id"),
+)
+
+
+def record_digest(event: Event, *, pairings: bool = True) -> str:
+    """A digest of the event's own row, its teams, entrants, check-ins, stages, rounds,
+    groups and pairings: equal digests, same report. A standings report shows the published
+    standings (their version) and the names: ``pairings=False`` leaves out the rounds, which
+    keeps anyone's request for the public standings PDF cheap on a large event."""
+    digest = hashlib.sha256()
+    event_fields = [
+        f.attname for f in Event._meta.concrete_fields if f.attname not in _EVENT_EXCLUDED
+    ]
+    querysets = (
+        Event.objects.filter(pk=event.pk).values_list(*event_fields),
+        *(
+            model.objects.filter(**{lookup: event.pk})
+            .order_by("pk")
+            .values_list(*(f.attname for f in model._meta.concrete_fields))
+            for model, lookup in (_NAMES + _PAIRINGS if pairings else _NAMES)
+        ),
+    )
+    for queryset in querysets:
+        digest.update(queryset.model.__name__.encode())
+        for row in queryset:
+            digest.update(repr(row).encode())
+    return digest.hexdigest()
 
 
 def enqueue(report_id: int) -> None:
