@@ -13,6 +13,7 @@ import zoneinfo
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import Exists, IntegerField, OuterRef, Value
 from django.http import Http404
 from django.utils import timezone
 
@@ -28,6 +29,8 @@ def is_director(user: Any, event: Event) -> bool:
         return False
     if user.is_staff:
         return True
+    if _roles_read_for(user, event):
+        return bool(event.viewer_directs)  # type: ignore[attr-defined]
     return EventDirector.objects.filter(event=event, user=user).exists()
 
 
@@ -54,7 +57,31 @@ def can_view(user: Any, event: Event) -> bool:
         return True
     if not _signed_in(user):
         return False
-    return is_director(user, event) or event.entrants.filter(user=user).exists()
+    if is_director(user, event):
+        return True
+    if _roles_read_for(user, event):
+        return bool(event.viewer_plays)  # type: ignore[attr-defined]
+    return event.entrants.filter(user=user).exists()
+
+
+def _roles_read_for(user: Any, event: Event) -> bool:
+    """The event was read with this user's roles (_event_with_roles), not another's."""
+    return bool(getattr(event, "viewer_id", None) == user.pk)
+
+
+def _event_with_roles(user: Any, slug: str) -> Event | None:
+    """The event and, for a signed-in user, whether they direct it or play in it, in one
+    query. A private event and a missing one then cost a stranger the same work: with the
+    roles asked only once the event was found, a private event answered its 404 measurably
+    later than a missing one (issue 29 finding 3)."""
+    events = Event.objects.filter(slug=slug)
+    if _signed_in(user) and not user.is_staff:
+        events = events.annotate(
+            viewer_id=Value(user.pk, output_field=IntegerField()),
+            viewer_directs=Exists(EventDirector.objects.filter(event=OuterRef("pk"), user=user)),
+            viewer_plays=Exists(Entrant.objects.filter(event=OuterRef("pk"), user=user)),
+        )
+    return events.first()
 
 
 def is_player_of(user: Any, entrant: Entrant) -> bool:
@@ -92,7 +119,7 @@ def event_for_viewer(user: Any, slug: str) -> Event:
     """The event if this user may see it; a private event is a 404 to others, not a 403,
     so its existence does not leak. The rest of the request reads times in the event's
     time zone (tournaments.middleware.EventTimeZoneMiddleware resets it after)."""
-    event = Event.objects.filter(slug=slug).first()
+    event = _event_with_roles(user, slug)
     if event is None or not can_view(user, event):
         raise Http404("No such event.")
     activate_zone(event)
@@ -100,7 +127,7 @@ def event_for_viewer(user: Any, slug: str) -> Event:
 
 
 def event_for_director(user: Any, slug: str) -> Event:
-    event = Event.objects.filter(slug=slug).first()
+    event = _event_with_roles(user, slug)
     if event is None or not is_director(user, event):
         raise Http404("No such event.")
     activate_zone(event)
