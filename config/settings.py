@@ -246,6 +246,9 @@ ARBITER_RATE_LIMITS = {
     "signup": env_str("ARBITER_RATE_SIGNUP", "20/h"),
     # per account: posts that create an event (/manage/new/) or check or confirm an import
     "event_create": env_str("ARBITER_RATE_EVENT_CREATE", "30/h"),
+    # the same posts per client address, whatever the account: ten accounts on one address
+    # made 278 public events in a minute (issue 29); a venue's directors share one address
+    "event_create_address": env_str("ARBITER_RATE_EVENT_CREATE_ADDRESS", "20/h"),
 }
 # What one imported file may hold (tournaments/services/limits.py, DESIGN 16): past a limit
 # the file is refused, the limit named, before the heavy part of the check. Each is set by

@@ -5,9 +5,21 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Value
+from django.db.models import (
+    BooleanField,
+    Case,
+    Count,
+    Exists,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Value,
+    When,
+)
 
 from tournaments.formats import ui_for
 from tournaments.match_reads import with_seats_and_games as with_seats_and_games
@@ -48,6 +60,40 @@ def visible_events(user: Any) -> QuerySet[Event]:
         entered = Entrant.objects.filter(user=user).values("event_id")
         return events.filter(Q(public=True) | Q(pk__in=directed) | Q(pk__in=entered))
     return events.filter(public=True)
+
+
+FRONT_PAGE_SEARCH_LENGTH = 100
+
+
+def front_page_events(user: Any, *, search: str = "", today: date) -> QuerySet[Event]:
+    """The events of the front page: those this user may see, the ones happening now first
+    (running, or today within their dates), then the newest. An event with neither entrants
+    nor rounds is listed to its directors only, so accounts cannot fill the public page
+    with empty events (issue 29 finding 5). ``search`` looks in the name, venue and slug."""
+    events = visible_events(user).annotate(
+        has_entrants=Exists(Entrant.objects.filter(event=OuterRef("pk"))),
+        has_rounds=Exists(Round.objects.filter(event=OuterRef("pk"))),
+        happening_now=Case(
+            When(
+                Q(status=Event.Status.RUNNING)
+                | Q(starts_on__lte=today, ends_on__gte=today)
+                | Q(starts_on=today, ends_on__isnull=True),
+                then=Value(True),
+            ),
+            default=Value(False),
+            output_field=BooleanField(),
+        ),
+    )
+    listed = Q(has_entrants=True) | Q(has_rounds=True)
+    if getattr(user, "is_authenticated", False):
+        listed |= Q(directing=True)
+    events = events.filter(listed)
+    search = search.strip()[:FRONT_PAGE_SEARCH_LENGTH]
+    if search:
+        events = events.filter(
+            Q(name__icontains=search) | Q(venue__icontains=search) | Q(slug__icontains=search)
+        )
+    return events.order_by("-happening_now", "-starts_on", "name", "pk")
 
 
 def public_rounds(event: Event) -> list[Round]:

@@ -61,6 +61,7 @@ def test_every_configured_limit_is_a_valid_rate(settings):
         "referee_bad_token",
         "signup",
         "event_create",
+        "event_create_address",
     }
     for scope in settings.ARBITER_RATE_LIMITS:
         assert ratelimit.rate_for(scope).count > 0
@@ -271,6 +272,29 @@ def test_creating_events_past_the_limit_per_account_is_429_and_creates_nothing(
     other.force_login(django_user_model.objects.create_user("other", password="pw-other-1"))
     assert create(other, "three").status_code == 302
     assert sorted(Event.objects.values_list("slug", flat=True)) == ["one", "three", "two"]
+
+
+def test_creating_events_past_the_limit_per_address_is_429_whatever_the_account(
+    settings, own_cache, django_user_model
+):
+    """Issue 29 finding 5: one address made 278 public events with 10 accounts in 60 s;
+    the limits were per account only."""
+    settings.ARBITER_CLIENT_IP_HEADER = "X-Forwarded-For"
+    limits(settings, event_create="30/h", event_create_address="3/h")
+
+    def client_at(address: str, n: int) -> Client:
+        client = Client(HTTP_X_FORWARDED_FOR=address)
+        client.force_login(django_user_model.objects.create_user(f"flood{n}", password="pw-f-1"))
+        return client
+
+    answers = [create(client_at("198.51.100.7", n), f"flood-{n}").status_code for n in range(5)]
+    assert answers == [302, 302, 302, 429, 429]
+    assert Event.objects.filter(slug__startswith="flood-").count() == 3
+    # an import from that address is refused too, before any work
+    refused = client_at("198.51.100.7", 9).post(IMPORT, {"step": "check", "text": "{}"})
+    assert refused.status_code == 429
+    # another address behind the same proxy has a count of its own
+    assert create(client_at("198.51.100.8", 10), "elsewhere").status_code == 302
 
 
 def test_event_imports_are_counted_per_account(settings, own_cache, director):

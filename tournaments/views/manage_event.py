@@ -26,6 +26,7 @@ def _saving(request: HttpRequest) -> bool:
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 @ratelimit.limit("event_create", when=_saving)
+@ratelimit.limit("event_create_address", ratelimit.ip_key, when=_saving)
 def create_event(request: HttpRequest) -> HttpResponse:
     """Any signed-in user may create an event and becomes its director."""
     form = EventForm(request.POST or None)

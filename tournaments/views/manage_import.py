@@ -33,6 +33,7 @@ JOB_TEMPLATE = "tournaments/manage/import_job.html"
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 @ratelimit.limit("event_create", when=ratelimit.posted)  # the check step is the heavy one
+@ratelimit.limit("event_create_address", ratelimit.ip_key, when=ratelimit.posted)
 def import_event(request: HttpRequest) -> HttpResponse:
     """Anyone who may create an event may import one (and directs it)."""
     if request.method == "POST" and request.POST.get("step") == "confirm":

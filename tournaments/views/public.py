@@ -12,6 +12,7 @@ import zoneinfo
 from typing import Any
 
 from django.conf import settings
+from django.core.paginator import Paginator
 from django.db import DatabaseError, connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -74,10 +75,22 @@ def _page(
     return response
 
 
+FRONT_PAGE_SIZE = 30
+
+
 @require_safe
 def event_list(request: HttpRequest) -> HttpResponse:
-    events = selectors.visible_events(request.user).order_by("-starts_on", "name")
-    return render(request, "tournaments/event_list.html", {"events": events})
+    search = request.GET.get("q", "")[: selectors.FRONT_PAGE_SEARCH_LENGTH]
+    events = selectors.front_page_events(request.user, search=search, today=timezone.localdate())
+    page = Paginator(events, FRONT_PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {
+        "page": page,
+        # happening_now: annotated by the selector
+        "now": [event for event in page if getattr(event, "happening_now", False)],
+        "events": [event for event in page if not getattr(event, "happening_now", False)],
+        "q": search.strip(),
+    }
+    return render(request, "tournaments/event_list.html", context)
 
 
 def _pairings_context(
