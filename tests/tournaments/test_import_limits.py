@@ -337,3 +337,13 @@ def test_the_service_refuses_a_file_past_the_limits_without_the_form(director, s
     settings.ARBITER_IMPORT_LIMITS = {**settings.ARBITER_IMPORT_LIMITS, "bytes": 100}
     with pytest.raises(ServiceError, match="100 bytes"):
         event_import.check(json.dumps(event_file(director)), kind="event")
+
+
+def test_the_depth_refusal_reads_as_a_sentence():
+    """Issue 29 finding 6: "The file the JSON is nested ..." read wrong."""
+    assert limits._depth_message(20, "file") == (
+        "The file's JSON is nested deeper than 20 levels, the limit."
+    )
+    assert limits._depth_message(20, "rounds[0]") == (
+        "rounds[0]: the JSON is nested deeper than 20 levels, the limit."
+    )

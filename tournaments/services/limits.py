@@ -136,8 +136,8 @@ def check_depth(value: Any, *, field: str = "file", limit: int | None = None) ->
 
 
 def _depth_message(limit: int, place: str) -> str:
-    where = "The file" if place == "file" else f"{place}:"
-    return f"{where} the JSON is nested deeper than {limit} levels, the limit."
+    where = "The file's JSON" if place == "file" else f"{place}: the JSON"
+    return f"{where} is nested deeper than {limit} levels, the limit."
 
 
 def count_problems(
