@@ -8,10 +8,12 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from django.apps import apps
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
+from django.utils import timezone
 
 from accounts.services import claim_entrant
 from bench import table_rows
@@ -36,7 +38,16 @@ from tournaments.models import (
     MatchParticipant,
     Team,
 )
-from tournaments.services import backup, corrections, eventfile, events, rounds
+from tournaments.services import (
+    backup,
+    checkin,
+    corrections,
+    double_entry,
+    eventfile,
+    events,
+    notifications,
+    rounds,
+)
 from tournaments.services.backup import BackupError
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -340,7 +351,38 @@ def lived_in(many_events, director, django_user_model):
         bots, token, {**game, "x": x.number, "o": o.number, "x_points": 40, "o_points": 24}
     )
     users.create_user("bystander", password="pw-bystander-1")  # in no event: not carried
+
+    # the desk's own rows (issue 29 finding 2: the default restore dropped each of them):
+    # double entry on with one entry waiting for its second, an entrant marked absent for
+    # the next round, a pairing mail to the claimed player
+    double_entry.set_enabled(rr, True, by=director)
+    waiting, _, _ = _two_seats(rr.rounds.get(number=3))
+    double_entry.enter(waiting, [{"scores": [3, 1]}], expected_version=waiting.version, by=director)
+    checkin.set_presence(rr.entrants.get(number=3), present=False, by=director)
+    notifications.pairings_published(rr.rounds.get(number=3), now=timezone.now())
     return rr
+
+
+def owned_by_events() -> list[str]:
+    """Every model whose rows belong to an event: a foreign key leads to Event, directly or
+    through the rows it points to."""
+    found = {"tournaments.Event"}
+    grew = True
+    while grew:
+        grew = False
+        for model in apps.get_models(include_auto_created=True):
+            label = model._meta.label
+            if label in found:
+                continue
+            targets = {
+                f.related_model._meta.label
+                for f in model._meta.concrete_fields
+                if f.is_relation and f.related_model is not None
+            }
+            if targets & found:
+                found.add(label)
+                grew = True
+    return sorted(found)
 
 
 def test_default_restore_gives_back_every_row_of_every_table(
@@ -351,7 +393,12 @@ def test_default_restore_gives_back_every_row_of_every_table(
     (and the accounts that had no part in any event) may differ."""
     codes = dict(Entrant.objects.values_list("claim_code", "name"))
     before = table_rows.every_table(skip=backup.NOT_RESTORED)
-    assert before["tournaments.RefereeGame"] and before["tournaments.RefereeToken"]
+    # The drill holds rows of every table an event owns: a model added to the event later
+    # fails here until the drill has a row of it, and then below until the backup carries
+    # it or NOT_RESTORED names it with its reason.
+    empty = [m for m in owned_by_events() if m not in backup.NOT_RESTORED and not before[m]]
+    assert empty == [], f"the drill has no rows of {empty}: give lived_in some"
+    assert Event.objects.get(slug="rr").double_entry
     call_command("backup", dir=str(tmp_path), no_database=True)
     path = backup.list_backups(tmp_path)[-1]
     call_command("flush", interactive=False)  # a new machine: no events, no accounts

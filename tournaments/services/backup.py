@@ -4,7 +4,8 @@ A backup is one folder under ``ARBITER_BACKUP_DIR`` named after the time it was 
 (``arbiter-backup-20261123T031500Z``): every event as an event file (docs/event-file.md) in
 ``events/``, beside it the rows the event owns that the event file does not carry
 (``events/<slug>.owned.json.gz``: claims, claim codes, directors, audit log, result history,
-standings, referee tokens; tournaments/services/backup_owned.py), the accounts those rows
+standings, referee tokens, check-ins, waiting result entries, e-mails;
+tournaments/services/backup_owned.py), the accounts those rows
 name (``accounts.json``), a dump of the whole database (``database.pgdump`` from pg_dump
 with PostgreSQL, ``database.sqlite3`` made with SQLite's online backup with SQLite) and
 ``manifest.json`` naming each file with its size and SHA-256. The folder is written under a
@@ -60,6 +61,8 @@ REQUIRED, IF_AVAILABLE, NONE = "required", "if-available", "none"
 NOT_RESTORED = {
     "tournaments.Report": "built reports (pairing sheets, result slips, PDFs, CSVs): ask "
     "for them again",
+    "tournaments.ImportJob": "the import page's record of imports made (the imported events "
+    "are restored)",
     "sessions.Session": "sign-ins: everyone signs in again",
     "axes.AccessAttempt": "failed sign-in counts and lockouts",
     "axes.AccessAttemptExpiration": "failed sign-in counts and lockouts",
@@ -73,7 +76,9 @@ NOT_RESTORED = {
 }
 OWNED_LACKING = (
     "claims, claim codes (invite links), directors without an account here, audit log, "
-    "result history, who drew each draw, standings history, referee tokens and posted games"
+    "result history, who drew each draw, standings history, referee tokens and posted games, "
+    "check-in marks, result entries waiting for a second entry, e-mails, the double-entry "
+    "switch"
 )
 
 
@@ -439,6 +444,7 @@ def _checked_files(
         accounts = _read_json(path, manifest["accounts"]["file"])["accounts"]
     carried = {str(a["username"]).lower() for a in accounts}
     files, problems, named = [], [], set()
+    older: list[str] = []  # owned rows of version 1: without the desk's rows
     for entry in entries:
         data = _read_json(path, entry["file"])
         try:
@@ -456,7 +462,15 @@ def _checked_files(
             if not found:
                 named |= backup_owned.named(owned)
                 problems += _clashes(file, owned)
+            if owned.get("arbiter_owned_rows") == 1:
+                older.append(entry["slug"])
         files.append((entry, data, owned))
+    if older:
+        done.not_restored.insert(
+            0,
+            f"for {len(older)} events backed up before they were kept ({', '.join(older)}): "
+            f"{backup_owned.LACKING_IN_1}",
+        )
     if problems:
         raise BackupError(problems)
     users, done.accounts_created, done.accounts_matched = backup_owned.ensure_accounts(

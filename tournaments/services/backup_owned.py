@@ -4,7 +4,9 @@ The event file (docs/event-file.md) is portable: it holds what any Arbiter needs
 the event again, and nothing about the accounts of the server it came from. A backup must
 also give back who claimed which entrant, the claim codes (every invite link), the
 directors, the audit log, every version of every result, who drew each draw, the standings
-snapshots and the referee program's tokens and posted games. Those rows go into a second
+snapshots, the referee program's tokens and posted games, the check-in marks, the result
+entries waiting for a second entry (double entry, and the event's switch for it) and the
+e-mails written for the event, sent or not. Those rows go into a second
 file per event, ``events/<slug>.owned.json.gz``, written beside the event file from the same
 database snapshot; the accounts they name go once into ``accounts.json``.
 
@@ -28,20 +30,27 @@ from django.utils.dateparse import parse_datetime
 from accounts.models import User
 from tournaments.models import (
     AuditEntry,
+    CheckIn,
     Entrant,
     Event,
     EventDirector,
     Group,
     Match,
+    Notification,
     RandomDraw,
     RefereeGame,
     RefereeToken,
     ResultChange,
+    ResultEntry,
+    Round,
     StandingsRow,
     StandingsSnapshot,
 )
 
-OWNED_VERSION = 1
+# 2 added the check-ins, the waiting result entries, the e-mails and the double-entry switch
+# (issue 29 finding 2); a version-1 file restores without them, and the restore says so.
+OWNED_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 ACCOUNTS_VERSION = 1
 
 
@@ -96,6 +105,7 @@ def export_owned(event: Event) -> tuple[dict[str, Any], set[str]]:
             "updated_at": _iso(event.updated_at),
             "results_version": event.results_version,
             "standings_version": event.standings_version,
+            "double_entry": event.double_entry,
         },
         "directors": [
             {"user": who(d.user_id), "added_at": _iso(d.added_at)}
@@ -201,6 +211,49 @@ def export_owned(event: Event) -> tuple[dict[str, Any], set[str]]:
             }
             for g in event.referee_games.order_by("received_at", "pk")
         ],
+        "check_ins": [
+            {
+                "number": entrant_number[c.entrant_id],
+                "round_number": c.round_number,
+                "present": c.present,
+                "source": c.source,
+                "changed_by": who(c.changed_by_id),
+                "changed_at": _iso(c.changed_at),
+            }
+            for c in event.check_ins.order_by("round_number", "entrant__number")
+        ],
+        "result_entries": [
+            {
+                "match": key[r.match_id],
+                "version": r.version,
+                "games": r.games,
+                "match_details": r.match_details,
+                "summary": r.summary,
+                "status": r.status,
+                "entered_by": who(r.entered_by_id),
+                "entered_at": _iso(r.entered_at),
+            }
+            for r in ResultEntry.objects.filter(match__round__event=event).order_by(
+                "entered_at", "pk"
+            )
+        ],
+        "notifications": [
+            {
+                "key": n.key,
+                "kind": n.kind,
+                "user": who(n.user_id),
+                "entrant": entrant_number.get(n.entrant_id) if n.entrant_id else None,
+                "round": n.round.number if n.round is not None else None,
+                **({"match": key[n.match_id]} if n.match_id else {}),
+                "details": n.details,
+                "status": n.status,
+                "attempts": n.attempts,
+                "last_error": n.last_error,
+                "created_at": _iso(n.created_at),
+                "sent_at": _iso(n.sent_at),
+            }
+            for n in event.notifications.select_related("round").order_by("created_at", "pk")
+        ],
     }
     return doc, users
 
@@ -219,7 +272,7 @@ def export_accounts(usernames: Iterable[str]) -> list[dict[str, Any]]:
 # -- checking and restoring ----------------------------------------------------------------
 
 
-USER_FIELDS = ("user", "created_by", "changed_by", "actor", "drawn_by")
+USER_FIELDS = ("user", "created_by", "changed_by", "actor", "drawn_by", "entered_by")
 SECTIONS = (
     "directors",
     "entrants",
@@ -232,18 +285,29 @@ SECTIONS = (
     "referee_tokens",
     "referee_games",
 )
+# Sections a version-1 file lacks: read as empty, and the restore says they were not there.
+ADDED_IN_2 = ("check_ins", "result_entries", "notifications")
+ALL_SECTIONS = SECTIONS + ADDED_IN_2
+LACKING_IN_1 = (
+    "check-in marks, result entries waiting for a second entry, e-mails, the double-entry switch"
+)
+
+
+def sections_of(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """Every section of the document, those a version-1 file lacks as empty lists."""
+    return {s: doc.get(s, [] if s in ADDED_IN_2 else None) for s in ALL_SECTIONS}
 
 
 def named(doc: Mapping[str, Any]) -> set[str]:
     """The usernames an owned-rows document names."""
-    rows = [doc["event"], *(row for section in SECTIONS for row in doc[section])]
+    rows = [doc["event"], *(row for rows in sections_of(doc).values() for row in rows)]
     return {row[f] for row in rows for f in USER_FIELDS if row.get(f)}
 
 
 def check(doc: Any, event_data: Mapping[str, Any], slug: str, accounts: set[str]) -> list[str]:
     """Problems that would stop ``apply``, each naming its place; [] when it can go ahead.
     ``accounts``: the usernames the backup carries, in lower case."""
-    if not isinstance(doc, dict) or doc.get("arbiter_owned_rows") != OWNED_VERSION:
+    if not isinstance(doc, dict) or doc.get("arbiter_owned_rows") not in READABLE_VERSIONS:
         return [f"not an owned-rows file of version {OWNED_VERSION}."]
     if doc.get("slug") != slug:
         return [f"it belongs to event '{doc.get('slug')}', not '{slug}'."]
@@ -254,7 +318,7 @@ def check(doc: Any, event_data: Mapping[str, Any], slug: str, accounts: set[str]
         for r in event_data.get("rounds", [])
         for m in r.get("matches", [])
     }
-    sections = {"event": [doc.get("event")], **{s: doc.get(s) for s in SECTIONS}}
+    sections = {"event": [doc.get("event")], **sections_of(doc)}
     for section, rows in sections.items():
         if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
             problems.append(f"{section}: not {'a mapping' if section == 'event' else 'rows'}.")
@@ -267,6 +331,9 @@ def check(doc: Any, event_data: Mapping[str, Any], slug: str, accounts: set[str]
                     problems.append(f"{place}.{field}: no account '{name}' in the backup.")
             if "number" in row and row["number"] not in numbers:
                 problems.append(f"{place}.number: the event file has no entrant {row['number']}.")
+            entrant = row.get("entrant") if section == "notifications" else None
+            if entrant is not None and entrant not in numbers:
+                problems.append(f"{place}.entrant: the event file has no such entrant.")
             match = row.get("match")
             if "match" in row and (not isinstance(match, list) or tuple(match) not in matches):
                 problems.append(f"{place}.match: the event file has no match {row['match']}.")
@@ -317,9 +384,17 @@ def apply(event: Event, doc: Mapping[str, Any], users: Mapping[str, Any]) -> Non
         updated_at=_when(ev["updated_at"], "event.updated_at"),
         results_version=ev["results_version"],
         standings_version=ev["standings_version"],
+        double_entry=bool(ev.get("double_entry", False)),
     )
     event.refresh_from_db(
-        fields=["created_by", "created_at", "updated_at", "results_version", "standings_version"]
+        fields=[
+            "created_by",
+            "created_at",
+            "updated_at",
+            "results_version",
+            "standings_version",
+            "double_entry",
+        ]
     )
 
     EventDirector.objects.filter(event=event).delete()
@@ -457,6 +532,74 @@ def apply(event: Event, doc: Mapping[str, Any], users: Mapping[str, Any]) -> Non
             for g in doc["referee_games"]
         ),
     )
+    _apply_desk_rows(event, sections_of(doc), user, entrants, matches)
+
+
+def _apply_desk_rows(
+    event: Event,
+    sections: Mapping[str, Any],
+    user: Any,
+    entrants: Mapping[int, Entrant],
+    matches: Mapping[tuple[Any, ...], Match],
+) -> None:
+    """The check-ins, the result entries waiting for a second entry and the e-mails."""
+    _rows(
+        CheckIn,
+        event,
+        (
+            {
+                "entrant": entrants[c["number"]],
+                "round_number": c["round_number"],
+                "present": c["present"],
+                "source": c["source"],
+                "changed_by": user(c["changed_by"]),
+                "changed_at": _at(c["changed_at"], "check_ins.changed_at"),
+            }
+            for c in sections["check_ins"]
+        ),
+    )
+    ResultEntry.objects.filter(match__round__event=event).delete()
+    ResultEntry.objects.bulk_create(
+        ResultEntry(
+            match=matches[tuple(r["match"])],
+            version=r["version"],
+            games=r["games"],
+            match_details=r["match_details"],
+            summary=r["summary"],
+            status=r["status"],
+            entered_by=user(r["entered_by"]),
+            entered_at=_at(r["entered_at"], "result_entries.entered_at"),
+        )
+        for r in sections["result_entries"]
+    )
+    rounds = {r.number: r for r in Round.objects.filter(event=event)}
+    # A key is unique across the database (one mail per key, ever): kept as it was, unless
+    # another event here already holds it (keys name the old database's ids).
+    taken = set(
+        Notification.objects.filter(key__in=[n["key"] for n in sections["notifications"]])
+        .exclude(event=event)
+        .values_list("key", flat=True)
+    )
+    rows = []
+    for n in sections["notifications"]:
+        key = n["key"] if n["key"] not in taken else f"restored:{event.slug}:{n['key']}"[:120]
+        rows.append(
+            {
+                "key": key,
+                "kind": n["kind"],
+                "user": user(n["user"]),
+                "entrant": entrants[n["entrant"]] if n["entrant"] is not None else None,
+                "round": rounds.get(n["round"]) if n["round"] is not None else None,
+                "match": matches[tuple(n["match"])] if n.get("match") else None,
+                "details": n["details"],
+                "status": n["status"],
+                "attempts": n["attempts"],
+                "last_error": n["last_error"],
+                "created_at": _at(n["created_at"], "notifications.created_at"),
+                "sent_at": _when(n["sent_at"], "notifications.sent_at"),
+            }
+        )
+    _rows(Notification, event, rows)
 
 
 _ROW_FIELDS = (
