@@ -15,6 +15,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import TestCase
 from django.urls import reverse
+from django.utils.html import escape
 
 from tests.factories import play_round, round_robin_event
 from tests.rules.test_woc_wof import elo_from_record
@@ -546,3 +547,20 @@ def test_an_unusable_web_address_gets_one_answer_at_the_check_and_the_confirmati
     assert hidden and all("is not available; choose another." in p for p in hidden)
     assert confirmed("open-club") == hidden == confirmed("mine-club")
     assert Event.objects.count() == 3
+
+
+@pytest.mark.parametrize("size", [3_300_000, 6_000_000])
+def test_a_refused_long_paste_is_not_sent_back_in_the_page(client_in, size):
+    """Issue 29 finding 6: a refused 3.3 MB paste came back in a 6.28 MB page. Past 100,000
+    characters the page says the text is not shown again instead of echoing it; a short
+    refused paste is kept for the director to fix in place."""
+    long = '{"format_version": 1, "junk": "' + "x" * size + '"'  # not valid JSON
+    response = client_in.post(URL, {"step": "check", "text": long, "kind": "auto"})
+    assert response.status_code == 422
+    assert len(response.content) < 200_000
+    assert "is not shown again" in response.content.decode()
+    nothing_saved()
+    short = '{"format_version": 1, "oops"'
+    response = client_in.post(URL, {"step": "check", "text": short, "kind": "auto"})
+    assert response.status_code == 422
+    assert escape(short) in response.content.decode()

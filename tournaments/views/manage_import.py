@@ -61,7 +61,24 @@ def import_event(request: HttpRequest) -> HttpResponse:
             context |= _preview_context(preview, sealed)
     elif request.method == "POST":
         status = 422
+    if status == 422:
+        forget_long_paste(form, context)
     return render(request, TEMPLATE, context, status=status)
+
+
+# A refused paste longer than this is not sent back in the page: a 3.3 MB paste came back
+# as a 6.28 MB page (issue 29 finding 6). The director fixes the file and sends it again.
+PASTE_ECHO_CHARS = 100_000
+
+
+def forget_long_paste(form: Any, context: dict[str, Any], field: str = "text") -> None:
+    """Blank a refused form's long pasted text, and say so (``paste_not_shown``)."""
+    text = form.data.get(field, "") if form.is_bound else ""
+    if len(text) > PASTE_ECHO_CHARS:
+        data = form.data.copy()
+        data[field] = ""
+        form.data = data
+        context["paste_not_shown"] = limits.megabytes(len(text.encode("utf-8", "replace")))
 
 
 def _preview_context(
