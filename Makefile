@@ -88,7 +88,7 @@ bench-fuzz: install
 # The goal table of docs/reliability.md at full size, each figure asserted (exit 1 on a
 # miss): shared saves, GokoDom report races, worker kills, Redis refused. PostgreSQL in
 # BENCH_DATABASE_URL, redis-server on the PATH (a private one: the shared Redis is never
-# touched). About 8 minutes on two shared cores.
+# touched). About 22 minutes on two shared cores (21.6 min measured in issue 29's audit).
 bench-reliability: install
 	$(PY) -m bench.reliability
 
