@@ -71,6 +71,12 @@ def _round_context(event: Event, rnd: Round, **extra: Any) -> dict[str, Any]:
         "absent": _absent(event, rnd),
         # the pairing's proof did not finish within its budget: publish, or search longer
         "unproven": rounds.is_unproven(rnd),
+        # draft -> check -> publish: the rules check of the draft, before anyone sees it
+        "draft_check": (
+            conformance.check_drafted_round(event, rnd.number)
+            if rnd.status == Round.Status.DRAFT
+            else None
+        ),
         **extra,
     }
 
