@@ -3,6 +3,7 @@ the draft's pairings (every format), and the check page and the round's page sho
 findings, labelled as the draft's; a published round's findings are shown as before."""
 
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 
 from tests.factories import (
@@ -74,7 +75,7 @@ def test_the_check_page_labels_the_draft_and_no_longer_says_all_0_rounds_conform
 
 
 def test_a_broken_draft_is_shown_on_the_check_page_and_its_round_page_before_publishing(
-    client, director
+    client, director, capsys
 ):
     event = round_robin_event(director, players=4, slug="broken")
     outcome = rounds.draft_next_round(event, by=director)
@@ -83,6 +84,10 @@ def test_a_broken_draft_is_shown_on_the_check_page_and_its_round_page_before_pub
     assert verdict.conforms, "the record itself breaks nothing: the draft is not published"
     (draft,) = verdict.drafts
     assert not draft.conforms and all("Berger" in v.rule for v in draft.violations)
+    call_command("check_event", "broken")  # the record conforms: no failure for a draft
+    out = capsys.readouterr().out
+    assert out.startswith("No round is published yet")
+    assert "Draft of round 1 (not published): 4 violations." in out
     client.force_login(director)
     check = client.get(reverse("tournaments:manage_check", args=["broken"])).content.decode()
     round_page = client.get(

@@ -106,3 +106,27 @@ def test_a_closed_rounds_start_time_no_longer_changes(director, drafted):
     assert Round.objects.get(pk=draft.pk).starts_at is None
     page = client.get(reverse("tournaments:manage_round", args=[event.slug, 1]))
     assert "is closed: its start time can no longer change" in page.content.decode()
+
+
+def test_one_start_time_for_every_format_gokodoms_schedule_reads_it(director):
+    """GokoDom's schedule already read Round.starts_at: the round page's start time is the
+    same field, so a GokoDom round set here shows the same time on GokoDom's screens."""
+    from tests.factories import gokodom_event
+    from tournaments.formats.gokodom import schedule
+
+    event = gokodom_event(director, players=4, slug="goko-timed", users=False)
+    draft = rounds.draft_next_round(event, by=director).round
+    _, answer = set_start(director, event, draft.number, "2031-03-01 09:15")
+    assert answer.status_code == 302
+    rnd = Round.objects.get(pk=draft.pk)
+    assert schedule.starts_at(event, rnd) == dt.datetime(2031, 3, 1, 9, 15, tzinfo=dt.UTC)
+
+
+def test_a_start_after_the_rounds_deadline_is_refused_naming_the_field(director, drafted):
+    event, draft = drafted
+    Round.objects.filter(pk=draft.pk).update(deadline=dt.datetime(2031, 3, 1, 12, tzinfo=dt.UTC))
+    client, answer = set_start(director, event, 1, "2031-03-01T14:30")
+    assert answer.status_code == 302
+    assert Round.objects.get(pk=draft.pk).starts_at is None
+    page = client.get(reverse("tournaments:manage_round", args=[event.slug, 1])).content.decode()
+    assert "Start time: the round must start before its deadline." in page
