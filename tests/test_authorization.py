@@ -305,6 +305,11 @@ TABLE: dict[str, list[Case]] = {
         Case("public", "login 405 405 405 405", kwargs={"number": 2}),
         Case("public", "login 404 404 422 422", method="POST", kwargs={"number": 2}),
     ],
+    "tournaments:manage_round_start": [
+        Case("public", "login 405 405 405 405", kwargs={"number": 2}),
+        # an empty start time takes the time off: a director's POST is saved
+        Case("public", "login 404 404 302 302", method="POST", kwargs={"number": 2}),
+    ],
     "tournaments:manage_round_action": [
         Case("public", "login 405 405 405 405", kwargs={"number": 2}),
         Case("public", "login 404 404 302 302", method="POST", kwargs={"number": 2}),

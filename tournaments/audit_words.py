@@ -28,6 +28,7 @@ ACTIONS = {
     "checkin.present": _("Marked present for the next round"),
     "round.drafted": _("Round drafted"),
     "round.published": _("Round published"),
+    "round.start_time": _("Start time set"),
     "round.completed": _("Round closed"),
     "round.draft_deleted": _("Draft deleted"),
     "round.redrawn": _("Round paired again"),

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import datetime
 import json
+import zoneinfo
 from collections.abc import Mapping
 from typing import Any, TypedDict, cast
 
@@ -324,6 +326,37 @@ class SwapForm(forms.Form):
     first = forms.IntegerField(label=_("Entrant number"), min_value=1)
     second = forms.IntegerField(label=_("swaps places with number"), min_value=1)
     reason = forms.CharField(label=_("Reason"), max_length=300)
+
+
+class RoundStartForm(forms.Form):
+    """A round's start time, typed on the event's clock (a datetime-local input, or
+    "2026-12-02 14:30" typed by hand); empty takes the time off."""
+
+    starts_at = forms.CharField(
+        label=_("Start time"),
+        required=False,
+        max_length=40,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
+
+    def __init__(self, *args: Any, zone: zoneinfo.ZoneInfo, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.zone = zone
+
+    def clean_starts_at(self) -> datetime.datetime | None:
+        text = self.cleaned_data["starts_at"].strip()
+        if not text:
+            return None
+        try:
+            naive = datetime.datetime.fromisoformat(text)
+        except ValueError:
+            raise forms.ValidationError(
+                _("Start time: “%(value)s” is not a date and time (for example 2026-12-02 14:30)."),
+                params={"value": text},
+            ) from None
+        if naive.tzinfo is not None:  # a time with its own offset is taken as it is
+            return naive
+        return naive.replace(tzinfo=self.zone)
 
 
 class DrawForm(forms.Form):

@@ -73,6 +73,11 @@ urlpatterns = [
         name="manage_swap",
     ),
     path(
+        "e/<slug:slug>/manage/rounds/<int:number>/start-time",
+        manage_rounds.round_start,
+        name="manage_round_start",
+    ),
+    path(
         "e/<slug:slug>/manage/rounds/<int:number>/<str:action>",
         manage_rounds.round_action,
         name="manage_round_action",

@@ -58,7 +58,15 @@ def test_the_berger_reason_names_its_table_and_the_round_off_has_its_own_code() 
     berger = [r for m in plan.matches for r in m.reasons if r.rule == "Berger tables"]
     assert {r.code for r in berger} == {"round_robin.berger", "round_robin.berger.off"}
     off = next(r for r in berger if r.code == "round_robin.berger.off")
-    assert off.text == f"Berger table, round 1: number {off.params['first']} has the round off"
+    # issue 28, item 10(b): a draw number is said to be one, never read as an entrant number
+    assert off.text == (
+        f"Berger table, round 1: draw number {off.params['first']} has the round off"
+    )
+    game = next(r for r in berger if r.code == "round_robin.berger")
+    assert game.text == (
+        f"Berger table, round 1: draw number {game.params['first']} meets draw number "
+        f"{game.params['second']}"
+    )
 
 
 def test_a_game_count_says_its_plurals_from_nested_messages() -> None:

@@ -87,3 +87,25 @@ def test_each_planned_match_says_its_minutes_and_its_list():
         listed = "WFRL" if kind.startswith("women") else "IFRL"
         assert (f"of the {listed}" in sentence) == (kind != "playoff"), kind
         assert rule.startswith("woc ")
+
+
+def test_the_berger_reason_says_draw_numbers_not_entrant_numbers() -> None:
+    """Issue 28, item 10(b): the Why column of a round robin round says "draw number 2 meets
+    draw number 11" (places in the Berger table, drawn by lot), so it is not read as the
+    entrant numbers the same row shows."""
+    from rules.contract import EntrantState, EventState, RoundPlan
+    from rules.draws import DrawSource
+    from rules.formats.woc import ENGINE
+
+    field = tuple(EntrantState(id=str(i), name=f"P{i}") for i in range(1, 10))
+    plan = ENGINE.next_round(EventState("woc", {}, field), DrawSource("s"))
+    assert isinstance(plan, RoundPlan) and plan.stage == "round_robin"
+    berger = [r for m in plan.matches for r in m.reasons if r.code.startswith("woc.round_robin")]
+    game = next(r for r in berger if r.code == "woc.round_robin.berger")
+    assert game.text == (
+        f"Berger table round 1: draw number {game.params['first']} (Black) meets draw number "
+        f"{game.params['second']} (White)."
+    )
+    assert words.render("woc.round_robin.berger.alone", {"round": 1, "first": 9}) == (
+        "Berger table round 1: draw number 9 has no opponent."
+    )

@@ -54,6 +54,7 @@ from tournaments.services import (
     events,
     invitations,
     results,
+    round_times,
     rounds,
 )
 
@@ -343,6 +344,13 @@ def _(d):
 def _(d):
     draft = rounds.draft_next_round(_rr(d), by=d).round
     return lambda: rounds.swap(draft, 1, 2, by=d, reason="travel")
+
+
+@scenario("round_times.set_start_time")
+def _(d):
+    draft = rounds.draft_next_round(_rr(d), by=d).round
+    starts = dt.datetime(2031, 3, 1, 13, 30, tzinfo=dt.UTC)
+    return lambda: round_times.set_start_time(draft, starts, by=d)
 
 
 @scenario("rounds.complete_round")

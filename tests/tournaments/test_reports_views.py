@@ -153,3 +153,44 @@ def test_standings_pdf_page_renders_to_a_png_with_ink_on_it(director, event, med
     assert height > width  # A4 portrait
     dark = sum(image.histogram()[:128])
     assert dark > 500, "the page is blank"
+
+
+def test_the_reports_page_is_a_director_screen_and_a_second_ask_is_answered_with_the_same_report(
+    client, director, event
+):
+    """Issue 28, item 10(a): the Reports page keeps the director's menu (and its styles),
+    and asking again for the same report answers with the same one and says so, instead of
+    being lost without a word."""
+    client.force_login(director)
+    html = client.get(url("reports_index", "rv")).content.decode()
+    assert 'aria-label="Director"' in html and "arbiter/manage.css" in html
+    assert 'hx-disabled-elt="find button"' in html and "Building…" in html
+    first = client.post(url("reports_create", "rv"), {"kind": "results_csv"}, follow=True)
+    assert "Results (CSV): asked for; it is built in the background" in first.content.decode()
+    again = client.post(url("reports_create", "rv"), {"kind": "results_csv"}, follow=True)
+    said = again.content.decode()
+    assert "Results (CSV): already asked for with the same results, so it is the same report" in (
+        said
+    )
+    assert Report.objects.filter(event=event).count() == 1
+    report = Report.objects.get(event=event)
+    # by htmx: the rows, the same report marked, and the sentence in the status line
+    rows = client.post(
+        url("reports_create", "rv"), {"kind": "results_csv"}, HTTP_HX_REQUEST="true"
+    ).content.decode()
+    assert f'<tr id="report-{report.pk}" class="asked"' in rows
+    assert 'id="report-said"' in rows and 'hx-swap-oob="true"' in rows
+    assert "it is not built twice" in rows
+    assert Report.objects.filter(event=event).count() == 1
+
+
+def test_a_refused_ask_by_htmx_comes_back_in_place_of_the_form(client, director, event):
+    client.force_login(director)
+    answer = client.post(
+        url("reports_create", "rv"),
+        {"kind": "result_slips", "round_number": 9},
+        HTTP_HX_REQUEST="true",
+    )
+    assert answer.status_code == 422
+    assert answer["HX-Retarget"] == "#report-form" and answer["HX-Reswap"] == "outerHTML"
+    assert "no round 9" in answer.content.decode()

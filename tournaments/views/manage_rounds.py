@@ -22,9 +22,17 @@ from tournaments import selectors
 from tournaments.endings import ending_notes
 from tournaments.formats import ui_for
 from tournaments.formats.base import FormatUI
-from tournaments.forms import DrawForm, SwapForm
+from tournaments.forms import DrawForm, RoundStartForm, SwapForm
 from tournaments.models import Entrant, Event, Match, Round
-from tournaments.services import conformance, corrections, double_entry, draws, results, rounds
+from tournaments.services import (
+    conformance,
+    corrections,
+    double_entry,
+    draws,
+    results,
+    round_times,
+    rounds,
+)
 from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
 from tournaments.words import sentence
 
@@ -65,12 +73,22 @@ def _round_context(event: Event, rnd: Round, **extra: Any) -> dict[str, Any]:
         "entered": entered,
         "total": len(matches),
         "swap_form": SwapForm(),
+        "start_form": RoundStartForm(
+            initial={"starts_at": round_times.local_input(event, rnd.starts_at)},
+            zone=round_times.event_zone(event),
+        ),
         # results typed here are corrections, previewed before they are saved
         "correcting": correcting,
         # who was checked in as absent when the round was drafted (rules/absence.py)
         "absent": _absent(event, rnd),
         # the pairing's proof did not finish within its budget: publish, or search longer
         "unproven": rounds.is_unproven(rnd),
+        # draft -> check -> publish: the rules check of the draft, before anyone sees it
+        "draft_check": (
+            conformance.check_drafted_round(event, rnd.number)
+            if rnd.status == Round.Status.DRAFT
+            else None
+        ),
         **extra,
     }
 
@@ -202,6 +220,26 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
             raise Http404("No such action.")
     except ServiceError as error:
         messages.error(request, " ".join(error.messages))
+    return redirect("tournaments:manage_round", slug=slug, number=number)
+
+
+@login_required
+@require_POST
+def round_start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The round's start time, typed on the event's clock; shown on the public pages, the
+    projector and the pairing mails."""
+    event = event_for_director(request.user, slug)
+    rnd = _round(event, number)
+    form = RoundStartForm(request.POST, zone=round_times.event_zone(event))
+    if not form.is_valid():
+        context = _round_context(event, rnd, start_form=form)
+        return render(request, PAGE, context, status=422)
+    try:
+        rnd = round_times.set_start_time(rnd, form.cleaned_data["starts_at"], by=request.user)
+    except ServiceError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("The start time of the round is saved."))
     return redirect("tournaments:manage_round", slug=slug, number=number)
 
 

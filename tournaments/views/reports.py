@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
+from django.contrib import messages
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -32,18 +36,18 @@ class ReportForm(forms.Form):
     )
 
 
+def _choices(event: Event) -> dict[str, Any]:
+    return {
+        "all_rounds": reports.rounds_for_choice(event),
+        "round_kinds": sorted(ROUND_KINDS),
+    }
+
+
 def _page(request: HttpRequest, event: Event, form: ReportForm, status: int = 200) -> HttpResponse:
     return render(
         request,
         PAGE,
-        {
-            "event": event,
-            "form": form,
-            "reports": reports.for_event(event),
-            "rounds": selectors.public_rounds(event),
-            "all_rounds": reports.rounds_for_choice(event),
-            "round_kinds": sorted(ROUND_KINDS),
-        },
+        {"event": event, "form": form, "reports": reports.for_event(event), **_choices(event)},
         status=status,
     )
 
@@ -56,27 +60,60 @@ def reports_index(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_POST
 def reports_create(request: HttpRequest, slug: str) -> HttpResponse:
+    """Ask for a report. Asking again for the same report (a second click while it builds)
+    is answered with the same one, and the page says so: never a second build, never a
+    click lost without a word."""
     event = event_for_director(request.user, slug)
     form = ReportForm(request.POST)
+    htmx = getattr(request, "htmx", False)
     if form.is_valid():
+        now = timezone.now()
         try:
-            reports.request(
+            report = reports.request(
                 event,
                 form.cleaned_data["kind"],
                 round_number=form.cleaned_data["round_number"],
                 by=request.user,
                 base_url=request.build_absolute_uri("/"),  # invitation slips print links
+                now=now,
             )
         except ServiceError as error:
             for message in error.messages:
                 form.add_error(None, message)
         else:
-            if getattr(request, "htmx", False):  # the list again: asking twice shows one row
-                context = {"event": event, "reports": reports.for_event(event)}
+            # a report made by this request carries this request's time
+            asked = {"report": report, "again": report.requested_at != now}
+            if htmx:  # the list again: asking twice shows one row, marked
+                context = {"event": event, "reports": reports.for_event(event), "asked": asked}
                 return render(request, f"{PAGE}#report-rows", context)
+            kind = report.get_kind_display()
+            if asked["again"]:
+                messages.info(
+                    request,
+                    _(
+                        "%(report)s: already asked for with the same results, so it is the "
+                        "same report (marked below); it is not built twice."
+                    )
+                    % {"report": kind},
+                )
+            else:
+                messages.success(
+                    request,
+                    _("%(report)s: asked for; it is built in the background (marked below).")
+                    % {"report": kind},
+                )
             return redirect("tournaments:reports_index", slug=event.slug)
-    if getattr(request, "htmx", False):
-        return render(request, f"{PAGE}#report-form", {"event": event, "form": form}, status=422)
+    if htmx:
+        # the form again with its errors, in place of the form (manage.js swaps a 422)
+        response = render(
+            request,
+            f"{PAGE}#report-form",
+            {"event": event, "form": form, **_choices(event)},
+            status=422,
+        )
+        response["HX-Retarget"] = "#report-form"
+        response["HX-Reswap"] = "outerHTML"
+        return response
     return _page(request, event, form, status=422)
 
 

@@ -27,8 +27,14 @@ WORDS: dict[str, str] = {
     "round_robin.too_few": _("A round robin needs two entrants."),
     "round_robin.late_entry": _("A round robin cannot take entrants after round 1: {names}."),
     "round_robin.finished": _("All {rounds} rounds of the round robin have been played."),
-    "round_robin.berger": _("Berger table, round {round}: number {first} meets number {second}"),
-    "round_robin.berger.off": _("Berger table, round {round}: number {first} has the round off"),
+    # {first} and {second} are draw numbers (places in the Berger table), never entrant
+    # numbers: said so, since the page shows entrant numbers beside them (issue 28, item 10)
+    "round_robin.berger": _(
+        "Berger table, round {round}: draw number {first} meets draw number {second}"
+    ),
+    "round_robin.berger.off": _(
+        "Berger table, round {round}: draw number {first} has the round off"
+    ),
     "round_robin.opponent_withdrawn": _("{name} has withdrawn: the round is off."),
     "round_robin.odd_field": _("Odd field: the round is off."),
     "round_robin.schedule": _("Round {round} of {rounds}"),

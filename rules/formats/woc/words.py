@@ -54,11 +54,14 @@ WORDS: dict[str, str] = {
         "Round {number} of {rounds} (day {day}: seven rounds on the first day, six on the second)."
     ),
     # -- round robins and round 1 (II.2, II.6.1, II.7) -----------------------------------
+    # {first} and {second} are draw numbers (places in the Berger table, drawn by lot),
+    # never entrant numbers: said so, since the page shows both (issue 28, item 10)
     "woc.round_robin.berger": _(
-        "Berger table round {round}: number {first} (Black) meets number {second} (White)."
+        "Berger table round {round}: draw number {first} (Black) meets draw number {second} "
+        "(White)."
     ),
     "woc.round_robin.berger.alone": _(
-        "Berger table round {round}: number {first} has no opponent."
+        "Berger table round {round}: draw number {first} has no opponent."
     ),
     "woc.bye.odd": _("Paired against the dummy BYE: the field is odd."),
     "woc.bye.absent": _("Paired against the dummy BYE: the opponent is absent."),

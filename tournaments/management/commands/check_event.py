@@ -79,6 +79,11 @@ class Command(BaseCommand):
             self.stdout.write(f"  - {where}: {v.text} [{v.rule}]")
         for o in verdict.overrides:
             self.stdout.write(f"  * override in round {o['round']}: {o['text']}")
+        # a draft is not the record: said apart, and never a failure of the command
+        for draft in verdict.drafts:
+            self.stdout.write(draft.summary())
+            for v in draft.findings:
+                self.stdout.write(f"  - {v.where.match or 'round'}: {v.text} [{v.rule}]")
         if replayed is not None:
             self.stdout.write(replayed.summary())
             for problem in replayed.problems:
