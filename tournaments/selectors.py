@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Value
 
+from tournaments.endings import ending_marks
 from tournaments.formats import ui_for
 from tournaments.match_reads import with_seats_and_games as with_seats_and_games
 from tournaments.models import (
@@ -287,6 +288,7 @@ def projector_rows(matches: list[Match]) -> list[dict[str, Any]]:
                     "opponents": [p for p in seats if p is not mine],
                     "outcome": _outcome(match.result, mine.seat, len(seats)),
                     "score": _from_side(match.result, mine.seat, len(seats)),
+                    "marks": ending_marks(match),
                 }
             )
     return sorted(

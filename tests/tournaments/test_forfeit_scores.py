@@ -1,0 +1,118 @@
+"""The desk, part three (issue 28): a forfeit is shown as its format scores it, and marked as
+a forfeit, wherever its result is shown, printed or exported; the bye row and a one-game
+match's score errors say it once."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+import pytest
+from django.urls import reverse
+from pypdf import PdfReader
+
+from tests.tournaments.test_results_desk import first_match, woc_round
+from tournaments.models import Match
+from tournaments.services import eventfile, report_files, results
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+FORFEIT = {"version": 0, "g1-s0": "", "g1-s1": "", "g1-ending": "forfeit", "g1-defaulter": "1"}
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def test_item_1_a_forfeit_typed_without_scores_is_saved_and_shown_64_0(client, director):
+    """Item 1: "A forfeit typed without scores is counted 64-0 but shown 1-0". The desk's
+    saved message says what WOC scores (64-0 for the player present, IV.8 by analogy) and
+    that it was a forfeit; the stored summary, read by every page, says it too."""
+    client.force_login(director)
+    event, rnd = woc_round(director)
+    match = first_match(rnd)
+    absent = match.participants.get(seat=1).entrant
+    url = reverse("tournaments:manage_result", args=[event.slug, match.pk])
+    answer = client.post(url, FORFEIT, **HTMX)
+    assert answer.status_code == 200, answer.content.decode()[-2000:]
+    said = _text(answer.content.decode())
+    assert f"Saved: 64-0 · {absent.name} did not play (forfeit)" in said, said
+    match.refresh_from_db()
+    assert match.result["summary"] == "64-0"
+    assert match.result["game_scores"] == [[64, 0]]
+
+
+def _forfeited(director):
+    """A WOC round 1 with table 1 forfeited by White (seat 1) and table 2 played."""
+    event, rnd = woc_round(director)
+    match, other = Match.objects.filter(round=rnd).order_by("order")
+    results.record(
+        match,
+        [{"ending": "forfeit", "scores": [None, None], "details": {"defaulter": 1}}],
+        expected_version=0,
+        by=director,
+    )
+    results.record(other, [{"scores": [40, 24]}], expected_version=0, by=director)
+    present = match.participants.get(seat=0).entrant
+    absent = match.participants.get(seat=1).entrant
+    return event, rnd, match, present, absent
+
+
+def test_item_1_every_public_page_shows_the_forfeit_as_scored_and_marked(client, director):
+    """Item 1: the public round page, both entrant pages and the projector show 64-0 (0-64
+    from the absent player's side), never 1-0, and mark it a forfeit."""
+    event, rnd, match, present, absent = _forfeited(director)
+    note = f"{absent.name} did not play (forfeit)"
+    page = _text(client.get(reverse("tournaments:round", args=[event.slug, 1])).content.decode())
+    assert "64-0" in page and note in page and "1-0" not in page and "0-1" not in page
+    mine = _text(
+        client.get(reverse("tournaments:entrant", args=[event.slug, present.number])).content.decode()
+    )
+    assert "won 64-0" in mine and note in mine, mine
+    theirs = _text(
+        client.get(reverse("tournaments:entrant", args=[event.slug, absent.number])).content.decode()
+    )
+    assert "lost 0-64" in theirs and note in theirs, theirs
+    shown = _text(
+        client.get(reverse("tournaments:round_projector", args=[event.slug, 1])).content.decode()
+    )
+    assert "won 64-0 (forfeit)" in shown and "lost 0-64 (forfeit)" in shown, shown
+
+
+def test_item_1_the_results_csv_crosstable_and_event_file_say_64_0_and_forfeit(director):
+    """Item 1: the results CSV gives 64-0 with the forfeit note; the crosstable marks the
+    unplayed game; the event file keeps the forfeit as it was entered (no discs, the
+    defaulter), so an import scores it again 64-0."""
+    event, rnd, match, present, absent = _forfeited(director)
+    _name, content = report_files.results_csv(event, None, lambda p: None)
+    rows = list(csv.DictReader(io.StringIO(content.decode("utf-8-sig"))))
+    mine = [r for r in rows if r["match"] == match.code]
+    assert {r["summary"] for r in mine} == {"64-0"}
+    assert {r["ending"] for r in mine} == {f"{absent.name} did not play (forfeit)"}
+    _rounds, table = report_files.crosstable_rows(event)
+    cells = {row["entrant"].pk: row["cells"][0] for row in table}
+    assert cells[present.pk] == f"+{absent.number} F" and cells[absent.pk] == f"-{present.number} F"
+    exported = eventfile.export_event(event)
+    kept = next(m for m in exported["rounds"][0]["matches"] if m["code"] == match.code)
+    assert kept["games"] == [
+        {
+            "number": 1,
+            "scores": [None, None],
+            "first": None,
+            "ending": "forfeit",
+            "details": {"defaulter": 1},
+        }
+    ]
+
+
+def test_item_1_the_pairings_pdf_prints_64_0_and_marks_the_forfeit(director):
+    """Item 1: the pairings PDF printed 0-1 with no mark; it prints the format's score and
+    the forfeit note."""
+    event, rnd, match, present, absent = _forfeited(director)
+    _name, content = report_files.pairings(event, 1, lambda p: None, by_name=False)
+    pages = PdfReader(io.BytesIO(content)).pages
+    text = " ".join(" ".join(page.extract_text() for page in pages).split())
+    assert "64-0" in text and "did not play (forfeit)" in text, text
+    assert "1-0" not in text and "0-1" not in text
