@@ -116,3 +116,28 @@ def test_item_1_the_pairings_pdf_prints_64_0_and_marks_the_forfeit(director):
     text = " ".join(" ".join(page.extract_text() for page in pages).split())
     assert "64-0" in text and "did not play (forfeit)" in text, text
     assert "1-0" not in text and "0-1" not in text
+
+
+def test_item_1_a_gokodom_default_reads_each_players_own_code_first(client, director):
+    """Item 1, other formats: a GokoDom default is shown as GokoDom scores it (II.B: WD for
+    the player who messaged, LD for the other), each player's page giving their own code
+    first as it does a score ("lost LD-WD", not "lost WD-LD")."""
+    import datetime
+
+    from tests.tournaments.test_format_gokodom_deadline import published
+    from tournaments.formats.gokodom import services as player_service
+    from tournaments.formats.gokodom import services_director as director_service
+
+    event, rnd = published(director, swiss_rounds=3)
+    match = next(m for m in rnd.matches.order_by("order") if m.participants.count() == 2)
+    first, second = (p.entrant for p in match.participants.order_by("seat"))
+    player_service.message_director(match, first, by=first.user)
+    past = datetime.datetime(2020, 1, 13, 6, 0, tzinfo=datetime.UTC)
+    director_service.set_round_times(rnd, None, past, by=director)
+    director_service.close_at_deadline(rnd.pk, now=past)
+    match.refresh_from_db()
+    assert match.result["summary"] == "WD-LD"
+    page = client.get(reverse("tournaments:entrant", args=[event.slug, first.number]))
+    assert "won WD-LD" in _text(page.content.decode())
+    page = client.get(reverse("tournaments:entrant", args=[event.slug, second.number]))
+    assert "lost LD-WD" in _text(page.content.decode())
