@@ -67,8 +67,9 @@ def test_a_draw_is_always_32_32() -> None:
 def test_more_than_64_discs_is_refused() -> None:
     result = score(40, 26)
     assert not result.valid
+    # a Swiss match is one game: the sentence does not number it (issue 28, item 10)
     assert result.problems[0].text == (
-        "Game 1: Black and white discs add up to 66; the board has 64 squares."
+        "Black and white discs add up to 66; the board has 64 squares."
     )
 
 
@@ -207,3 +208,30 @@ def test_settings_are_validated() -> None:
     assert ENGINE.validate_settings({"c": -1})[0].field == "c"
     assert ENGINE.validate_settings({"rounds": 99})[0].field == "rounds"
     assert ENGINE.validate_settings({"bye_points": 2})[0].field == "bye_points"
+
+
+def test_a_one_game_match_says_its_score_error_without_the_game_number() -> None:
+    """Issue 28, item 10: a Swiss match is one game (II.5), so "Game 1:" only makes the
+    director look for another: the sentence names the problem alone."""
+    result = score(40, 26)
+    assert [p.text for p in result.problems] == [
+        "Black and white discs add up to 66; the board has 64 squares."
+    ]
+    result = score(None, None, GameEnding.FORFEIT)
+    assert [p.text for p in result.problems] == ["Say which player forfeited (Black or White)."]
+
+
+def test_a_one_game_playoff_also_leaves_the_number_out_and_a_best_of_three_keeps_it() -> None:
+    """Issue 28, item 10: a playoff (III.3, one game) likewise; the games of a best of three
+    (III.1) are told apart by their number."""
+    from tests.rules.test_woc_finals import best_of_three, one_game
+    from rules.formats.woc.finals import score_final_match
+
+    refused = score_final_match(one_game((40, 26)))
+    assert [p.text for p in refused.problems] == [
+        "Black and white discs add up to 66; the board has 64 squares."
+    ]
+    refused = score_final_match(best_of_three(((40, 24), 0), ((40, 26), 1)))
+    assert [p.text for p in refused.problems] == [
+        "Game 2: Black and white discs add up to 66; the board has 64 squares."
+    ]

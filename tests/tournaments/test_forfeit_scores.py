@@ -5,6 +5,7 @@ match's score errors say it once."""
 from __future__ import annotations
 
 import csv
+import html as html_lib
 import io
 import re
 
@@ -23,7 +24,7 @@ FORFEIT = {"version": 0, "g1-s0": "", "g1-s1": "", "g1-ending": "forfeit", "g1-d
 
 
 def _text(html: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+    return html_lib.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)))
 
 
 def test_item_1_a_forfeit_typed_without_scores_is_saved_and_shown_64_0(client, director):
@@ -141,3 +142,45 @@ def test_item_1_a_gokodom_default_reads_each_players_own_code_first(client, dire
     assert "won WD-LD" in _text(page.content.decode())
     page = client.get(reverse("tournaments:entrant", args=[event.slug, second.number]))
     assert "lost LD-WD" in _text(page.content.decode())
+
+
+def test_item_10_the_bye_row_says_bye_once_with_what_it_scores(client, director):
+    """Item 10: the bye row on the results desk read "bye bye". It says "bye" once, then
+    what the bye scores (WOC II.7: the event's bye points and discs)."""
+    client.force_login(director)
+    event, rnd = woc_round(director, players=5)
+    bye = next(m for m in rnd.matches.all() if m.participants.count() == 1)
+    page = client.get(reverse("tournaments:manage_round", args=[event.slug, rnd.number]))
+    html = page.content.decode()
+    row = html[html.index(f'id="match-{bye.pk}"') :]
+    row = _text(row[: row.index("</form>")])
+    assert "bye bye" not in row and row.count("bye") == 2, row  # the word, and the sentence
+    assert "A bye scores 1 point(s) and 32 discs." in row, row
+
+
+@pytest.mark.parametrize(
+    ("typed", "language", "said"),
+    [
+        ({"g1-s0": "40", "g1-s1": "26"}, "en", "Black and white discs add up to 66; the board"),
+        ({"g1-s0": "40", "g1-s1": "26"}, "fr", "Les pions noirs et blancs totalisent 66"),
+        ({"g1-s0": "50", "g1-s1": ""}, "en", "Enter both scores."),
+        ({"g1-s0": "50", "g1-s1": "x"}, "en", "'x' is not a number."),
+    ],
+)
+def test_item_10_a_one_game_match_says_its_error_without_game_1(
+    client, director, typed, language, said
+):
+    """Item 10: a WOC score error said "Game 1:" though a Swiss match is one game; the
+    row says the problem alone, in the reader's language (nothing is saved)."""
+    client.force_login(director)
+    client.cookies["django_language"] = language
+    event, rnd = woc_round(director)
+    match = first_match(rnd)
+    url = reverse("tournaments:manage_result", args=[event.slug, match.pk])
+    answer = client.post(url, {"version": 0, **typed}, **HTMX)
+    body = _text(answer.content.decode())
+    assert answer.status_code == 422, body
+    assert said in body, body
+    assert "Game 1" not in body and "Partie 1" not in body, body
+    match.refresh_from_db()
+    assert match.result is None and match.version == 0

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
@@ -108,6 +109,9 @@ class FormatUI:
         """
         games: list[dict[str, Any]] = []
         problems: list[Problem] = []
+        # a row of one game needs no "Game 1:" (issue 28): the form shows game 2 when the
+        # match has several
+        numbered = any(key.startswith("g2-") for key in data)
         for number in range(1, self.max_games(settings) + 1):
             raw = [str(data.get(f"g{number}-s{seat}", "")).strip() for seat in range(seats)]
             ended = str(data.get(f"g{number}-ending", "normal") or "normal")
@@ -120,29 +124,35 @@ class FormatUI:
                     scores.append(None)  # the ending's rule gives the score
                     continue
                 if text == "":
-                    problems.append(
-                        Problem("form.score_missing", name, f"Game {number}: enter both scores.")
+                    said = (
+                        gettext("Game %(number)s: enter both scores.") % {"number": number}
+                        if numbered
+                        else gettext("Enter both scores.")
                     )
+                    problems.append(Problem("form.score_missing", name, said))
                     scores.append(None)
                     continue
                 try:
                     value = float(text.replace(",", "."))
                 except ValueError:
-                    problems.append(
-                        Problem(
-                            "form.score_number", name, f"Game {number}: '{text}' is not a number."
-                        )
+                    said = (
+                        gettext("Game %(number)s: '%(text)s' is not a number.")
+                        % {"number": number, "text": text}
+                        if numbered
+                        else gettext("'%(text)s' is not a number.") % {"text": text}
                     )
+                    problems.append(Problem("form.score_number", name, said))
                     scores.append(None)
                     continue
                 scores.append(int(value) if value.is_integer() else value)
             ending = str(data.get(f"g{number}-ending", "normal") or "normal")
             if ending not in self.endings:
-                problems.append(
-                    Problem(
-                        "form.ending", f"g{number}-ending", f"Game {number}: choose how it ended."
-                    )
+                said = (
+                    gettext("Game %(number)s: choose how it ended.") % {"number": number}
+                    if numbered
+                    else gettext("Choose how it ended.")
                 )
+                problems.append(Problem("form.ending", f"g{number}-ending", said))
             details = {}
             for detail in self.details:
                 typed = str(data.get(f"g{number}-{detail.name}", "")).strip()

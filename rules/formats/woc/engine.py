@@ -311,7 +311,8 @@ class WocEngine(SettingsMixin):
             return _refused(Problem("woc.match.players", "participants"))
         if len(match.games) != 1:
             return _refused(Problem("woc.match.games", "games", params={"count": len(match.games)}))
-        result, problems = score_game(match.games[0], "games[0]")
+        # a Swiss match is one game (II.5): its errors need not say which
+        result, problems = score_game(match.games[0], "games[0]", numbered=False)
         if result is None:
             return MatchScore(points=(0, 0), complete=False, problems=tuple(problems))
         summary = f"{result.scores[0]}-{result.scores[1]}"
