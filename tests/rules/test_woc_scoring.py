@@ -235,3 +235,20 @@ def test_a_one_game_playoff_also_leaves_the_number_out_and_a_best_of_three_keeps
     assert [p.text for p in refused.problems] == [
         "Game 2: Black and white discs add up to 66; the board has 64 squares."
     ]
+
+
+def test_a_forfeit_with_discs_other_than_its_score_is_refused() -> None:
+    """Issue 28, item 2: a forfeit saved again with "50 Tab 14" kept discs 50-14 in the
+    record beside its 64-0. An unplayed game has no discs: typed ones that are not its
+    score are refused, naming the score it gets; its own score typed back is accepted."""
+    refused = score(50, 14, GameEnding.FORFEIT, defaulter="white")
+    assert not refused.valid
+    assert [p.text for p in refused.problems] == [
+        "A game nobody played has no discs on the board; it is scored 64-0 for Black. "
+        "Leave the scores empty."
+    ]
+    assert refused.problems[0].field == "games[0].scores"
+    assert score(64, 0, GameEnding.FORFEIT, defaulter="white").game_scores == ((64, 0),)
+    assert not score(64, 0, GameEnding.DEFAULT, defaulter="black").valid
+    # a resignation was played: the discs on the board may be written down
+    assert score(20, 30, GameEnding.RESIGNATION, defaulter="white").game_scores == ((64, 0),)

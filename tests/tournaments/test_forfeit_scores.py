@@ -184,3 +184,25 @@ def test_item_10_a_one_game_match_says_its_error_without_game_1(
     assert "Game 1" not in body and "Partie 1" not in body, body
     match.refresh_from_db()
     assert match.result is None and match.version == 0
+
+
+def test_item_2_a_saved_forfeit_row_is_not_pending_and_refuses_discs(client, director):
+    """Item 2: the saved forfeit's row shows the score WOC gave it (no empty boxes) and is
+    not marked pending (the cursor starts in the first pending row); typing discs into it
+    ("50 Tab 14 Enter") is refused with the score it has, and nothing is saved."""
+    client.force_login(director)
+    event, rnd, match, present, absent = _forfeited(director)
+    page = client.get(reverse("tournaments:manage_round", args=[event.slug, rnd.number]))
+    html = page.content.decode()
+    row = html[html.index(f'id="match-{match.pk}"') :]
+    row = row[: row.index("</form>")]
+    assert 'name="g1-s0" value="64"' in row and 'name="g1-s1" value="0"' in row, row
+    assert "data-pending" not in row.split(">", 1)[0]
+    url = reverse("tournaments:manage_result", args=[event.slug, match.pk])
+    typed = {**FORFEIT, "version": 1, "g1-s0": "50", "g1-s1": "14"}
+    answer = client.post(url, typed, **HTMX)
+    said = _text(answer.content.decode())
+    assert answer.status_code == 422, said
+    assert "it is scored 64-0 for Black. Leave the scores empty." in said, said
+    match.refresh_from_db()
+    assert match.version == 1 and match.games.get().scores == [None, None]

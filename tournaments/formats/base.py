@@ -179,18 +179,18 @@ class FormatUI:
         """The form's game rows with the values stored for the match."""
         stored = {g.number: g for g in match.games.all()}
         seats = len(match.participants.all())
+        given = _given_scores(match, stored)
         rows = []
         for number in range(1, max(self.games_for_match(match, settings), len(stored)) + 1):
             game = stored.get(number)
+            shown = given.get(number) or (list(game.scores) if game else [])
             rows.append(
                 {
                     "number": number,
                     "scores": [
                         {
                             "name": f"g{number}-s{seat}",
-                            "value": _show(game.scores[seat])
-                            if game and seat < len(game.scores)
-                            else "",
+                            "value": _show(shown[seat]) if seat < len(shown) else "",
                         }
                         for seat in range(seats)
                     ],
@@ -333,3 +333,22 @@ def _show(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
+
+
+def _given_scores(match: Any, stored: Mapping[int, Any]) -> dict[int, list[Any]]:
+    """The scores the format gave the games typed without any (a forfeit: WOC's 64-0), by
+    game number: the desk shows them in the row rather than empty boxes, which read as a
+    match still to enter and drew the cursor (issue 28, item 2)."""
+    given = (match.result or {}).get("game_scores") or []
+    games = sorted(stored.values(), key=lambda g: g.number)
+    if len(given) != len(games):  # not one score per stored game: nothing to place
+        return {}
+    return {
+        game.number: list(scores)
+        for game, scores in zip(games, given, strict=True)
+        if game.ending != "normal"
+        and all(value is None for value in game.scores)
+        and isinstance(scores, list | tuple)
+        and len(scores) == len(game.scores)
+        and all(isinstance(value, int | float) for value in scores)
+    }

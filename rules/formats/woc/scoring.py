@@ -216,6 +216,14 @@ def _resigned(game: GameState, place: str, number: int | None) -> tuple[GameResu
     winner = 1 - loser
     scores = [0, 0]
     scores[winner] = BOARD
+    if game.ending in (GameEnding.FORFEIT, GameEnding.DEFAULT) and any(
+        value is not None and _whole(value) != scores[index]
+        for index, value in enumerate(game.scores)
+    ):
+        # an unplayed game has no discs: typed ones would be kept in the record beside a
+        # score they contradict (issue 28, item 2)
+        said = {"game": number, "score": f"{scores[0]}-{scores[1]}", "winner": SEATS[winner]}
+        return None, [Problem("woc.score.unplayed_discs", f"{place}.scores", params=said)]
     if game.ending is GameEnding.RESIGNATION:
         rule = "woc IV.8"
     else:
