@@ -224,8 +224,8 @@ def test_a_one_game_match_says_its_score_error_without_the_game_number() -> None
 def test_a_one_game_playoff_also_leaves_the_number_out_and_a_best_of_three_keeps_it() -> None:
     """Issue 28, item 10: a playoff (III.3, one game) likewise; the games of a best of three
     (III.1) are told apart by their number."""
-    from tests.rules.test_woc_finals import best_of_three, one_game
     from rules.formats.woc.finals import score_final_match
+    from tests.rules.test_woc_finals import best_of_three, one_game
 
     refused = score_final_match(one_game((40, 26)))
     assert [p.text for p in refused.problems] == [

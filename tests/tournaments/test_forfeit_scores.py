@@ -8,6 +8,7 @@ import csv
 import html as html_lib
 import io
 import re
+from types import SimpleNamespace
 
 import pytest
 from django.urls import reverse
@@ -58,22 +59,27 @@ def _forfeited(director):
     results.record(other, [{"scores": [40, 24]}], expected_version=0, by=director)
     present = match.participants.get(seat=0).entrant
     absent = match.participants.get(seat=1).entrant
-    return event, rnd, match, present, absent
+    return SimpleNamespace(event=event, round=rnd, match=match, present=present, absent=absent)
 
 
 def test_item_1_every_public_page_shows_the_forfeit_as_scored_and_marked(client, director):
     """Item 1: the public round page, both entrant pages and the projector show 64-0 (0-64
     from the absent player's side), never 1-0, and mark it a forfeit."""
-    event, rnd, match, present, absent = _forfeited(director)
+    f = _forfeited(director)
+    event, present, absent = f.event, f.present, f.absent
     note = f"{absent.name} did not play (forfeit)"
     page = _text(client.get(reverse("tournaments:round", args=[event.slug, 1])).content.decode())
     assert "64-0" in page and note in page and "1-0" not in page and "0-1" not in page
     mine = _text(
-        client.get(reverse("tournaments:entrant", args=[event.slug, present.number])).content.decode()
+        client.get(
+            reverse("tournaments:entrant", args=[event.slug, present.number])
+        ).content.decode()
     )
     assert "won 64-0" in mine and note in mine, mine
     theirs = _text(
-        client.get(reverse("tournaments:entrant", args=[event.slug, absent.number])).content.decode()
+        client.get(
+            reverse("tournaments:entrant", args=[event.slug, absent.number])
+        ).content.decode()
     )
     assert "lost 0-64" in theirs and note in theirs, theirs
     shown = _text(
@@ -86,7 +92,8 @@ def test_item_1_the_results_csv_crosstable_and_event_file_say_64_0_and_forfeit(d
     """Item 1: the results CSV gives 64-0 with the forfeit note; the crosstable marks the
     unplayed game; the event file keeps the forfeit as it was entered (no discs, the
     defaulter), so an import scores it again 64-0."""
-    event, rnd, match, present, absent = _forfeited(director)
+    f = _forfeited(director)
+    event, match, present, absent = f.event, f.match, f.present, f.absent
     _name, content = report_files.results_csv(event, None, lambda p: None)
     rows = list(csv.DictReader(io.StringIO(content.decode("utf-8-sig"))))
     mine = [r for r in rows if r["match"] == match.code]
@@ -111,7 +118,7 @@ def test_item_1_the_results_csv_crosstable_and_event_file_say_64_0_and_forfeit(d
 def test_item_1_the_pairings_pdf_prints_64_0_and_marks_the_forfeit(director):
     """Item 1: the pairings PDF printed 0-1 with no mark; it prints the format's score and
     the forfeit note."""
-    event, rnd, match, present, absent = _forfeited(director)
+    event = _forfeited(director).event
     _name, content = report_files.pairings(event, 1, lambda p: None, by_name=False)
     pages = PdfReader(io.BytesIO(content)).pages
     text = " ".join(" ".join(page.extract_text() for page in pages).split())
@@ -191,7 +198,8 @@ def test_item_2_a_saved_forfeit_row_is_not_pending_and_refuses_discs(client, dir
     not marked pending (the cursor starts in the first pending row); typing discs into it
     ("50 Tab 14 Enter") is refused with the score it has, and nothing is saved."""
     client.force_login(director)
-    event, rnd, match, present, absent = _forfeited(director)
+    f = _forfeited(director)
+    event, rnd, match = f.event, f.round, f.match
     page = client.get(reverse("tournaments:manage_round", args=[event.slug, rnd.number]))
     html = page.content.decode()
     row = html[html.index(f'id="match-{match.pk}"') :]

@@ -102,7 +102,9 @@ def _discs(
     return (black, white), []
 
 
-def _normal(game: GameState, place: str, number: int | None) -> tuple[GameResult | None, list[Problem]]:
+def _normal(
+    game: GameState, place: str, number: int | None
+) -> tuple[GameResult | None, list[Problem]]:
     discs, problems = _discs(game, place, number)
     if discs is None:
         return None, problems
@@ -154,7 +156,9 @@ def _normal(game: GameState, place: str, number: int | None) -> tuple[GameResult
     return result, []
 
 
-def _decided(game: GameState, place: str, number: int | None) -> tuple[GameResult | None, list[Problem]]:
+def _decided(
+    game: GameState, place: str, number: int | None
+) -> tuple[GameResult | None, list[Problem]]:
     """A result the record gives where the discs do not decide it (a WOF file's '11770 >
     11755', or '(32)>(32)' in a file written winner first): the winner as recorded, the discs
     as written (none: 0-0); nothing is added for empty squares."""
@@ -189,7 +193,9 @@ def _decided(game: GameState, place: str, number: int | None) -> tuple[GameResul
     return GameResult(discs, winner, (reason,)), []
 
 
-def _defaulter(game: GameState, place: str, number: int | None, code: str) -> tuple[int | None, Problem]:
+def _defaulter(
+    game: GameState, place: str, number: int | None, code: str
+) -> tuple[int | None, Problem]:
     """The seat ``details["defaulter"]`` names, and the problem when it names none (``code``
     asks for the player who resigned, forfeited...)."""
     found = seat(game.details.get("defaulter"))
@@ -206,7 +212,9 @@ _UNPLAYED = {
 _LOST = ("woc.score.defaulter.lost", "woc.score.lost")
 
 
-def _resigned(game: GameState, place: str, number: int | None) -> tuple[GameResult | None, list[Problem]]:
+def _resigned(
+    game: GameState, place: str, number: int | None
+) -> tuple[GameResult | None, list[Problem]]:
     asked, code = _UNPLAYED.get(game.ending, _LOST)
     loser, problem = _defaulter(game, place, number, asked)
     if loser is None and tuple(game.scores) in ((64, 0), (0, 64)):
