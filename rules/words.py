@@ -21,6 +21,7 @@ message (a mapping with a ``code``) is said as a sentence in the same language.
 from __future__ import annotations
 
 import importlib
+import re
 import string
 from collections.abc import Mapping
 from functools import cache
@@ -109,9 +110,29 @@ def placeholders(sentence: str) -> set[str]:
     }
 
 
+# A sentence about one game of a match starts by naming it ("Game {game}: ...", in French
+# "Partie {game} : ..."); a match of one game has nothing to tell apart (issue 28)
+_GAME_PREFIX = re.compile(r"^[^{}:]*\{game\}\s*:\s*")
+
+
+def without_game(sentence: str) -> str | None:
+    """``sentence`` without its leading "Game {game}: " (in any language), the rest
+    starting with a capital; None when the game is named elsewhere in it."""
+    found = _GAME_PREFIX.match(sentence)
+    if found is None:
+        return None
+    rest = sentence[found.end() :]
+    return rest[:1].upper() + rest[1:]
+
+
 def say(sentence: str, params: Mapping[str, Any], translate: Any = None) -> str:
     """``sentence`` with its parameters; a parameter that is a message is said first
-    (by ``translate`` on the web side, in English here)."""
+    (by ``translate`` on the web side, in English here). ``game`` None means the match
+    has one game: the sentence leaves out which (see ``without_game``)."""
+    if "game" in params and params["game"] is None:
+        shorter = without_game(sentence)
+        # named elsewhere in the sentence ("Game {game} of {match}"): it is game 1
+        sentence, params = (shorter, params) if shorter else (sentence, {**params, "game": 1})
     values = {
         key: (
             render(value["code"], value.get("params") or {}, translate)

@@ -1,6 +1,8 @@
 """Games that did not end on the board (a forfeit, a resignation, a time default), in words:
-the public round and entrant pages, the director's results screen and the results CSV mark
-them from the match's stored result (``endings``, services/result_json.score_json), no query."""
+the public round and entrant pages, the director's results screen, the projector, the
+pairings PDF, the crosstable and the results CSV mark them from the match's stored result
+(``endings``, services/result_json.score_json), no query. The score beside the mark is the
+format's own (the stored summary: WOC's 64-0 for a forfeit, issue 28)."""
 
 from __future__ import annotations
 
@@ -36,6 +38,22 @@ def ending_notes(match: Any) -> list[str]:
         text = named % {"name": who} if named and who else str(plain)
         notes.append(_("Game %(n)s: %(text)s") % {"n": number, "text": text} if several else text)
     return notes
+
+
+def ending_marks(match: Any) -> list[str]:
+    """How the match's games ended otherwise than on the board, each way once and without
+    names ("forfeit"): the mark beside a score where a line has no room for a sentence
+    (the projector)."""
+    endings = (match.result or {}).get("endings") or []
+    found = dict.fromkeys(str(ending) for _number, ending, _seat in endings)
+    return [str(WORDS[e][1]) if e in WORDS else e.replace("_", " ") for e in found]
+
+
+def unplayed(match: Any) -> bool:
+    """Whether a game of the match was not played (a forfeit, a default): the crosstable
+    marks its cell."""
+    endings = (match.result or {}).get("endings") or []
+    return any(is_unplayed(str(ending)) for _number, ending, _seat in endings)
 
 
 def is_unplayed(ending: str) -> bool:

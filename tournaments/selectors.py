@@ -21,6 +21,7 @@ from django.db.models import (
     When,
 )
 
+from tournaments.endings import ending_marks
 from tournaments.formats import ui_for
 from tournaments.match_reads import with_seats_and_games as with_seats_and_games
 from tournaments.models import (
@@ -333,6 +334,7 @@ def projector_rows(matches: list[Match]) -> list[dict[str, Any]]:
                     "opponents": [p for p in seats if p is not mine],
                     "outcome": _outcome(match.result, mine.seat, len(seats)),
                     "score": _from_side(match.result, mine.seat, len(seats)),
+                    "marks": ending_marks(match),
                 }
             )
     return sorted(
@@ -348,13 +350,15 @@ def _name_order(name: str) -> list[Any]:
     return [int(part) if i % 2 else part.casefold() for i, part in enumerate(parts)]
 
 
-SCORE = re.compile(r"^\s*(\d+(?:[.,]\d+)?)\s*[-\u2013]\s*(\d+(?:[.,]\d+)?)\s*$")
+# A two-seat summary in seat order: scores ("64-0", "1½-½") or result codes ("WD-LD")
+SCORE = re.compile(r"^\s*([^\s\-\u2013]+)\s*[-\u2013]\s*([^\s\-\u2013]+)\s*$")
 
 
 def _from_side(result: dict[str, Any] | None, seat: int, seats: int) -> str:
     """The score as the entrant reads it, their own first ("64-0" for the seat that won
-    64-0 in second seat): a two-seat result written "a-b" in seat order is turned round
-    for the second seat; any other summary stays as the format wrote it."""
+    64-0 in second seat, "LD-WD" for GokoDom's loss by default): a two-seat result written
+    "a-b" in seat order is turned round for the second seat; any other summary stays as the
+    format wrote it."""
     summary = str((result or {}).get("summary", ""))
     found = SCORE.match(summary)
     if seats != 2 or seat != 1 or not found:

@@ -1,19 +1,31 @@
-// Result entry: the cursor starts in the first empty score box; Enter saves a row, from a
-// box or from a menu (how the game ended, who defaulted); after a save, by Enter or by a
-// click on Save, the cursor moves to the first box of the next match.
+// Result entry: the cursor starts in the first match without a result (a saved forfeit
+// has no discs, but it is not pending: data-pending marks the rows still to enter); Enter
+// saves a row, from a box or from a menu (how the game ended, who defaulted); after a save,
+// by Enter or by a click on Save, the cursor moves to the next match without a result.
+// A correction's preview puts the cursor in its "Why" box, where Enter confirms it.
+function firstBox(row) {
+  return row && row.querySelector("input.score-input");
+}
 document.addEventListener("DOMContentLoaded", function () {
   var rows = document.getElementById("result-rows");
   if (!rows) return;
-  var boxes = rows.querySelectorAll("input.score-input");
-  for (var i = 0; i < boxes.length; i++) {
-    if (!boxes[i].value) { boxes[i].focus(); return; }
-  }
+  var box = firstBox(rows.querySelector("form.result-row[data-pending]"));
+  if (box) box.focus();
 });
 document.addEventListener("keydown", function (event) {
   var field = event.target;
-  if (event.key !== "Enter" || !field || field.tagName !== "SELECT") return;
-  var form = field.closest && field.closest("form.result-row");
+  if (event.key !== "Enter" || !field || !field.closest) return;
+  var form = field.closest("form.result-row");
   if (!form) return;
+  // in the preview (the "Why" box, the "pair again" choice) Enter confirms what was
+  // previewed; the form's first button would only preview it again
+  var confirm = field.closest(".correction-preview") && form.querySelector("button.confirm");
+  if (confirm && field.tagName !== "BUTTON" && field.tagName !== "A") {
+    event.preventDefault();
+    confirm.click();
+    return;
+  }
+  if (field.tagName !== "SELECT") return;
   event.preventDefault();
   if (form.requestSubmit) form.requestSubmit(); else form.submit();
 });
@@ -23,12 +35,16 @@ document.addEventListener("htmx:afterSwap", function (event) {
   var form = document.getElementById(row.id) || row;
   if (form.dataset.saved === "1") {
     var next = form.nextElementSibling;
-    while (next && !next.querySelector("input.score-input")) next = next.nextElementSibling;
-    if (next) next.querySelector("input.score-input").focus();
-  } else {
-    var bad = form.querySelector("[aria-invalid=true]") || form.querySelector("input.score-input");
-    if (bad) bad.focus();
+    while (next && !(next.matches("form.result-row[data-pending]") && firstBox(next))) {
+      next = next.nextElementSibling;
+    }
+    if (next) firstBox(next).focus();
+    return;
   }
+  var bad = form.querySelector("[aria-invalid=true]");
+  var why = form.querySelector(".correction-preview input[name=reason]");
+  var target = bad || why || firstBox(form);
+  if (target) target.focus();
 });
 // htmx swaps only 2xx by default; 409 (conflict) and 422 (refused) rows carry the messages.
 document.addEventListener("htmx:beforeSwap", function (event) {

@@ -67,8 +67,9 @@ def test_a_draw_is_always_32_32() -> None:
 def test_more_than_64_discs_is_refused() -> None:
     result = score(40, 26)
     assert not result.valid
+    # a Swiss match is one game: the sentence does not number it (issue 28, item 10)
     assert result.problems[0].text == (
-        "Game 1: Black and white discs add up to 66; the board has 64 squares."
+        "Black and white discs add up to 66; the board has 64 squares."
     )
 
 
@@ -207,3 +208,47 @@ def test_settings_are_validated() -> None:
     assert ENGINE.validate_settings({"c": -1})[0].field == "c"
     assert ENGINE.validate_settings({"rounds": 99})[0].field == "rounds"
     assert ENGINE.validate_settings({"bye_points": 2})[0].field == "bye_points"
+
+
+def test_a_one_game_match_says_its_score_error_without_the_game_number() -> None:
+    """Issue 28, item 10: a Swiss match is one game (II.5), so "Game 1:" only makes the
+    director look for another: the sentence names the problem alone."""
+    result = score(40, 26)
+    assert [p.text for p in result.problems] == [
+        "Black and white discs add up to 66; the board has 64 squares."
+    ]
+    result = score(None, None, GameEnding.FORFEIT)
+    assert [p.text for p in result.problems] == ["Say which player forfeited (Black or White)."]
+
+
+def test_a_one_game_playoff_also_leaves_the_number_out_and_a_best_of_three_keeps_it() -> None:
+    """Issue 28, item 10: a playoff (III.3, one game) likewise; the games of a best of three
+    (III.1) are told apart by their number."""
+    from rules.formats.woc.finals import score_final_match
+    from tests.rules.test_woc_finals import best_of_three, one_game
+
+    refused = score_final_match(one_game((40, 26)))
+    assert [p.text for p in refused.problems] == [
+        "Black and white discs add up to 66; the board has 64 squares."
+    ]
+    refused = score_final_match(best_of_three(((40, 24), 0), ((40, 26), 1)))
+    assert [p.text for p in refused.problems] == [
+        "Game 2: Black and white discs add up to 66; the board has 64 squares."
+    ]
+
+
+def test_a_forfeit_with_discs_other_than_its_score_is_refused() -> None:
+    """Issue 28, item 2: a forfeit saved again with "50 Tab 14" kept discs 50-14 in the
+    record beside its 64-0. An unplayed game has no discs: typed ones that are not its
+    score are refused, naming the score it gets; its own score typed back is accepted."""
+    refused = score(50, 14, GameEnding.FORFEIT, defaulter="white")
+    assert not refused.valid
+    assert [p.text for p in refused.problems] == [
+        "A game nobody played has no discs on the board; it is scored 64-0 for Black. "
+        "Leave the scores empty."
+    ]
+    assert refused.problems[0].field == "games[0].scores"
+    assert score(64, 0, GameEnding.FORFEIT, defaulter="white").game_scores == ((64, 0),)
+    assert not score(64, 0, GameEnding.DEFAULT, defaulter="black").valid
+    # a resignation was played: the discs on the board may be written down
+    assert score(20, 30, GameEnding.RESIGNATION, defaulter="white").game_scores == ((64, 0),)

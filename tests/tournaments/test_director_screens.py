@@ -259,7 +259,7 @@ def test_round_from_draft_to_close_with_an_invalid_score_and_a_conflict(signed_i
     assert refused.status_code == 422
     assert "cannot be negative" in refused.content.decode()
     missing = signed_in.post(save, {"version": 0, "g1-s0": "2", "g1-s1": ""}, **HTMX)
-    assert missing.status_code == 422 and "enter both scores" in missing.content.decode()
+    assert missing.status_code == 422 and "Enter both scores." in missing.content.decode()
     saved = signed_in.post(save, {"version": 0, "g1-s0": "2", "g1-s1": "1"}, **HTMX)
     assert saved.status_code == 200
     body = saved.content.decode()

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
@@ -108,6 +109,9 @@ class FormatUI:
         """
         games: list[dict[str, Any]] = []
         problems: list[Problem] = []
+        # a row of one game needs no "Game 1:" (issue 28): the form shows game 2 when the
+        # match has several
+        numbered = any(key.startswith("g2-") for key in data)
         for number in range(1, self.max_games(settings) + 1):
             raw = [str(data.get(f"g{number}-s{seat}", "")).strip() for seat in range(seats)]
             ended = str(data.get(f"g{number}-ending", "normal") or "normal")
@@ -120,29 +124,35 @@ class FormatUI:
                     scores.append(None)  # the ending's rule gives the score
                     continue
                 if text == "":
-                    problems.append(
-                        Problem("form.score_missing", name, f"Game {number}: enter both scores.")
+                    said = (
+                        gettext("Game %(number)s: enter both scores.") % {"number": number}
+                        if numbered
+                        else gettext("Enter both scores.")
                     )
+                    problems.append(Problem("form.score_missing", name, said))
                     scores.append(None)
                     continue
                 try:
                     value = float(text.replace(",", "."))
                 except ValueError:
-                    problems.append(
-                        Problem(
-                            "form.score_number", name, f"Game {number}: '{text}' is not a number."
-                        )
+                    said = (
+                        gettext("Game %(number)s: '%(text)s' is not a number.")
+                        % {"number": number, "text": text}
+                        if numbered
+                        else gettext("'%(text)s' is not a number.") % {"text": text}
                     )
+                    problems.append(Problem("form.score_number", name, said))
                     scores.append(None)
                     continue
                 scores.append(int(value) if value.is_integer() else value)
             ending = str(data.get(f"g{number}-ending", "normal") or "normal")
             if ending not in self.endings:
-                problems.append(
-                    Problem(
-                        "form.ending", f"g{number}-ending", f"Game {number}: choose how it ended."
-                    )
+                said = (
+                    gettext("Game %(number)s: choose how it ended.") % {"number": number}
+                    if numbered
+                    else gettext("Choose how it ended.")
                 )
+                problems.append(Problem("form.ending", f"g{number}-ending", said))
             details = {}
             for detail in self.details:
                 typed = str(data.get(f"g{number}-{detail.name}", "")).strip()
@@ -169,18 +179,18 @@ class FormatUI:
         """The form's game rows with the values stored for the match."""
         stored = {g.number: g for g in match.games.all()}
         seats = len(match.participants.all())
+        given = _given_scores(match, stored)
         rows = []
         for number in range(1, max(self.games_for_match(match, settings), len(stored)) + 1):
             game = stored.get(number)
+            shown = given.get(number) or (list(game.scores) if game else [])
             rows.append(
                 {
                     "number": number,
                     "scores": [
                         {
                             "name": f"g{number}-s{seat}",
-                            "value": _show(game.scores[seat])
-                            if game and seat < len(game.scores)
-                            else "",
+                            "value": _show(shown[seat]) if seat < len(shown) else "",
                         }
                         for seat in range(seats)
                     ],
@@ -323,3 +333,22 @@ def _show(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
+
+
+def _given_scores(match: Any, stored: Mapping[int, Any]) -> dict[int, list[Any]]:
+    """The scores the format gave the games typed without any (a forfeit: WOC's 64-0), by
+    game number: the desk shows them in the row rather than empty boxes, which read as a
+    match still to enter and drew the cursor (issue 28, item 2)."""
+    given = (match.result or {}).get("game_scores") or []
+    games = sorted(stored.values(), key=lambda g: g.number)
+    if len(given) != len(games):  # not one score per stored game: nothing to place
+        return {}
+    return {
+        game.number: list(scores)
+        for game, scores in zip(games, given, strict=True)
+        if game.ending != "normal"
+        and all(value is None for value in game.scores)
+        and isinstance(scores, list | tuple)
+        and len(scores) == len(game.scores)
+        and all(isinstance(value, int | float) for value in scores)
+    }

@@ -18,13 +18,15 @@ from django.utils.text import slugify
 
 from tournaments import selectors
 from tournaments.csv_cells import csv_bytes as _csv
-from tournaments.endings import ending_notes
+from tournaments.endings import ending_notes, unplayed
 from tournaments.formats import ui_for
 from tournaments.models import Entrant, Event, Match, MatchParticipant, Report, Round
 from tournaments.services import invitations
 from tournaments.services.errors import ServiceError
 
 Progress = Callable[[int], None]
+# Marks a crosstable cell whose game was not played (a forfeit, a default)
+UNPLAYED = "F"
 Built = tuple[str, bytes]
 
 
@@ -86,7 +88,8 @@ def pairings(event: Event, number: int | None, progress: Progress, *, by_name: b
         context = {**_base(event), "round": rnd, "lines": lines}
         content = _pdf("pairings_by_name.html", context, progress)
         return f"{event.slug}-round-{rnd.number}-pairings-by-name.pdf", content
-    rows = [{"match": m, "seats": _seats(m)} for m in matches]
+    # a forfeit is printed as its format scored it, with the note that it was one
+    rows = [{"match": m, "seats": _seats(m), "notes": ending_notes(m)} for m in matches]
     context = {**_base(event), "round": rnd, "rows": rows}
     content = _pdf("pairings_by_table.html", context, progress)
     return f"{event.slug}-round-{rnd.number}-pairings.pdf", content
@@ -149,7 +152,11 @@ def crosstable_rows(event: Event) -> tuple[list[Round], list[dict[str, Any]]]:
             for part in seats:
                 if part.entrant is None:
                     continue
-                cells.setdefault(part.entrant.pk, {})[rnd.number] = _cell(part, seats, points)
+                cell = _cell(part, seats, points)
+                if unplayed(match):
+                    # a letter, like the + and -: the PDF's key says what it stands for
+                    cell = f"{cell} {UNPLAYED}"
+                cells.setdefault(part.entrant.pk, {})[rnd.number] = cell
     if tables:
         order = [(item["row"].rank, item["row"].entrant) for item in tables[0]["rows"]]
         points = {item["row"].entrant_id: item["row"].points for item in tables[0]["rows"]}

@@ -311,11 +311,15 @@ class WocEngine(SettingsMixin):
             return _refused(Problem("woc.match.players", "participants"))
         if len(match.games) != 1:
             return _refused(Problem("woc.match.games", "games", params={"count": len(match.games)}))
-        result, problems = score_game(match.games[0], "games[0]")
+        # a Swiss match is one game (II.5): its errors need not say which
+        result, problems = score_game(match.games[0], "games[0]", numbered=False)
         if result is None:
             return MatchScore(points=(0, 0), complete=False, problems=tuple(problems))
         summary = f"{result.scores[0]}-{result.scores[1]}"
-        if all(value is None for value in match.games[0].scores):  # a record's bare result
+        game = match.games[0]
+        # a record's bare result ("decided" without discs) has no score to show; a forfeit
+        # typed without discs has one, the format's 64-0 (issue 28, item 1)
+        if game.details.get("decided") is not None and all(v is None for v in game.scores):
             summary = "1-0" if result.winner == 0 else "0-1" if result.winner == 1 else "½-½"
         return MatchScore(
             points=result.points,

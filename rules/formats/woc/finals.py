@@ -94,7 +94,7 @@ def score_final_match(match: MatchState) -> MatchScore:
         return _refused(Problem("woc.match.players", "participants"))
     if absence.unplayed(match):
         return _walkover(match, kind)
-    played, problems = _games(match)
+    played, problems = _games(match, numbered=BEST_OF.get(kind, 1) == 3)
     if problems:
         return MatchScore(points=(0, 0), complete=False, problems=tuple(problems))
     if BEST_OF.get(kind, 1) == 3:
@@ -102,7 +102,8 @@ def score_final_match(match: MatchState) -> MatchScore:
     return _one_game(match, played, kind)
 
 
-def _games(match: MatchState) -> tuple[list[Played], list[Problem]]:
+def _games(match: MatchState, *, numbered: bool) -> tuple[list[Played], list[Problem]]:
+    """The games read; ``numbered``: the match has several, so a sentence says which."""
     played: list[Played] = []
     for index, game in enumerate(sorted(match.games, key=lambda g: g.number)):
         place = f"games[{index}]"
@@ -114,6 +115,7 @@ def _games(match: MatchState) -> tuple[list[Played], list[Problem]]:
         result, problems = score_game(
             GameState(game.number, tuple(in_colour), ending=game.ending, details=game.details),
             place,
+            numbered=numbered,
         )
         if result is None:
             return [], problems

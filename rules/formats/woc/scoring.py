@@ -46,10 +46,14 @@ def seat(value: Any) -> int | None:
     return _SEAT_WORDS.get(value)
 
 
-def score_game(game: GameState, place: str) -> tuple[GameResult | None, list[Problem]]:
-    """The official score of ``game``, or the problems that keep it from having one."""
+def score_game(
+    game: GameState, place: str, *, numbered: bool = True
+) -> tuple[GameResult | None, list[Problem]]:
+    """The official score of ``game``, or the problems that keep it from having one.
+    ``numbered`` False: the game is its match's only one, and sentences do not name it."""
     problems: list[Problem] = []
-    number = game.number  # sentences name the game: "Game 3: ..."
+    # sentences name the game ("Game 3: ...") when its match has others (rules/words.say)
+    number = game.number if numbered else None
     if len(game.scores) != 2:
         return None, [Problem("woc.score.seats", f"{place}.scores", params={"game": number})]
     ending = game.ending
@@ -69,7 +73,7 @@ def score_game(game: GameState, place: str) -> tuple[GameResult | None, list[Pro
 
 
 def _discs(
-    game: GameState, place: str, number: int
+    game: GameState, place: str, number: int | None
 ) -> tuple[tuple[int, int] | None, list[Problem]]:
     values: list[int] = []
     for index, value in enumerate(game.scores):
@@ -98,7 +102,9 @@ def _discs(
     return (black, white), []
 
 
-def _normal(game: GameState, place: str, number: int) -> tuple[GameResult | None, list[Problem]]:
+def _normal(
+    game: GameState, place: str, number: int | None
+) -> tuple[GameResult | None, list[Problem]]:
     discs, problems = _discs(game, place, number)
     if discs is None:
         return None, problems
@@ -150,7 +156,9 @@ def _normal(game: GameState, place: str, number: int) -> tuple[GameResult | None
     return result, []
 
 
-def _decided(game: GameState, place: str, number: int) -> tuple[GameResult | None, list[Problem]]:
+def _decided(
+    game: GameState, place: str, number: int | None
+) -> tuple[GameResult | None, list[Problem]]:
     """A result the record gives where the discs do not decide it (a WOF file's '11770 >
     11755', or '(32)>(32)' in a file written winner first): the winner as recorded, the discs
     as written (none: 0-0); nothing is added for empty squares."""
@@ -185,7 +193,9 @@ def _decided(game: GameState, place: str, number: int) -> tuple[GameResult | Non
     return GameResult(discs, winner, (reason,)), []
 
 
-def _defaulter(game: GameState, place: str, number: int, code: str) -> tuple[int | None, Problem]:
+def _defaulter(
+    game: GameState, place: str, number: int | None, code: str
+) -> tuple[int | None, Problem]:
     """The seat ``details["defaulter"]`` names, and the problem when it names none (``code``
     asks for the player who resigned, forfeited...)."""
     found = seat(game.details.get("defaulter"))
@@ -202,7 +212,9 @@ _UNPLAYED = {
 _LOST = ("woc.score.defaulter.lost", "woc.score.lost")
 
 
-def _resigned(game: GameState, place: str, number: int) -> tuple[GameResult | None, list[Problem]]:
+def _resigned(
+    game: GameState, place: str, number: int | None
+) -> tuple[GameResult | None, list[Problem]]:
     asked, code = _UNPLAYED.get(game.ending, _LOST)
     loser, problem = _defaulter(game, place, number, asked)
     if loser is None and tuple(game.scores) in ((64, 0), (0, 64)):
@@ -212,6 +224,14 @@ def _resigned(game: GameState, place: str, number: int) -> tuple[GameResult | No
     winner = 1 - loser
     scores = [0, 0]
     scores[winner] = BOARD
+    if game.ending in (GameEnding.FORFEIT, GameEnding.DEFAULT) and any(
+        value is not None and _whole(value) != scores[index]
+        for index, value in enumerate(game.scores)
+    ):
+        # an unplayed game has no discs: typed ones would be kept in the record beside a
+        # score they contradict (issue 28, item 2)
+        said = {"game": number, "score": f"{scores[0]}-{scores[1]}", "winner": SEATS[winner]}
+        return None, [Problem("woc.score.unplayed_discs", f"{place}.scores", params=said)]
     if game.ending is GameEnding.RESIGNATION:
         rule = "woc IV.8"
     else:
@@ -222,7 +242,7 @@ def _resigned(game: GameState, place: str, number: int) -> tuple[GameResult | No
 
 
 def _time_default(
-    game: GameState, place: str, number: int
+    game: GameState, place: str, number: int | None
 ) -> tuple[GameResult | None, list[Problem]]:
     loser, problem = _defaulter(game, place, number, "woc.score.defaulter.time")
     if loser is None:
@@ -269,7 +289,7 @@ def _time_default(
 
 
 def _penalty(
-    result: GameResult, details: Mapping[str, Any], place: str, number: int
+    result: GameResult, details: Mapping[str, Any], place: str, number: int | None
 ) -> tuple[GameResult | None, list[Problem]]:
     penalty = details.get("penalty")
     if penalty is None:
@@ -308,7 +328,7 @@ def _penalty(
 
 
 def _penalty_score(
-    result: GameResult, penalty: Mapping[str, Any], field: str, number: int, note: str
+    result: GameResult, penalty: Mapping[str, Any], field: str, number: int | None, note: str
 ) -> tuple[GameResult | None, list[Problem]]:
     raw = penalty.get("scores")
     values = [_whole(v) for v in raw] if isinstance(raw, list | tuple) and len(raw) == 2 else []

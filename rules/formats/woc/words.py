@@ -173,6 +173,10 @@ WORDS: dict[str, str] = {
     "woc.score.defaulter.time": _(
         "Game {game}: say which player lost on time first (Black or White)."
     ),
+    "woc.score.unplayed_discs": _(
+        "Game {game}: a game nobody played has no discs on the board; it is scored {score} "
+        "for {winner}. Leave the scores empty."
+    ),
     "woc.score.resigned": _("{loser} resigned: the official score is 64-0 for {winner}."),
     "woc.score.forfeited": _(
         "{loser} forfeited: the game is scored 64-0 for {winner}, as a resignation."
