@@ -14,6 +14,10 @@ A page fails when the document is wider than the viewport, when any element reac
 its right edge outside a scroll region, or when a box scrolls sideways without being a
 scroll region we meant (``role=region`` with ``tabindex=0``, so that a keyboard can scroll
 it and a screen reader names it).
+
+The same walk runs axe-core (from axe-playwright-python, in the page as it stands) on every
+page it visits and fails on any violation of WCAG 2.0 and 2.1, levels A and AA: the pages'
+accessibility is checked by the tool outside judges use, in a real browser.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from collections.abc import Callable
 from urllib.parse import urlsplit
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from django.urls import Resolver404, resolve, reverse
 
 from accounts.services import claim_entrant
@@ -53,6 +58,11 @@ NOT_PAGES = {
 }
 ENTRANT_PAGES = {"tournaments:entrant", "tournaments:manage_entrant"}
 ENTRANTS_PER_EVENT = 3  # of each kind of entrant page: a few, not all 120
+# axe-core's rules of WCAG 2.0 and 2.1 at levels A and AA
+AXE_OPTIONS = {
+    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+    "resultTypes": ["violations"],
+}
 
 # Runs in the page. Returns the page's problems at this width, each in words.
 OVERFLOW_CHECK = """
@@ -120,7 +130,9 @@ class Crawl:
         self.reached: set[str] = set()
         self.entrants: dict[tuple[str, str], int] = defaultdict(int)
         self.problems: dict[str, list[str]] = {}
+        self.inaccessible: dict[str, list[str]] = {}
         self.visits = 0
+        self.axe = Axe()
 
     def visit(self, path: str) -> list[str]:
         self.seen.add(path)
@@ -131,6 +143,13 @@ class Crawl:
         found = self.page.evaluate(OVERFLOW_CHECK, WIDTH)
         if found:
             self.problems[path] = found
+        violations = self.axe.run(self.page, options=AXE_OPTIONS).response["violations"]
+        if violations:
+            self.inaccessible[path] = [
+                f"{v['id']} ({v['impact']}): {v['help']}: "
+                + "; ".join(" ".join(map(str, n["target"])) for n in v["nodes"][:3])
+                for v in violations
+            ]
         if path in self.shots or (found and len(self.problems) <= 5):
             self.shots.get(path, self.shots["failed"])(self.page)
         return self.page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)")
@@ -188,7 +207,7 @@ def _sign_in(page, origin: str, username: str, password: str) -> None:
     page.wait_for_url(origin + "/")
 
 
-def test_every_demo_page_fits_a_390_px_phone(demo, small_phone, live_server, shot):
+def test_every_demo_page_fits_a_390_px_phone_and_passes_axe(demo, small_phone, live_server, shot):
     started = time.monotonic()
     origin = live_server.url
     walks = {}
@@ -245,6 +264,8 @@ def test_every_demo_page_fits_a_390_px_phone(demo, small_phone, live_server, sho
             report.append(f"{persona}: no demo page of {', '.join(missing)} was reached")
         for path, found in crawl.problems.items():
             report.append(f"{persona} {path}:\n    " + "\n    ".join(found))
+        for path, found in crawl.inaccessible.items():
+            report.append(f"{persona} {path} (axe, WCAG 2.1 AA):\n    " + "\n    ".join(found))
     visits = sum(c.visits for c in walks.values())
     print(f"{visits} pages in {time.monotonic() - started:.1f} s")
     assert not report, f"{len(report)} problems at {WIDTH} px:\n" + "\n".join(report)
