@@ -60,6 +60,7 @@ class GokodomUI(FormatUI):
         """Disputed results of the published rounds: the deadline never settles them."""
         from tournaments.formats.gokodom.claims import claim_lines
         from tournaments.models import Match
+        from tournaments.words import label
 
         disputed = (
             Match.objects.filter(
@@ -71,7 +72,6 @@ class GokodomUI(FormatUI):
             .prefetch_related("participants__entrant")
             .order_by("round__number", "order")
         )
-        season = reverse("tournaments:gokodom_manage", args=[event.slug])
         items = []
         for match in disputed:
             if match.result and match.result.get("complete"):
@@ -79,10 +79,12 @@ class GokodomUI(FormatUI):
             note = (match.details.get("report") or {}).get("note", "")
             lines = (*claim_lines(match), *((f"“{note}”",) if note else ()))
             text = _("%(round)s %(code)s: the players' accounts differ (disputed)") % {
-                "round": match.round.label,
+                "round": label(match.round.label),
                 "code": match.code,
             }
-            items.append(NeedsYou(text, season, lines))
+            # the match's own page: both accounts, the note and the decision
+            settle = reverse("tournaments:gokodom_settle", args=[event.slug, match.pk])
+            items.append(NeedsYou(text, settle, lines))
         return items
 
     def games_for(self, settings: Mapping[str, Any]) -> int:
@@ -197,6 +199,7 @@ register("gokodom", UI)
 def _screens() -> list[tuple[str, str, str]]:
     player = "tournaments.formats.gokodom.views"
     manage = "tournaments.formats.gokodom.views_manage"
+    settle = "tournaments.formats.gokodom.views_settle"
 
     match = "e/<slug:slug>/gokodom/matches/<int:match_id>/"
     director = "e/<slug:slug>/manage/gokodom/"
@@ -216,6 +219,7 @@ def _screens() -> list[tuple[str, str, str]]:
         (director + "eighth-place", f"{manage}.eighth_place", "gokodom_eighth"),
         (director + "matches/<int:match_id>/codes", f"{manage}.codes", "gokodom_codes"),
         (director + "matches/<int:match_id>/advances", f"{manage}.advances", "gokodom_advances"),
+        (director + "matches/<int:match_id>/settle", f"{settle}.settle", "gokodom_settle"),
     ]
 
 
