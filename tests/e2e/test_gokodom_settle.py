@@ -67,7 +67,9 @@ def test_needs_you_opens_the_dispute_and_enter_on_a_code_menu_settles_it(
     shot(wide, "settled-desktop")
 
 
-def test_enter_on_a_code_menu_of_the_results_grid_saves_the_codes(director, desktop, live_url, shot):
+def test_enter_on_a_code_menu_of_the_results_grid_saves_the_codes(
+    director, desktop, live_url, shot
+):
     """Before: Enter submitted the row to the games' endpoint, which answered 422."""
     event, rnd, match, a, b = _disputed(director)
     page = sign_in(desktop, live_url)

@@ -84,7 +84,7 @@ def test_settling_with_one_players_account_records_it_with_an_audit_row(disputed
     # it no longer needs the director
     dashboard = d["client"].get(reverse("tournaments:manage", args=[d["event"].slug]))
     assert "Needs you" not in dashboard.content.decode()
-    assert "is settled" in dashboard.content.decode()
+    assert f"{match.code} is settled: {a.name} L, {b.name} W." in dashboard.content.decode()
 
 
 def test_settling_with_result_codes_of_the_directors_choice(disputed):
@@ -204,4 +204,5 @@ def test_a_match_that_is_not_disputed_offers_no_decision(disputed):
     gokodom.confirm(Match.objects.get(pk=d["match"].pk), d["a"], by=d["a"].user)
     page = d["client"].get(d["url"]).content.decode()
     assert "Settle the result" not in page
-    assert re.search(r"Result: <strong>[^<]+</strong>", page)
+    a, b = d["a"], d["b"]
+    assert re.search(rf"Result: <strong>{a.name} L, {b.name} W</strong>", page)

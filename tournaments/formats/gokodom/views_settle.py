@@ -63,17 +63,23 @@ def settle(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
         return render(
             request, PAGE, _context(event, match, alert=" ".join(error.messages)), status=422
         )
-    fresh = Match.objects.get(pk=match.pk)
+    fresh = _grid_match(event, match_id)
     messages.success(
         request,
         _("%(round)s %(code)s is settled: %(result)s. Both players are told by e-mail.")
-        % {
-            "round": label(match.round.label),
-            "code": match.code,
-            "result": sentence((fresh.result or {}).get("summary", "")),
-        },
+        % {"round": label(match.round.label), "code": match.code, "result": decided(fresh)},
     )
     return redirect("tournaments:manage", slug=event.slug)
+
+
+def decided(match: Match) -> str:
+    """The recorded result in words: each player's code in the Swiss (a W-L summary in
+    seat order only confuses), the games' score in the elimination rounds."""
+    recorded = match.details.get("results") or {}
+    seats = [p.entrant for p in match.participants.all() if p.entrant]  # in seat order
+    if recorded:
+        return ", ".join(f"{e.name} {recorded.get(str(e.number), '-')}" for e in seats)
+    return sentence((match.result or {}).get("summary", ""))
 
 
 def _context(
@@ -118,6 +124,7 @@ def _context(
         "chosen": decision,
         "typed": typed,
         "seen": claims.seen_mark(entry),
+        "decided": decided(match) if (match.result or {}).get("complete") else "",
         "errors": errors or {},
         "alert": alert,
     }
