@@ -13,7 +13,14 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
-from tests.tournaments.test_format_gokodom import client_for, pair, post, start
+from tests.tournaments.test_format_gokodom import (
+    client_for,
+    games,
+    pair,
+    post,
+    quarter_finals,
+    start,
+)
 from tournaments.formats.gokodom import services as gokodom
 from tournaments.formats.gokodom import services_settle
 from tournaments.formats.gokodom.claims import seen_mark
@@ -149,7 +156,7 @@ def test_an_account_changed_since_it_was_shown_is_not_recorded(disputed):
     assert Match.objects.get(pk=d["match"].pk).result is None
 
 
-def test_an_elimination_dispute_is_settled_with_one_players_games(disputed):
+def test_codes_outside_the_list_are_refused_by_the_service_too(disputed):
     d = disputed
     match = Match.objects.get(pk=d["match"].pk)
     with pytest.raises(InvalidResult) as refused:
@@ -161,6 +168,35 @@ def test_an_elimination_dispute_is_settled_with_one_players_games(disputed):
             by=None,
         )
     assert refused.value.problems[0].field == "codes"
+
+
+def test_an_elimination_dispute_is_settled_with_one_players_games(director):
+    event, qf = quarter_finals(director)
+    match, a, b = pair(qf)
+    post(client_for(a), "report", event, match, games("0", "0", "1", "0", first="0"))
+    post(client_for(b), "dispute", event, match, {"note": "game 4 was mine"})
+    client = Client()
+    client.force_login(director)
+    url = reverse("tournaments:gokodom_settle", args=[event.slug, match.pk])
+    page = client.get(url).content.decode()
+    assert f"{a.name} says {a.name} won (3-1)" in page and "game 4 was mine" in page
+    assert 'name="code-' not in page and "Results grid" in page  # games, not codes
+    version = Match.objects.get(pk=match.pk).version
+    codes_only = client.post(
+        url,
+        {"version": version, "seen": seen_mark(Match.objects.get(pk=match.pk).details["report"])},
+    )
+    assert codes_only.status_code == 422 and "Choose one player" in codes_only.content.decode()
+    fields = {
+        "version": version,
+        "seen": seen_mark(Match.objects.get(pk=match.pk).details["report"]),
+    }
+    answer = client.post(url, {**fields, "decision": "report"})
+    assert answer.status_code == 302
+    match = Match.objects.get(pk=match.pk)
+    assert match.result["complete"] and match.result["summary"] == "3-1"
+    assert match.games.count() == 4 and match.details["report"]["status"] == "settled"
+    assert AuditEntry.objects.filter(action="gokodom.dispute_settled").count() == 1
 
 
 def test_both_players_with_an_e_mail_are_mailed_the_decision(
