@@ -54,7 +54,7 @@ def test_a_gokodom_dispute_is_a_sentence_and_a_link_with_its_lines(director):
     assert (settle, sentence) in _links(section)
     items = re.findall(r"<li>([^<]*)</li>", section)
     assert f"{a.name} says {a.name} won" in items and f"{b.name} says {b.name} won" in items
-    assert any("no, I won" in html.unescape(item) for item in items)
+    assert f"What is wrong, says {b.name}: “no, I won”" in [html.unescape(i) for i in items]
 
 
 def test_a_double_entry_mismatch_is_a_sentence_and_a_link_to_its_row(director):

@@ -76,8 +76,16 @@ class GokodomUI(FormatUI):
         for match in disputed:
             if match.result and match.result.get("complete"):
                 continue
-            note = (match.details.get("report") or {}).get("note", "")
-            lines = (*claim_lines(match), *((f"“{note}”",) if note else ()))
+            entry = match.details.get("report") or {}
+            note = entry.get("note", "")
+            names = {
+                str(p.entrant.number): p.entrant.name for p in match.participants.all() if p.entrant
+            }
+            said = _("What is wrong, says %(name)s: “%(note)s”") % {
+                "name": names.get(str(entry.get("disputed_by", "")), ""),
+                "note": note,
+            }
+            lines = (*claim_lines(match), *((str(said),) if note else ()))
             text = _("%(round)s %(code)s: the players' accounts differ (disputed)") % {
                 "round": label(match.round.label),
                 "code": match.code,
