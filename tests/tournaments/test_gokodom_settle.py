@@ -196,6 +196,7 @@ def test_an_elimination_dispute_is_settled_with_one_players_games(director):
     match = Match.objects.get(pk=match.pk)
     assert match.result["complete"] and match.result["summary"] == "3-1"
     assert match.games.count() == 4 and match.details["report"]["status"] == "settled"
+    assert services_settle.decided(match) == f"{a.name} won 3-1"
     assert AuditEntry.objects.filter(action="gokodom.dispute_settled").count() == 1
 
 
@@ -219,7 +220,7 @@ def test_both_players_with_an_e_mail_are_mailed_the_decision(
             message.subject
         )
         assert f"The director decided the disputed result of {match.round.label}" in message.body
-        assert f"- {a.name}: L" in message.body and f"- {b.name}: W" in message.body
+        assert f"{match.code}: {a.name} L, {b.name} W." in message.body
         assert f"{a.name} says {a.name} won" in message.body
     rows = Notification.objects.filter(kind=Notification.Kind.SETTLED)
     assert rows.count() == 2 and all(r.status == "sent" for r in rows)

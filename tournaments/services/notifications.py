@@ -467,7 +467,6 @@ def _settled_context(row: Notification) -> dict[str, Any]:
         "match": match,
         "round": match.round if match else None,
         "decision": details.get("decision", ""),
-        "codes": sorted(dict(details.get("codes") or {}).items()),
         "lines": details.get("lines", []),
     }
 

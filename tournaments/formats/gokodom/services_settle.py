@@ -118,7 +118,7 @@ def settle(
             )
             Match.objects.filter(pk=locked.pk).update(details={**locked.details, "report": settled})
             locked.refresh_from_db()
-        decision = str((locked.result or {}).get("summary", ""))
+        decision = decided(locked)
         logged = audit.log(
             event,
             "gokodom.dispute_settled",
@@ -172,6 +172,24 @@ def _codes(codes: Mapping[str, str] | None) -> dict[str, str]:
             ]
         )
     return dict(codes)
+
+
+def decided(match: Match) -> str:
+    """The recorded result in words, for the page, the log and the mail: each player's
+    code in seat order in the Swiss ("Ann W, Bob L": a W-L summary in seat order only
+    confuses), the winner and the games' score in the elimination rounds ("Ann won 3-1")."""
+    result = match.result or {}
+    recorded = match.details.get("results") or {}
+    seats = [p.entrant for p in match.participants.all()]  # in seat order
+    if recorded:
+        return ", ".join(
+            f"{e.name} {recorded.get(str(e.number), '-')}" for e in seats if e is not None
+        )
+    winner = result.get("winner")
+    summary = str(result.get("summary", ""))
+    if isinstance(winner, int) and 0 <= winner < len(seats) and seats[winner] is not None:
+        return _("%(name)s won %(score)s") % {"name": seats[winner].name, "score": summary}
+    return summary
 
 
 def _codes_of(match: Match) -> dict[str, str]:

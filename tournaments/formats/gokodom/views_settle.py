@@ -17,6 +17,7 @@ from django.views.decorators.http import require_http_methods
 from tournaments.formats.gokodom import claims, schedule
 from tournaments.formats.gokodom import services_settle as service
 from tournaments.formats.gokodom.services_director import CODES
+from tournaments.formats.gokodom.services_settle import decided
 from tournaments.formats.gokodom.views_manage import _event, _grid_match, _version
 from tournaments.models import Match
 from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
@@ -70,16 +71,6 @@ def settle(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
         % {"round": label(match.round.label), "code": match.code, "result": decided(fresh)},
     )
     return redirect("tournaments:manage", slug=event.slug)
-
-
-def decided(match: Match) -> str:
-    """The recorded result in words: each player's code in the Swiss (a W-L summary in
-    seat order only confuses), the games' score in the elimination rounds."""
-    recorded = match.details.get("results") or {}
-    seats = [p.entrant for p in match.participants.all() if p.entrant]  # in seat order
-    if recorded:
-        return ", ".join(f"{e.name} {recorded.get(str(e.number), '-')}" for e in seats)
-    return sentence((match.result or {}).get("summary", ""))
 
 
 def _context(
