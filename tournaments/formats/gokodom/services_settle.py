@@ -187,8 +187,9 @@ def decided(match: Match) -> str:
         )
     winner = result.get("winner")
     summary = str(result.get("summary", ""))
-    if isinstance(winner, int) and 0 <= winner < len(seats) and seats[winner] is not None:
-        return _("%(name)s won %(score)s") % {"name": seats[winner].name, "score": summary}
+    won = seats[winner] if isinstance(winner, int) and 0 <= winner < len(seats) else None
+    if won is not None:
+        return _("%(name)s won %(score)s") % {"name": won.name, "score": summary}
     return summary
 
 
