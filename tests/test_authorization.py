@@ -457,6 +457,13 @@ TABLE: dict[str, list[Case]] = {
         Case("private", "login 404 404 302 302", method="POST", format="gokodom"),
         Case("public", "login 404 404 302 302", method="POST", format="gokodom"),
     ],
+    "tournaments:gokodom_settle": [
+        Case("private", DIRECTOR_ONLY, format="gokodom"),
+        Case("public", DIRECTOR_ONLY, format="gokodom"),
+        # a form without the match's version: refused as stale (409) with the page
+        Case("private", "login 404 404 409 409", method="POST", format="gokodom"),
+        Case("public", "login 404 404 409 409", method="POST", format="gokodom"),
+    ],
     "tournaments:bot_contest_manage": [
         Case("private", DIRECTOR_ONLY, format="bot_contest"),
         Case("public", DIRECTOR_ONLY, format="bot_contest"),

@@ -44,6 +44,7 @@ ACTIONS = {
     "freestyle.tiebreaker_recorded": _("Tiebreaker recorded"),
     "gokodom.bye_requested": _("Bye by Request asked"),
     "gokodom.deadline": _("Round deadline applied"),
+    "gokodom.dispute_settled": _("Disputed result settled by the director"),
     "gokodom.eighth_place": _("8th place decided"),
     "gokodom.message_to_director": _("Player messaged the director"),
     "gokodom.result_confirmed": _("Reported result confirmed"),

@@ -764,6 +764,7 @@ class Notification(models.Model):
     class Kind(models.TextChoices):
         PAIRING = "pairing", _("Pairing published")
         DISPUTE = "dispute", _("Result disputed")
+        SETTLED = "settled", _("Dispute settled")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Waiting to be sent")

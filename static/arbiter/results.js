@@ -12,10 +12,12 @@ document.addEventListener("DOMContentLoaded", function () {
   var box = firstBox(rows.querySelector("form.result-row[data-pending]"));
   if (box) box.focus();
 });
+// A menu inside a part of the row with its own button (GokoDom's result codes, "who goes
+// through") saves with that button, as a click would: the row's own Save would refuse them.
 document.addEventListener("keydown", function (event) {
   var field = event.target;
   if (event.key !== "Enter" || !field || !field.closest) return;
-  var form = field.closest("form.result-row");
+  var form = field.closest("form.result-row, form[data-enter-saves]");
   if (!form) return;
   // in the preview (the "Why" box, the "pair again" choice) Enter confirms what was
   // previewed; the form's first button would only preview it again
@@ -27,7 +29,20 @@ document.addEventListener("keydown", function (event) {
   }
   if (field.tagName !== "SELECT") return;
   event.preventDefault();
+  for (var part = field.parentElement; part && part !== form; part = part.parentElement) {
+    var own = part.querySelector("button[type=submit]");
+    if (own) { own.click(); return; }
+  }
   if (form.requestSubmit) form.requestSubmit(); else form.submit();
+});
+// The director's decision on a disputed GokoDom match: choosing a code picks "a result
+// code for each player".
+document.addEventListener("change", function (event) {
+  var field = event.target;
+  var form = field && field.closest && field.closest("form.gk-settle");
+  if (!form || field.tagName !== "SELECT") return;
+  var codes = form.querySelector("#decision-codes");
+  if (codes) codes.checked = true;
 });
 document.addEventListener("htmx:afterSwap", function (event) {
   var row = event.detail.target;

@@ -40,6 +40,8 @@ from tournaments.formats.freestyle import services as format_freestyle
 from tournaments.formats.gokodom import services as format_gokodom
 from tournaments.formats.gokodom import services_absence as format_gokodom_absence
 from tournaments.formats.gokodom import services_director as format_gokodom_director
+from tournaments.formats.gokodom import services_settle as format_gokodom_settle
+from tournaments.formats.gokodom.claims import seen_mark
 from tournaments.formats.wpf_playoffs import services as format_wpf_playoffs
 from tournaments.models import Entrant, Match, Round
 from tournaments.services import (
@@ -114,6 +116,8 @@ EXEMPT = {
     "one mail row per player, sent after the commit",
     "notifications.dispute_opened": "a step inside format_gokodom.dispute (its audit row "
     "names the mails' key)",
+    "notifications.dispute_settled": "a step inside format_gokodom_settle.settle (its audit "
+    "row names the mails' key)",
     "notifications.deliver": "marks mail rows sent, skipped or failed; no event data",
     "notifications.send_later": "enqueues the mail task (without a worker: deliver)",
     "notifications.sweep": "re-enqueues mail whose task was lost (see deliver)",
@@ -456,6 +460,17 @@ def _(d):
     _, match, a, b = _goko(d, swiss_rounds=3)
     format_gokodom.report(match, a, outcome="W", by=a.user)
     return lambda: format_gokodom.dispute(Match.objects.get(pk=match.pk), b, note="no", by=b.user)
+
+
+@scenario("format_gokodom_settle.settle")
+def _(d):
+    _, match, a, b = _goko(d, swiss_rounds=3)
+    format_gokodom.report(match, a, outcome="W", by=a.user)
+    format_gokodom.dispute(Match.objects.get(pk=match.pk), b, note="no", by=b.user)
+    seen = seen_mark(Match.objects.get(pk=match.pk).details["report"])
+    return lambda: format_gokodom_settle.settle(
+        Match.objects.get(pk=match.pk), expected_version=0, seen=seen, claim="report", by=d
+    )
 
 
 @scenario("format_gokodom.message_director")

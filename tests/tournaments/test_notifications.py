@@ -315,7 +315,9 @@ def test_a_dispute_mails_both_players_and_the_directors(
         assert f"{b.name} disputed the reported result" in message.body
         assert '"I won on time"' in message.body
         assert f"{a.name} says {a.name} won" in message.body
-    assert f"{SITE}/e/{event.slug}/manage/" in got[director.email].body
+    # the director's link opens the match's own page, where they settle it (issue 28)
+    settle = reverse("tournaments:gokodom_settle", args=[event.slug, match.pk])
+    assert f"{SITE}{settle}" in got[director.email].body
     assert f"{SITE}/e/{event.slug}/entrants/{a.number}/" in got[a.user.email].body
     # the same dispute's task again: nobody twice
     notifications.deliver(list(Notification.objects.values_list("pk", flat=True)))

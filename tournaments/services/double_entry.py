@@ -25,6 +25,7 @@ from typing import Any
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.permissions import can_report_for, is_director, is_head_director
 from rules.contract import GameState, MatchScore
@@ -32,6 +33,7 @@ from tournaments.formats.base import NeedsYou
 from tournaments.models import Event, Match, ResultEntry, Round
 from tournaments.services import audit, locking, results
 from tournaments.services.errors import InvalidResult, NotAllowed, ServiceError, StaleResult
+from tournaments.words import label
 
 WAITING, SAVED, DISAGREED, SETTLED = "waiting", "saved", "disagreed", "settled"
 
@@ -358,11 +360,15 @@ def needs_director(event: Event, user: Any) -> list[NeedsYou]:
         if not current:
             continue  # void: the match changed since
         url = reverse("tournaments:manage_round", args=[event.slug, match.round.number])
-        items.append(
-            NeedsYou(
-                f"{match.round.label} {match.code}: the two entries of the result disagree",
-                f"{url}#match-{match.pk}",
-                tuple(f"{e.entered_by} entered {e.summary or '(nothing)'}" for e in current),
-            )
+        text = gettext("%(round)s %(code)s: the two entries of the result disagree") % {
+            "round": label(match.round.label),
+            "code": match.code,
+        }
+        lines = tuple(
+            gettext("%(who)s entered %(summary)s")
+            % {"who": e.entered_by, "summary": e.summary or gettext("(nothing)")}
+            for e in current
         )
+        # the row of the results screen, where the head director's entry settles it
+        items.append(NeedsYou(text, f"{url}#match-{match.pk}", lines))
     return items

@@ -1,7 +1,8 @@
 """E-mail to players and directors (docs/notifications.md).
 
-Two things are mailed: a player's pairing when a round is published, and a disputed
-GokoDom result (to both players and the event's directors). The database holds the work:
+Three things are mailed: a player's pairing when a round is published, a disputed
+GokoDom result (to both players and the event's directors), and the director's decision
+on it (to both players). The database holds the work:
 the action that causes a mail (publishing, disputing) writes one Notification row per
 recipient in its own transaction and enqueues the sending task after the commit. The task
 sends each row still pending under the row's lock and marks it sent in the same transaction,
@@ -149,6 +150,41 @@ def dispute_opened(
                 created_at=now,
             ),
         )
+    return _store(rows.values())
+
+
+def dispute_settled(
+    match: Match,
+    logged: AuditEntry,
+    *,
+    decision: str,
+    codes: dict[str, str],
+    lines: Sequence[str],
+    now: datetime,
+) -> list[int]:
+    """Both players (those who can get mail) are told the director's decision on their
+    disputed ``match`` (``logged``: the decision's audit row, so it mails each once).
+    ``lines``: the accounts the director decided between, as they were."""
+    details = {"decision": decision, "codes": dict(codes), "lines": list(lines)}
+    players = (
+        MatchParticipant.objects.filter(match=match, entrant__user__isnull=False)
+        .filter(entrant__emails_off=False, entrant__user__emails_off=False)
+        .exclude(entrant__user__email="")
+        .select_related("entrant")
+    )
+    rows = {
+        user_id: Notification(
+            key=f"settled:{logged.pk}:{user_id}",
+            event_id=match.round.event_id,
+            kind=Notification.Kind.SETTLED,
+            user_id=user_id,
+            entrant_id=entrant.pk,
+            match=match,
+            details=details,
+            created_at=now,
+        )
+        for entrant, user_id in _claimed(players)
+    }
     return _store(rows.values())
 
 
@@ -332,6 +368,8 @@ def _message(row: Notification, connection: Any) -> EmailMultiAlternatives:
         )
     if row.kind == Notification.Kind.PAIRING:
         context.update(_pairing_context(row))
+    elif row.kind == Notification.Kind.SETTLED:
+        context.update(_settled_context(row))
     else:
         context.update(_dispute_context(row))
     name = str(row.kind)
@@ -405,7 +443,12 @@ def _dispute_context(row: Notification) -> dict[str, Any]:
     match = row.match
     details = row.details
     director = bool(details.get("director"))
-    manage = reverse("tournaments:manage", args=[row.event.slug])
+    # the director's link opens the match's own page, where they settle it
+    manage = (
+        reverse("tournaments:gokodom_settle", args=[row.event.slug, match.pk])
+        if match is not None
+        else reverse("tournaments:manage", args=[row.event.slug])
+    )
     return {
         "match": match,
         "round": match.round if match else None,
@@ -414,6 +457,17 @@ def _dispute_context(row: Notification) -> dict[str, Any]:
         "lines": details.get("lines", []),
         "director": director,
         "act_url": site_url(manage) if director else "",
+    }
+
+
+def _settled_context(row: Notification) -> dict[str, Any]:
+    match = row.match
+    details = row.details
+    return {
+        "match": match,
+        "round": match.round if match else None,
+        "decision": details.get("decision", ""),
+        "lines": details.get("lines", []),
     }
 
 

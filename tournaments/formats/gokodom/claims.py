@@ -21,8 +21,9 @@ THAT_YOU = {
     "L": gettext_lazy("you lost"),
     "D": gettext_lazy("you drew"),
 }
-# The report's statuses in match details["report"] (services.py writes them).
-REPORTED, DISPUTED, CONFIRMED = "reported", "disputed", "confirmed"
+# The report's statuses in match details["report"] (services.py writes them; SETTLED:
+# the director decided a dispute, services_settle.py).
+REPORTED, DISPUTED, CONFIRMED, SETTLED = "reported", "disputed", "confirmed", "settled"
 
 
 def winner_of(claim: Mapping[str, Any], seats: list[str]) -> int | None:
@@ -70,6 +71,14 @@ def for_director(claim: Mapping[str, Any], seats: list[str], names: Mapping[str,
         _("%(name)s says %(winner)s won") % {"name": who, "winner": names.get(seats[winner], "")}
         + score
     )
+
+
+def seen_mark(entry: Mapping[str, Any]) -> str:
+    """What the director was shown of a dispute: the time stamps of both claims. A player
+    who changes their account changes it, so a decision read from the older accounts is
+    refused (reporting writes no new match version)."""
+    counter = entry.get("counter") or {}
+    return f"{entry.get('at', '')}|{counter.get('at', '')}"
 
 
 def claims(match: Any) -> list[dict[str, Any]]:

@@ -60,6 +60,7 @@ class GokodomUI(FormatUI):
         """Disputed results of the published rounds: the deadline never settles them."""
         from tournaments.formats.gokodom.claims import claim_lines
         from tournaments.models import Match
+        from tournaments.words import label
 
         disputed = (
             Match.objects.filter(
@@ -71,18 +72,27 @@ class GokodomUI(FormatUI):
             .prefetch_related("participants__entrant")
             .order_by("round__number", "order")
         )
-        season = reverse("tournaments:gokodom_manage", args=[event.slug])
         items = []
         for match in disputed:
             if match.result and match.result.get("complete"):
                 continue
-            note = (match.details.get("report") or {}).get("note", "")
-            lines = (*claim_lines(match), *((f"“{note}”",) if note else ()))
+            entry = match.details.get("report") or {}
+            note = entry.get("note", "")
+            names = {
+                str(p.entrant.number): p.entrant.name for p in match.participants.all() if p.entrant
+            }
+            said = _("What is wrong, says %(name)s: “%(note)s”") % {
+                "name": names.get(str(entry.get("disputed_by", "")), ""),
+                "note": note,
+            }
+            lines = (*claim_lines(match), *((str(said),) if note else ()))
             text = _("%(round)s %(code)s: the players' accounts differ (disputed)") % {
-                "round": match.round.label,
+                "round": label(match.round.label),
                 "code": match.code,
             }
-            items.append(NeedsYou(text, season, lines))
+            # the match's own page: both accounts, the note and the decision
+            settle = reverse("tournaments:gokodom_settle", args=[event.slug, match.pk])
+            items.append(NeedsYou(text, settle, lines))
         return items
 
     def games_for(self, settings: Mapping[str, Any]) -> int:
@@ -197,6 +207,7 @@ register("gokodom", UI)
 def _screens() -> list[tuple[str, str, str]]:
     player = "tournaments.formats.gokodom.views"
     manage = "tournaments.formats.gokodom.views_manage"
+    settle = "tournaments.formats.gokodom.views_settle"
 
     match = "e/<slug:slug>/gokodom/matches/<int:match_id>/"
     director = "e/<slug:slug>/manage/gokodom/"
@@ -216,6 +227,7 @@ def _screens() -> list[tuple[str, str, str]]:
         (director + "eighth-place", f"{manage}.eighth_place", "gokodom_eighth"),
         (director + "matches/<int:match_id>/codes", f"{manage}.codes", "gokodom_codes"),
         (director + "matches/<int:match_id>/advances", f"{manage}.advances", "gokodom_advances"),
+        (director + "matches/<int:match_id>/settle", f"{settle}.settle", "gokodom_settle"),
     ]
 
 
