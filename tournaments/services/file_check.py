@@ -64,10 +64,11 @@ def walk(paths: Iterable[str], source: str) -> list[Path]:
 
 @dataclass
 class Outcome:
-    # "read", "refused", "truncated" (refused unless confirmed), "crashed" (a bug)
+    # "read", "refused", "crashed" (a bug)
     status: str
     line: str
     differences: int = 0
+    cut_short: bool = False  # read, but the import asks for confirmation (issue 28, item 11)
 
 
 @dataclass
@@ -77,6 +78,7 @@ class Tally:
     refused: int = 0
     differ: int = 0
     crashed: int = 0
+    cut_short: int = 0
 
     def add(self, outcome: Outcome) -> None:
         self.files += 1
@@ -84,12 +86,15 @@ class Tally:
         self.refused += outcome.status != "read"
         self.differ += outcome.differences > 0
         self.crashed += outcome.status == "crashed"
+        self.cut_short += outcome.cut_short
 
     def summary(self) -> str:
         text = (
             f"{self.files} files: {self.read} read, {self.refused} refused, "
             f"{self.differ} with differences"
         )
+        if self.cut_short:
+            text += f", {self.cut_short} cut short"
         if self.crashed:
             text += f" ({self.crashed} refused by an unexpected error: a bug, please report it)"
         return text
@@ -150,14 +155,16 @@ def _wof_outcome(preview: event_import.Preview, accept_truncated: bool) -> Outco
             f"; the list and the games differ {times(preview.difference_count)} (e.g. {d['id']} "
             f"{d['name']}: {d['what']} {d['listed']} in the list, {d['games']} from the games)"
         )
-    status = "read"
     if preview.truncated:
+        # read, as a rating officer reads it; the import still asks for the confirmation
         if accept_truncated:
             line += f"; confirmed though cut short: {preview.truncated}"
         else:
-            status = "truncated"
-            line = f"refused unless confirmed (--accept-truncated): {preview.truncated}"
-    return Outcome(status, line, preview.difference_count)
+            line += (
+                "; warning: cut short (the import asks for confirmation, "
+                f"--accept-truncated): {preview.truncated}"
+            )
+    return Outcome("read", line, preview.difference_count, bool(preview.truncated))
 
 
 def _ftd_outcome(preview: event_import.Preview) -> Outcome:
