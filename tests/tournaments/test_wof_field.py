@@ -401,3 +401,19 @@ def test_issue_28_item_11_check_counts_a_cut_short_file_as_read_with_a_warning(t
     with pytest.raises(CommandError, match="cut short"):
         call_command("import_event", str(path), "--from", "wof", stdout=StringIO())
     assert not Event.objects.exists()
+
+
+def test_issue_28_item_12_standings_count_a_result_without_discs_for_points_not_discs() -> None:
+    """Issue 28, item 12: a game read without discs ('3752 < 1024 B') gives its points as
+    recorded and no disc to either player (docs/formats/woc.md, results without discs)."""
+    text = (
+        "%_%  1, ONE, a, FRA, 2, 40\n%_%  2, TWO, b, FRA, 0, 24\n%_%  3, THREE, c, FRA, 1, 0\n"
+        "%_%  4, FOUR, d, FRA, 1, 64\n"
+        "%Round 1\n 1 (40)>(24) 2 B  3 > 4 B % Time forfeit\n%Round 2\n 1 > 3\n 4 (64)>(00) 2\n"
+    )
+    examined = wof.examine(text)
+    data, _added = wof.from_wof(examined.parsed, slug="bare", check=examined.check)
+    rows = {r.entrant: r.values for r in ENGINE.standings(wof.state_of(data)).table("overall").rows}
+    by_id = {str(e["number"]): e["external_id"] for e in data["entrants"]}
+    points = {by_id[k]: (v["points"], v["discs"]) for k, v in rows.items()}
+    assert points == {"1": (2, 40), "2": (0, 24), "3": (1, 0), "4": (1, 64)}

@@ -37,6 +37,7 @@ SHORT = {
     "wof.bonus": "the list adds points",
     "wof.added_first": "games after the rounds written first",
     "wof.left_unplaced": "withdrawals without a round",
+    "wof.game_comments": "comments after games",
 }
 
 

@@ -189,6 +189,7 @@ class _Reader:
         self.pending: tuple[str, int] | None = None  # a comment that may head the next games
         self.after_game = False
         self.disagree: list[WofGame] = []  # games whose sign is not what their discs say
+        self.comments: list[tuple[int, str]] = []  # (line, text) of a '%' after a game
 
     def problem(self, number: int, problem: Problem) -> None:
         self.problems.append((number, problem))
@@ -214,29 +215,34 @@ class _Reader:
         self.comment_line(number, text, was_game)
 
     def game(self, number: int, text: str) -> None:
-        found = lines.GAME.match(text)
-        plain = None if found else lines.RESULT.match(text)
-        if not found and not plain:
+        read = lines.games(text)
+        if read is None:
             self.problem(
                 number, Problem("wof.line.game", f"line {number}", params={"text": quote(text)})
             )
             return
+        found, comment = read
+        if comment:
+            self.comments.append((number, comment))
         if self.pending is not None:
             self.block("named", *self.pending)
         block = self.current(number)
-        if found:
-            black, bd, sign, wd, white = (found.group(i) for i in range(1, 6))
-            game = WofGame(lines.ident(black), lines.ident(white), int(bd), int(wd), number, sign)
-            self.check_discs(game)
-        else:
-            assert plain is not None
-            black, sign, white = plain.groups()
-            game = WofGame(lines.ident(black), lines.ident(white), None, None, number, sign)
-        if game.black == game.white and game.black != UNKNOWN_ID:
-            self.problem(
-                number, Problem("wof.line.self", f"line {number}", params={"id": game.black})
+        for fields in found:
+            game = WofGame(
+                fields.black,
+                fields.white,
+                fields.black_discs,
+                fields.white_discs,
+                number,
+                fields.sign,
             )
-        block.games.append(game)
+            if game.black_discs is not None:
+                self.check_discs(game)
+            if game.black == game.white and game.black != UNKNOWN_ID:
+                self.problem(
+                    number, Problem("wof.line.self", f"line {number}", params={"id": game.black})
+                )
+            block.games.append(game)
 
     def check_discs(self, game: WofGame) -> None:
         bd, wd = game.black_discs or 0, game.white_discs or 0
@@ -305,6 +311,10 @@ def parse(text: str) -> WofFile:
     from rules.formats.woc.wof_structure import assemble
 
     _signs(reader)
+    if reader.comments:
+        line, comment = reader.comments[0]
+        params = {"games": len(reader.comments), "line": line, "text": quote(comment, 60)}
+        reader.out.notes.append(Note("wof.game_comments", params=params))
     out = assemble(reader.out, reader.listed, reader.blocks, reader.problems)
     if reader.problems:
         raise WofError(sorted(reader.problems, key=lambda p: (p[0], p[1].text)))

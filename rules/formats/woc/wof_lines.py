@@ -16,10 +16,12 @@ from rules.words import message
 
 UNKNOWN_ID = -1  # '??????': the player had no WOF id when the file was written
 _ID = r"(\d+|\?{2,})"
-GAME = re.compile(
-    rf"^{_ID}\s*\(\s*(\d+)\s*\)\s*([<>=])\s*\(\s*(\d+)\s*\)\s*{_ID}(?:\s+([A-Za-z]{{1,2}}))?$"
+# One game anywhere on a line (issue 28): with discs '4043 (58)>(06) 100004 B' or without
+# '3752 < 1024 B', the flag optional; a line may hold two games, and a '%' comment after them.
+ONE_GAME = re.compile(
+    rf"{_ID}\s*(?:\(\s*(\d+)\s*\)\s*([<>=])\s*\(\s*(\d+)\s*\)|([<>=]))\s*{_ID}"
+    r"(?:\s+[A-Za-z]{1,2}(?![\w?]))?"
 )
-RESULT = re.compile(rf"^{_ID}\s*([<>=])\s*{_ID}$")  # a result without discs
 PLAYER = re.compile(r"^%_%\s*(\+?)\s*(\d+|\?{2,})\s*,(.*)$")
 # '%Round: 1', '%Round 1', '%Round1', '% Round 1', '%round1:', '%%Round: 1', '%Round SF1',
 # '%rounds'; and the Portuguese '%1 rodada'.
@@ -54,6 +56,39 @@ class PlayerFields:
     bonus: Fraction | None  # the '2' of '5+2': points the list adds to the games'
     discs: int | None
     rating: int | None
+
+
+@dataclass(frozen=True)
+class GameFields:
+    black: int
+    white: int
+    black_discs: int | None  # None: a result without discs
+    white_discs: int | None
+    sign: str
+
+
+def games(text: str) -> tuple[list[GameFields], str] | None:
+    """The games of a line that does not start with '%' and the comment after them ('' if
+    none); None when the line is not only games (it is quoted in a refusal). One game a line
+    is the rule; two, and a comment after them, are dialects of the archive (issue 28)."""
+    found: list[GameFields] = []
+    position, end = 0, len(text)
+    while True:
+        while position < end and text[position] in " \t":
+            position += 1
+        if position == end:
+            return (found, "") if found else None
+        if text[position] == "%" and found:
+            return found, text[position:].strip("% \t")
+        match = ONE_GAME.match(text, position)
+        if match is None:
+            return None
+        black, bd, sign, wd, bare, white = match.groups()
+        if bare:
+            found.append(GameFields(ident(black), ident(white), None, None, bare))
+        else:
+            found.append(GameFields(ident(black), ident(white), int(bd), int(wd), sign))
+        position = match.end()
 
 
 def ident(text: str) -> int:
