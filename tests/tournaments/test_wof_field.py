@@ -417,3 +417,53 @@ def test_issue_28_item_12_standings_count_a_result_without_discs_for_points_not_
     by_id = {str(e["number"]): e["external_id"] for e in data["entrants"]}
     points = {by_id[k]: (v["points"], v["discs"]) for k, v in rows.items()}
     assert points == {"1": (2, 40), "2": (0, 24), "3": (1, 0), "4": (1, 64)}
+
+
+def _swiss_file(players: int, rounds: int) -> str:
+    """A synthetic WOF file whose list gives every player 0 points and 0 discs, so that each
+    player differs from his games (the worst case of the preview's differences)."""
+    ids = list(range(1000, 1000 + players))
+    lines = ["%%Tournament: Synthetic"] + [f"%_%  {i}, NAME{i}, First, FRA, 0, 0" for i in ids]
+    for number in range(1, rounds + 1):
+        lines.append(f"%Round: {number}")
+        order = ids[number % players :] + ids[: number % players]
+        half = players // 2
+        for a, b in zip(order[:half], order[half:], strict=True):
+            lines.append(f"  {a} (40)>(24) {b} B")
+    return "\n".join(lines) + "\n"
+
+
+def _lines_run(work: Any, files: tuple[str, ...]) -> int:
+    """How many lines of ``files`` run while ``work()`` runs: a count of work that does not
+    depend on the machine's speed or load (never a timing)."""
+    import sys
+
+    count = 0
+
+    def trace(frame: Any, event: str, _arg: Any) -> Any:
+        nonlocal count
+        if not frame.f_code.co_filename.endswith(files):
+            return None
+        if event == "line":
+            count += 1
+        return trace
+
+    sys.settrace(trace)
+    try:
+        work()
+    finally:
+        sys.settrace(None)
+    return count
+
+
+def test_issue_28_item_14_the_check_grows_linearly_with_the_players() -> None:
+    """Issue 28, item 14: the work of checking a file grows in proportion to its players and
+    games (the whole archive took 339 s where its sample's pace gave 213 s): four times the
+    players is at most about four times the lines run in the reader and the WOF services."""
+    files = ("tournaments/services/wof.py", "tournaments/services/limits.py")
+    small, large = _swiss_file(100, 5), _swiss_file(400, 5)
+    ran = [
+        _lines_run(lambda text=text: wof.examine(text).difference_rows(), files)
+        for text in (small, large)
+    ]
+    assert ran[1] <= 4.4 * ran[0], ran

@@ -12,7 +12,7 @@ rounds or players than its list says is refused unless the director confirms it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -72,6 +72,7 @@ class Examined:
 
     parsed: wof.WofFile
     check: wof_check.CrossCheck
+    _by_id: dict[int, wof.WofPlayer] | None = field(default=None, repr=False)
 
     @property
     def notes(self) -> list[wof.Note]:
@@ -83,7 +84,11 @@ class Examined:
         return self.check.truncated
 
     def name_of(self, ident: int) -> str:
-        player = next((p for p in self.parsed.players if p.id == ident), None)
+        # by id, built once: a scan of the list per row made a large file's preview
+        # quadratic (issue 28, item 14)
+        if self._by_id is None:
+            self._by_id = {p.id: p for p in self.parsed.players}
+        player = self._by_id.get(ident)
         if player is None or not player.listed:
             return f"Player {ident}"
         return f"{player.surname} {player.first_name}".strip()

@@ -25,18 +25,23 @@ ONE_GAME = re.compile(
 PLAYER = re.compile(r"^%_%\s*(\+?)\s*(\d+|\?{2,})\s*,(.*)$")
 # '%Round: 1', '%Round 1', '%Round1', '% Round 1', '%round1:', '%%Round: 1', '%Round SF1',
 # '%rounds'; and the Portuguese '%1 rodada'.
-ROUND = re.compile(r"^%+\s*(?:round|ronde|runde|rodada|turno)s?(?![a-z])\s*:?\s*(.*?)\s*:?$", re.I)
-ROUND_AFTER = re.compile(r"^%+\s*(\d+)\s*(?:st|nd|rd|th|a|e)?\.?\s*(?:rodada|ronde|runde)$", re.I)
+# The label is cut from the rest in round_label, not by the pattern: '\s*(.*?)\s*:?$' tries
+# every split of a run of spaces, quadratic on a long comment line (issue 28, item 14); the
+# possessive '*+' and '++' below do not go back into a run they took, for the same reason.
+ROUND = re.compile(r"^%+\s*+(?:round|ronde|runde|rodada|turno)s?(?![a-z])(.*)$", re.I)
+ROUND_AFTER = re.compile(
+    r"^%+\s*+(\d++)\s*+(?:st|nd|rd|th|a|e)?\.?\s*+(?:rodada|ronde|runde)$", re.I
+)
 ADDED = re.compile(r"^%%\s*added\s+results?\s*:?$", re.I)
 HEADER = re.compile(r"^%%\s*([A-Za-z][A-Za-z ]{0,30}?)\s*:\s?(.*)$")
 # '% bye: 12' (this program), '%12349 had a bye', '% 299 bye', '% 884 and 882 bye'
 BYE = re.compile(
-    r"^%\s*(?:bye\s*:\s*(?P<ours>\d+)|(?P<ids>\d+(?:\s*(?:,|&|and)\s*\d+)*)\s+"
-    r"(?:(?:had|has|got|gets)\s+an?\s+)?byes?\b.*)$",
+    r"^%\s*+(?:bye\s*+:\s*+(?P<ours>\d++)|(?P<ids>\d++(?:\s*+(?:,|&|and)\s*+\d++)*+)\s++"
+    r"(?:(?:had|has|got|gets)\s++an?\s++)?byes?\b.*)$",
     re.I,
 )
 # '%12354 left the tournament', '% 6824 left'
-LEFT = re.compile(r"^%\s*(\d+)\s+(?:has\s+)?(?:left|withdrew|withdrawn|retired)\b.*$", re.I)
+LEFT = re.compile(r"^%\s*+(\d++)\s++(?:has\s++)?(?:left|withdrew|withdrawn|retired)\b.*$", re.I)
 # the column names PAPP writes over the list: '%        ID, NAME, Firstname, COUNTRY, score,
 # disc-count, rating' (a few files name their last column MBQ: a Brightwell value, not discs)
 COLUMNS = re.compile(r"^%[_%\s]*id\s*,.*\bname\b", re.I)
@@ -178,6 +183,10 @@ def round_label(line: str) -> str | None:
     """The label of a round header ('1', 'SF1', '' for a bare '%rounds'), or None."""
     found = ROUND.match(line)
     if found:
-        return found.group(1).strip()
+        # what the pattern once said: '\s*:?\s*(.*?)\s*:?$'
+        label = found.group(1).lstrip()
+        label = (label[1:] if label.startswith(":") else label).lstrip()
+        label = label.rstrip()
+        return (label[:-1] if label.endswith(":") else label).rstrip()
     found = ROUND_AFTER.match(line)
     return found.group(1) if found else None
