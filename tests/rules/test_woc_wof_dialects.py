@@ -416,3 +416,58 @@ def test_issue_28_item_12_a_line_with_a_game_and_more_text_is_still_refused() ->
     with pytest.raises(wof.WofError) as error:
         wof.parse(LIST + "%Round1\n 11348 (52)>(12)  11872 and then 11770\n")
     assert error.value.messages[0][0] == 11
+
+
+# -- issue 28, item 13: files that contradict themselves ---------------------------------------
+
+CONTRADICTIONS = (
+    LIST
+    + "%Round1\n"
+    + " 11348 (52)<(12)  11872\n"  # line 11: '<' against the discs
+    + " 11770 (40)>(30)  11755\n"  # line 12: 70 discs
+    + "%Round2\n"
+    + " 11348 > 11348\n"  # line 14: a player against himself
+    + " 11872 (40)>(24)  99999\n"  # line 15: a player not in the list
+    + " 11770 (33)>(31)  11755\n"
+)
+
+
+def test_issue_28_item_13_contradictions_are_listed_with_their_lines_not_refused() -> None:
+    parsed = wof.parse(CONTRADICTIONS)
+    found = {
+        c.line: ([p.code for p in c.problems], c.choices, c.chosen) for c in parsed.contradictions
+    }
+    assert found == {
+        11: (["wof.line.sign"], ("sign", "discs", "drop"), None),
+        12: (["wof.line.discs"], ("sign", "drop"), None),
+        14: (["wof.line.self"], ("drop",), None),
+        15: (["wof.line.unlisted"], ("drop",), None),
+    }
+    assert parsed.contradictions[0].text == "11348 (52)<(12)  11872"
+    # never guessed: a game whose contradiction is not resolved is not among the games
+    assert [(g.black, g.white) for r in parsed.rounds for g in r] == [(11770, 11755)]
+
+
+def test_issue_28_item_13_the_directors_choice_per_line_is_applied() -> None:
+    parsed = wof.parse(CONTRADICTIONS, resolutions={11: "sign", 12: "sign", 14: "drop", 15: "drop"})
+    assert [c.chosen for c in parsed.contradictions] == ["sign", "sign", "drop", "drop"]
+    first, second = parsed.rounds[0]
+    assert (first.result, first.black_discs, first.white_discs, first.decided) == (
+        "<",
+        52,
+        12,
+        True,
+    )
+    assert (second.result, second.black_discs, second.decided) == (">", None, True)
+    assert [(g.black, g.white) for g in parsed.rounds[1]] == [(11770, 11755)]
+    trusted = wof.parse(
+        CONTRADICTIONS, resolutions={11: "discs", 12: "drop", 14: "drop", 15: "drop"}
+    )
+    first = trusted.rounds[0][0]
+    assert (first.result, first.decided, len(trusted.rounds[0])) == (">", False, 1)
+
+
+def test_issue_28_item_13_a_choice_the_line_does_not_offer_is_not_applied() -> None:
+    parsed = wof.parse(CONTRADICTIONS, resolutions={14: "sign", 12: "discs"})
+    assert {c.line: c.chosen for c in parsed.contradictions}[14] is None
+    assert {c.line: c.chosen for c in parsed.contradictions}[12] is None

@@ -219,8 +219,8 @@ def test_check_reads_the_sample_and_says_so_per_file() -> None:
     call_command(
         "import_event", "--from", "wof", "--check", str(real("wof-archive-sample")), stdout=out
     )
-    lines = out.getvalue().splitlines()
-    assert len(lines) == 303
+    lines = [line for line in out.getvalue().splitlines() if not line.startswith("  ")]
+    assert len(lines) == 303  # one line a file (and one under it per contradiction)
     summary = re.fullmatch(
         r"302 files: (\d+) read, (\d+) refused, (\d+) with differences(, 1 cut short)?.*",
         lines[-1],
@@ -250,8 +250,10 @@ def test_check_takes_files_and_folders_and_ftd_exports(tmp_path) -> None:
     )
     lines = out.getvalue().splitlines()
     assert lines[0].endswith("read: 62 players, 17 rounds, 413 games")
-    assert lines[1].endswith("refused: Line 2: player 2 is not in the player list.")
-    assert lines[2] == "2 files: 1 read, 1 refused, 0 with differences"
+    # issue 28, item 13: read, its contradiction listed with its line for the director
+    assert lines[1].endswith("; 1 contradiction to resolve (--resolve LINE=sign|discs|drop)")
+    assert lines[2] == "  line 2: '1 (40)>(24)  2 B': player 2 is not in the player list."
+    assert lines[3] == "2 files: 2 read, 0 refused, 0 with differences, 1 with contradictions"
     out = StringIO()
     call_command("import_event", "--from", "ftd", "--check", str(real("raw")), stdout=out)
     assert out.getvalue().splitlines()[-1] == "2 files: 2 read, 0 refused, 1 with differences"
@@ -467,3 +469,78 @@ def test_issue_28_item_14_the_check_grows_linearly_with_the_players() -> None:
         for text in (small, large)
     ]
     assert ran[1] <= 4.4 * ran[0], ran
+
+
+CONTRADICTING = (
+    "%%Tournament: Contradictions\n"
+    "%_%  1, ONE, a, FRA, 2, 40\n%_%  2, TWO, b, FRA, 0, 24\n"
+    "%_%  3, THREE, c, FRA, 1, 33\n%_%  4, FOUR, d, FRA, 1, 31\n"
+    "%Round 1\n"
+    " 1 (40)<(24) 2 B\n"  # line 7: the sign against the discs
+    " 3 (33)>(31) 4 B\n"
+    "%Round 2\n"
+    " 1 (40)>(30) 3 B\n"  # line 10: 70 discs
+    " 2 > 2\n"  # line 11: a player against himself
+    " 4 (33)>(31) 9 B\n"  # line 12: a player not in the list
+)
+
+
+def test_issue_28_item_13_check_reads_a_contradicting_file_and_lists_each_line(tmp_path) -> None:
+    path = tmp_path / "contradictions.elo"
+    path.write_text(CONTRADICTING, encoding="utf-8")
+    out = StringIO()
+    call_command("import_event", "--from", "wof", "--check", str(path), stdout=out)
+    line, *listed, summary = out.getvalue().splitlines()
+    assert line.startswith(f"{path}: read: ") and "4 contradictions to resolve" in line
+    assert listed[0] == "  line 7: '1 (40)<(24) 2 B': '<' does not agree with the discs 40-24."
+    assert [entry.split(":")[0] for entry in listed] == [
+        "  line 7",
+        "  line 10",
+        "  line 11",
+        "  line 12",
+    ]
+    assert summary.endswith(", 1 with contradictions")
+    assert summary.startswith("1 files: 1 read, 0 refused")
+
+
+def test_issue_28_item_13_the_command_imports_only_with_a_choice_per_line(tmp_path) -> None:
+    path = tmp_path / "contradictions.elo"
+    path.write_text(CONTRADICTING, encoding="utf-8")
+    with pytest.raises(CommandError) as error:
+        call_command("import_event", str(path), "--from", "wof", "--resolve", "7=sign")
+    said = str(error.value)
+    assert "Line 10: choose" in said and "Line 11: choose" in said and "Line 12: choose" in said
+    assert "Line 7" not in said
+    assert not Event.objects.exists()
+    with pytest.raises(CommandError, match="Line 11: 'sign' is not offered"):
+        call_command(
+            "import_event", str(path), "--from", "wof",
+            *("--resolve", "7=sign", "--resolve", "10=sign"),
+            *("--resolve", "11=sign", "--resolve", "12=drop"),
+        )  # fmt: skip
+    with pytest.raises(CommandError, match="Line 8 has no contradiction"):
+        call_command(
+            "import_event", str(path), "--from", "wof",
+            *("--resolve", "7=sign", "--resolve", "10=sign", "--resolve", "8=drop"),
+            *("--resolve", "11=drop", "--resolve", "12=drop"),
+        )  # fmt: skip
+    with pytest.raises(CommandError, match="--resolve 7: give LINE=sign, discs or drop"):
+        call_command("import_event", str(path), "--from", "wof", "--resolve", "7")
+    assert not Event.objects.exists()
+    call_command(
+        "import_event", str(path), "--from", "wof", "--slug", "resolved",
+        *("--resolve", "7=sign", "--resolve", "10=sign"),
+        *("--resolve", "11=drop", "--resolve", "12=drop"),
+        stdout=StringIO(),
+    )  # fmt: skip
+    event = Event.objects.get(slug="resolved")
+    games = [
+        (m.round.number, m.games.get().scores, m.games.get().details)
+        for m in Match.objects.filter(round__event=event).order_by("round__number", "pk")
+        if m.games.exists()
+    ]
+    assert games == [
+        (1, [40, 24], {"decided": "white"}),  # the sign trusted: White won, discs as written
+        (1, [33, 31], {}),
+        (2, [None, None], {"decided": "black"}),  # 70 discs: the sign, without discs
+    ]

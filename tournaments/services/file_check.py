@@ -12,7 +12,7 @@ import logging
 import math
 import uuid
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
@@ -70,6 +70,8 @@ class Outcome:
     line: str
     differences: int = 0
     cut_short: bool = False  # read, but the import asks for confirmation (issue 28, item 11)
+    # the lines that contradict themselves, one a line under the file's (issue 28, item 13)
+    details: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -80,6 +82,7 @@ class Tally:
     differ: int = 0
     crashed: int = 0
     cut_short: int = 0
+    contradicted: int = 0
 
     def add(self, outcome: Outcome) -> None:
         self.files += 1
@@ -88,6 +91,7 @@ class Tally:
         self.differ += outcome.differences > 0
         self.crashed += outcome.status == "crashed"
         self.cut_short += outcome.cut_short
+        self.contradicted += bool(outcome.details)
 
     def summary(self) -> str:
         text = (
@@ -96,6 +100,8 @@ class Tally:
         )
         if self.cut_short:
             text += f", {self.cut_short} cut short"
+        if self.contradicted:
+            text += f", {self.contradicted} with contradictions"
         if self.crashed:
             text += f" ({self.crashed} refused by an unexpected error: a bug, please report it)"
         return text
@@ -165,7 +171,18 @@ def _wof_outcome(preview: event_import.Preview, accept_truncated: bool) -> Outco
                 "; warning: cut short (the import asks for confirmation, "
                 f"--accept-truncated): {preview.truncated}"
             )
-    return Outcome("read", line, preview.difference_count, bool(preview.truncated))
+    details = []
+    if preview.contradictions:
+        # read, as a rating officer reads it: each line to resolve, as the import asks
+        line += (
+            f"; {count(len(preview.contradictions), 'contradiction')} to resolve "
+            "(--resolve LINE=sign|discs|drop)"
+        )
+        details = [
+            f"  line {c['line']}: '{c['text']}': {' '.join(c['what'])}"
+            for c in preview.contradictions
+        ]
+    return Outcome("read", line, preview.difference_count, bool(preview.truncated), details=details)
 
 
 def _ftd_outcome(preview: event_import.Preview) -> Outcome:

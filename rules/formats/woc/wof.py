@@ -119,6 +119,31 @@ class WofGame:
         return self.result != self.by_discs
 
 
+# What the director may do with a game that contradicts itself (issue 28, item 13), by what
+# was found: trust the sign (the result as written; discs kept as written, or none when they
+# cannot be right), trust the discs (the result they give), or drop the game.
+CHOICES = ("sign", "discs", "drop")
+CHOICES_OF = {
+    "wof.line.sign": ("sign", "discs", "drop"),
+    "wof.line.discs": ("sign", "drop"),
+    "wof.line.self": ("drop",),
+    "wof.line.unlisted": ("drop",),
+}
+
+
+@dataclass(frozen=True)
+class Contradiction:
+    """A line whose game(s) contradict themselves or the list: what was found (problems),
+    what the director may choose, and what was chosen (None: not yet; the game is left out
+    until then, never guessed)."""
+
+    line: int
+    text: str  # the line as written, quoted
+    problems: tuple[Problem, ...]
+    choices: tuple[str, ...]
+    chosen: str | None = None
+
+
 @dataclass
 class WofFile:
     header: dict[str, str] = field(default_factory=dict)
@@ -134,6 +159,7 @@ class WofFile:
     rounds_formed: bool = False  # the rounds were formed when the file was first read
     listed: bool = True  # the file has a player list
     encoding: str = "utf-8"
+    contradictions: list[Contradiction] = field(default_factory=list)
 
     def player(self, ident: int) -> WofPlayer:
         return next(p for p in self.players if p.id == ident)
@@ -190,6 +216,8 @@ class _Reader:
         self.after_game = False
         self.disagree: list[WofGame] = []  # games whose sign is not what their discs say
         self.comments: list[tuple[int, str]] = []  # (line, text) of a '%' after a game
+        self.contradicted: list[tuple[int, Problem]] = []  # for the director to resolve
+        self.texts: dict[int, str] = {}  # the game lines as written, for the contradictions
 
     def problem(self, number: int, problem: Problem) -> None:
         self.problems.append((number, problem))
@@ -239,16 +267,19 @@ class _Reader:
             if game.black_discs is not None:
                 self.check_discs(game)
             if game.black == game.white and game.black != UNKNOWN_ID:
-                self.problem(
-                    number, Problem("wof.line.self", f"line {number}", params={"id": game.black})
+                self.contradicted.append(
+                    (number, Problem("wof.line.self", f"line {number}", params={"id": game.black}))
                 )
             block.games.append(game)
+        self.texts[number] = text
 
     def check_discs(self, game: WofGame) -> None:
         bd, wd = game.black_discs or 0, game.white_discs or 0
         if bd + wd > 64:
             params = {"discs": bd + wd, "black": bd, "white": wd}
-            self.problem(game.line, Problem("wof.line.discs", f"line {game.line}", params=params))
+            self.contradicted.append(
+                (game.line, Problem("wof.line.discs", f"line {game.line}", params=params))
+            )
         elif game.sign != game.by_discs:
             self.disagree.append(game)
 
@@ -301,8 +332,11 @@ class _Reader:
             self.pending = (text.strip("% \t:").strip(), number)
 
 
-def parse(text: str) -> WofFile:
-    """Read a whole file; raise WofError naming the first lines at fault."""
+def parse(text: str, resolutions: Mapping[int, str] | None = None) -> WofFile:
+    """Read a whole file; raise WofError naming the first lines at fault. A game that
+    contradicts itself or the list is not a refusal: it is listed in ``contradictions`` with
+    its line, and ``resolutions`` (line -> 'sign', 'discs' or 'drop') say what the director
+    chose; a game without a choice is left out (issue 28, item 13)."""
     if binary(text):
         raise WofError([(1, Problem("wof.line.binary", "line 1"))], binary=True)
     reader = _Reader()
@@ -315,10 +349,74 @@ def parse(text: str) -> WofFile:
         line, comment = reader.comments[0]
         params = {"games": len(reader.comments), "line": line, "text": quote(comment, 60)}
         reader.out.notes.append(Note("wof.game_comments", params=params))
-    out = assemble(reader.out, reader.listed, reader.blocks, reader.problems)
+    out = assemble(reader.out, reader.listed, reader.blocks, reader.problems, reader.contradicted)
     if reader.problems:
         raise WofError(sorted(reader.problems, key=lambda p: (p[0], p[1].text)))
+    _resolve(out, reader.contradicted, reader.texts, resolutions or {})
     return out
+
+
+def _resolve(
+    out: WofFile,
+    contradicted: Sequence[tuple[int, Problem]],
+    texts: Mapping[int, str],
+    resolutions: Mapping[int, str],
+) -> None:
+    """One contradiction per line, with the choices every problem of the line allows; the
+    director's choice applied to the contradicted games of that line."""
+    if not contradicted:
+        return
+    by_line: dict[int, list[Problem]] = {}
+    for number, problem in contradicted:
+        if problem not in by_line.setdefault(number, []):
+            by_line[number].append(problem)
+    chosen: dict[int, str | None] = {}
+    for number, problems in sorted(by_line.items()):
+        choices = tuple(c for c in CHOICES if all(c in CHOICES_OF[p.code] for p in problems))
+        choice = resolutions.get(number)
+        chosen[number] = choice if choice in choices else None
+        out.contradictions.append(
+            Contradiction(
+                number, quote(texts.get(number, ""), 80), tuple(problems), choices, chosen[number]
+            )
+        )
+    known = {p.id for p in out.players}
+
+    def wrong(game: WofGame) -> bool:
+        return (
+            game.black == game.white
+            or (game.black_discs or 0) + (game.white_discs or 0) > 64
+            or (game.by_discs != "" and game.sign != game.by_discs)
+            or (out.listed and not {game.black, game.white} <= known)
+        )
+
+    def resolved(games: list[WofGame]) -> list[WofGame]:
+        kept = []
+        for game in games:
+            if game.line not in chosen or not wrong(game):
+                kept.append(game)
+                continue
+            choice = chosen[game.line]
+            if choice == "sign" and (game.black_discs or 0) + (game.white_discs or 0) > 64:
+                kept.append(WofGame(game.black, game.white, None, None, game.line, game.sign))
+            elif choice == "sign":
+                kept.append(game)  # the sign is the result; the discs are kept as written
+            elif choice == "discs":
+                kept.append(
+                    WofGame(
+                        game.black,
+                        game.white,
+                        game.black_discs,
+                        game.white_discs,
+                        game.line,
+                        game.by_discs,
+                    )
+                )
+            # 'drop', or no choice yet: left out
+        return kept
+
+    out.rounds = [resolved(r) for r in out.rounds]
+    out.added = resolved(out.added)
 
 
 def _signs(reader: _Reader) -> None:
@@ -338,7 +436,9 @@ def _signs(reader: _Reader) -> None:
         return
     for game in reader.disagree:
         params = {"sign": game.sign, "black": game.black_discs, "white": game.white_discs}
-        reader.problem(game.line, Problem("wof.line.sign", f"line {game.line}", params=params))
+        reader.contradicted.append(
+            (game.line, Problem("wof.line.sign", f"line {game.line}", params=params))
+        )
 
 
 def write(
