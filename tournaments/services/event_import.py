@@ -468,7 +468,8 @@ def _explain(problem: Problem, data: dict[str, Any], values: Sequence[str]) -> P
 def refuse(preview: Preview, accept_truncated: bool) -> None:
     """The problems that stop an import: the labels', and a cut-short file not confirmed."""
     problems = list(preview.problems) + preview.unresolved
-    if preview.truncation is not None and not accept_truncated:
+    # a file read without its unresolved games may look cut short: the choices come first
+    if preview.truncation is not None and not accept_truncated and not preview.unresolved:
         problems.append(preview.truncation)
     if problems:
         raise ServiceError(problems)
