@@ -139,8 +139,8 @@ class Checker:
 
     def json_object(self, parent: Mapping[str, Any], key: str, place: str) -> dict[str, Any]:
         value = parent.get(key, {})
-        if value is None:
-            return {}
+        if value is None or (type(value) is dict and not value):
+            return {}  # most details are empty: nothing to walk (issue 28, item 14)
         if not isinstance(value, Mapping):
             self.add(_join(place, key), "must be an object ({...}).")
             return {}
