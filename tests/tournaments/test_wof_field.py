@@ -544,3 +544,27 @@ def test_issue_28_item_13_the_command_imports_only_with_a_choice_per_line(tmp_pa
         (1, [33, 31], {}),
         (2, [None, None], {"decided": "black"}),  # 70 discs: the sign, without discs
     ]
+
+
+def test_issue_28_item_13_a_dropped_game_does_not_make_its_players_withdraw() -> None:
+    """A game the director dropped (or has not yet resolved) is not a round its players
+    missed: nobody is inferred withdrawn from it."""
+    text = (
+        "%_%  1, ONE, a, FRA, 1, 40\n%_%  2, TWO, b, FRA, 1, 33\n"
+        "%_%  3, THREE, c, FRA, 1, 31\n%_%  4, FOUR, d, FRA, 1, 24\n"
+        "%Round 1\n 1 (40)>(24) 4 B\n 2 (33)>(31) 3 B\n"
+        "%Round 2\n 1 (40)>(30) 2 B\n 3 (33)>(31) 4 B\n"
+    )
+    examined = wof.examine(text, {9: "drop"})
+    data, _added = wof.from_wof(examined.parsed, slug="dropped", check=examined.check)
+    eventfile.validate(data)
+    # a dropped game of a player not in the list, in round 1 of 2
+    unlisted = text.replace(" 2 (33)>(31) 3 B", " 2 (33)>(31) 3 B\n 5 (40)>(24) 4 B", 1)
+    dropped = wof.examine(unlisted, {8: "drop", 10: "drop"})
+    eventfile.validate(wof.from_wof(dropped.parsed, slug="unlisted", check=dropped.check)[0])
+    assert {e["name"]: e["status"] for e in data["entrants"]} == {
+        "ONE a": "active",
+        "TWO b": "active",
+        "THREE c": "active",
+        "FOUR d": "active",
+    }

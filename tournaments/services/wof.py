@@ -242,6 +242,10 @@ def _left(parsed: wof.WofFile, rounds: int, byes: Mapping[int, Sequence[int]]) -
                 last[_key(g.black)] = last[_key(g.white)] = n
             for ident in byes.get(n, ()):
                 last[_key(ident)] = n
+        players = {p.id for p in parsed.players}
+        for ident, n in parsed.left_out.items():  # a game left out is a round played
+            if ident in players:  # not one not in the list (his game was dropped)
+                last[_key(ident)] = max(last.get(_key(ident), 0), n)
         left = {k: v for k, v in last.items() if v < rounds}
     for ident, after in parsed.left.items():
         if after < rounds:

@@ -160,6 +160,9 @@ class WofFile:
     listed: bool = True  # the file has a player list
     encoding: str = "utf-8"
     contradictions: list[Contradiction] = field(default_factory=list)
+    # id -> the last round in which a game of his was left out (dropped or not yet resolved):
+    # a round he played, not one he missed (no withdrawal is inferred from it)
+    left_out: dict[int, int] = field(default_factory=dict)
 
     def player(self, ident: int) -> WofPlayer:
         return next(p for p in self.players if p.id == ident)
@@ -390,7 +393,7 @@ def _resolve(
             or (out.listed and not {game.black, game.white} <= known)
         )
 
-    def resolved(games: list[WofGame]) -> list[WofGame]:
+    def resolved(games: list[WofGame], number: int = 0) -> list[WofGame]:
         kept = []
         for game in games:
             if game.line not in chosen or not wrong(game):
@@ -412,10 +415,12 @@ def _resolve(
                         game.by_discs,
                     )
                 )
-            # 'drop', or no choice yet: left out
+            else:  # 'drop', or no choice yet: left out
+                for ident in (game.black, game.white):
+                    out.left_out[ident] = max(out.left_out.get(ident, 0), number)
         return kept
 
-    out.rounds = [resolved(r) for r in out.rounds]
+    out.rounds = [resolved(r, n) for n, r in enumerate(out.rounds, start=1)]
     out.added = resolved(out.added)
 
 
