@@ -707,6 +707,8 @@ class ImportJob(models.Model):
     slug = models.SlugField(max_length=80)
     name = models.CharField(max_length=200, blank=True)
     labels = models.JSONField(null=True, blank=True)  # a WOF file's confirmed labels
+    # a WOF file's contradicting lines as the director resolved them: {"12": "drop"}
+    resolutions = models.JSONField(null=True, blank=True)
     text = models.TextField(blank=True)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
     progress = models.PositiveSmallIntegerField(default=0, help_text=_("Percent done."))

@@ -71,3 +71,43 @@ def test_a_file_cut_short_is_imported_only_once_confirmed(
     page.get_by_role("button", name="Import the event").click(timeout=60_000)
     page.get_by_role("heading", name="WOC_2014").wait_for(timeout=60_000)
     assert Event.objects.get(slug="woc-2014").entrants.count() == 64
+
+
+CONTRADICTING = (
+    "%%Tournament: Contradictions\n"
+    "%_%  1, ONE, a, FRA, 1, 40\n%_%  2, TWO, b, FRA, 0, 55\n"
+    "%_%  3, THREE, c, FRA, 1, 33\n%_%  4, FOUR, d, FRA, 1, 64\n"
+    "%Round 1\n"
+    " 1 (40)<(24) 2 B\n"  # line 7: the sign against the discs
+    " 3 (33)>(31) 4 B\n"
+    "%Round 2\n"
+    " 1 (40)>(30) 3 B % a remark after the game\n"  # line 10: 70 discs
+    " 4 (33)>(31) 2 B\n"
+)
+
+
+def test_issue_28_item_13_a_director_chooses_per_contradicting_line(
+    director_account, desktop, phone, live_url, shot, tmp_path
+):
+    path = tmp_path / "contradictions.elo"
+    path.write_text(CONTRADICTING, encoding="utf-8")
+    small = phone.new_page()
+    sign_in(small, live_url)
+    check(small, live_url, path)
+    expect(small.locator("#contradictions")).to_contain_text("2 lines contradict themselves")
+    expect(small.get_by_label("What to do with line 7")).to_have_value("")
+    shot(small, "contradictions-phone")
+
+    page = desktop.new_page()
+    sign_in(page, live_url)
+    check(page, live_url, path)
+    page.get_by_label("What to do with line 7").select_option("discs")
+    page.get_by_role("button", name="Import the event").click(timeout=60_000)
+    expect(page.locator("#label-problems")).to_contain_text("Line 10: choose what to do")
+    expect(page.get_by_label("What to do with line 7")).to_have_value("discs")
+    shot(page, "contradictions-refused-desktop")
+    assert not Event.objects.exists()
+    page.get_by_label("What to do with line 10").select_option("drop")
+    page.get_by_role("button", name="Import the event").click(timeout=60_000)
+    page.get_by_role("heading", name="Contradictions").wait_for(timeout=60_000)
+    assert Event.objects.get(slug="contradictions").entrants.count() == 4

@@ -70,25 +70,36 @@ HEAD = "%%Tournament: T\n%_%     1, A, a, FRA, 1, 40\n%_%     2, B, b, FRA, 0, 2
 # headers (read, its rounds formed: test_woc_wof_dialects.py), a player twice in a round is
 # kept and said (the archive has such rounds), and a sign that disagrees with the discs is a
 # mistake only where the file does not write every game winner first (hence the '<' game).
+# Issue 28 (item 13) made four more contradictions the director resolves, line by line.
 @pytest.mark.parametrize(
     ("body", "line", "words"),
     [
-        ("%Round: 1\n     1 (40)>(30)      2 B\n", 5, "70 discs"),
-        ("%Round: 1\n     1 (40)>(24)      9 B\n", 5, "player 9 is not in the player list"),
         ("%Round: 1\n     1 (40)>(24)      2 B\n%Round: 3\n", 6, "round 3 where round 2"),
-        (
-            "%Round: 1\n     1 (20)>(24)      2 B\n%Round: 2\n     2 (20)<(44)      1 B\n",
-            5,
-            "does not agree",
-        ),
         ("%Round: 1\n     1 forty 2\n", 5, "cannot read"),
-        ("%Round: 1\n     1 (40)>(24)      1 B\n", 5, "plays against himself"),
     ],
 )
 def test_malformed_files_are_refused_with_line_and_problem(body, line, words) -> None:
     with pytest.raises(wof.WofError) as error:
         wof.parse(HEAD + body)
     assert any(n == line and words in text for n, text in error.value.problems), error.value
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "words"),
+    [
+        ("%Round: 1\n     1 (40)>(30)      2 B\n", 5, "70 discs"),
+        ("%Round: 1\n     1 (40)>(24)      9 B\n", 5, "player 9 is not in the player list"),
+        (
+            "%Round: 1\n     1 (20)>(24)      2 B\n%Round: 2\n     2 (20)<(44)      1 B\n",
+            5,
+            "does not agree",
+        ),
+        ("%Round: 1\n     1 (40)>(24)      1 B\n", 5, "plays against himself"),
+    ],
+)
+def test_issue_28_item_13_contradictions_are_listed_for_the_director(body, line, words) -> None:
+    (found,) = wof.parse(HEAD + body).contradictions
+    assert found.line == line and any(words in p.text for p in found.problems), found
 
 
 def test_byes_are_kept_in_a_comment_line() -> None:

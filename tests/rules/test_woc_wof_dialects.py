@@ -348,3 +348,126 @@ def test_a_result_the_record_decides_is_scored_as_recorded() -> None:
     assert short is not None and short.scores == (30, 20)  # no empty squares added
     refused, problems = score_game(GameState(1, (None, None), details={"decided": "?"}), "g")
     assert refused is None and problems[0].field == "g.details.decided"
+
+
+# -- issue 28, item 12: dialects the reader did not know ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line", ["11770 < 11755 B", "11770<11755 B", " 11770  <   11755   B ", "11770 <11755\tW"]
+)
+def test_issue_28_item_12_a_result_without_discs_with_a_flag(line: str) -> None:
+    parsed = wof.parse(LIST + "%Round1\n 11348 (52)>(12)  11872\n" + line + "\n")
+    game = parsed.rounds[0][1]
+    assert (game.black, game.white, game.black_discs, game.result) == (11770, 11755, None, "<")
+
+
+@pytest.mark.parametrize(
+    ("line", "comment"),
+    [
+        (" 11770 (33)>(31)  11755 B % Time forfeit", "Time forfeit"),
+        (" 11770 >  11755 % Timeout is a loss", "Timeout is a loss"),
+        (" 11770 > 11755 % TEZUKA - UNO  33-31", "TEZUKA - UNO  33-31"),
+    ],
+)
+def test_issue_28_item_12_a_comment_after_the_game(line: str, comment: str) -> None:
+    """The game is read; the comment is kept in a note (its discs, if any, are not taken: a
+    comment is not a result)."""
+    parsed = wof.parse(LIST + "%Round1\n 11348 (52)>(12)  11872\n" + line + "\n")
+    game = parsed.rounds[0][1]
+    assert (game.black, game.white, game.result) == (11770, 11755, ">")
+    note = next(n for n in parsed.notes if n.code == "wof.game_comments")
+    assert note.params["games"] == 1 and note.params["line"] == 12
+    assert note.params["text"] == comment
+
+
+def test_issue_28_item_12_a_comment_line_inside_a_round_keeps_the_round() -> None:
+    text = (
+        LIST
+        + "%Round1\n 11348 > 11872 % TEZUKA - UNO  40-24\n% SATO - ITO  33-31\n 11770 > 11755\n"
+        + "%Round2\n 11348 > 11770\n 11872 > 11755\n"
+    )
+    parsed = wof.parse(text)
+    assert [[(g.black, g.white) for g in r] for r in parsed.rounds] == [
+        [(11348, 11872), (11770, 11755)],
+        [(11348, 11770), (11872, 11755)],
+    ]
+    assert not parsed.added
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        " 11348 (52)>(12)  11872 B   11770 (33)>(31)  11755 B",
+        " 11348 (52)>(12)  11872    11770 (33)>(31)  11755",
+        "11348 > 11872  11770 > 11755",
+        "11348 > 11872 B 11770 (33)>(31) 11755 % two boards",
+    ],
+)
+def test_issue_28_item_12_two_games_on_one_line(line: str) -> None:
+    parsed = wof.parse(LIST + "%Round1\n" + line + "\n")
+    assert [(g.black, g.white, g.line) for g in parsed.rounds[0]] == [
+        (11348, 11872, 11),
+        (11770, 11755, 11),
+    ]
+
+
+def test_issue_28_item_12_a_line_with_a_game_and_more_text_is_still_refused() -> None:
+    with pytest.raises(wof.WofError) as error:
+        wof.parse(LIST + "%Round1\n 11348 (52)>(12)  11872 and then 11770\n")
+    assert error.value.messages[0][0] == 11
+
+
+# -- issue 28, item 13: files that contradict themselves ---------------------------------------
+
+CONTRADICTIONS = (
+    LIST
+    + "%Round1\n"
+    + " 11348 (52)<(12)  11872\n"  # line 11: '<' against the discs
+    + " 11770 (40)>(30)  11755\n"  # line 12: 70 discs
+    + "%Round2\n"
+    + " 11348 > 11348\n"  # line 14: a player against himself
+    + " 11872 (40)>(24)  99999\n"  # line 15: a player not in the list
+    + " 11770 (33)>(31)  11755\n"
+)
+
+
+def test_issue_28_item_13_contradictions_are_listed_with_their_lines_not_refused() -> None:
+    parsed = wof.parse(CONTRADICTIONS)
+    found = {
+        c.line: ([p.code for p in c.problems], c.choices, c.chosen) for c in parsed.contradictions
+    }
+    assert found == {
+        11: (["wof.line.sign"], ("sign", "discs", "drop"), None),
+        12: (["wof.line.discs"], ("sign", "drop"), None),
+        14: (["wof.line.self"], ("drop",), None),
+        15: (["wof.line.unlisted"], ("drop",), None),
+    }
+    assert parsed.contradictions[0].text == "11348 (52)<(12)  11872"
+    # never guessed: a game whose contradiction is not resolved is not among the games
+    assert [(g.black, g.white) for r in parsed.rounds for g in r] == [(11770, 11755)]
+
+
+def test_issue_28_item_13_the_directors_choice_per_line_is_applied() -> None:
+    parsed = wof.parse(CONTRADICTIONS, resolutions={11: "sign", 12: "sign", 14: "drop", 15: "drop"})
+    assert [c.chosen for c in parsed.contradictions] == ["sign", "sign", "drop", "drop"]
+    first, second = parsed.rounds[0]
+    assert (first.result, first.black_discs, first.white_discs, first.decided) == (
+        "<",
+        52,
+        12,
+        True,
+    )
+    assert (second.result, second.black_discs, second.decided) == (">", None, True)
+    assert [(g.black, g.white) for g in parsed.rounds[1]] == [(11770, 11755)]
+    trusted = wof.parse(
+        CONTRADICTIONS, resolutions={11: "discs", 12: "drop", 14: "drop", 15: "drop"}
+    )
+    first = trusted.rounds[0][0]
+    assert (first.result, first.decided, len(trusted.rounds[0])) == (">", False, 1)
+
+
+def test_issue_28_item_13_a_choice_the_line_does_not_offer_is_not_applied() -> None:
+    parsed = wof.parse(CONTRADICTIONS, resolutions={14: "sign", 12: "discs"})
+    assert {c.line: c.chosen for c in parsed.contradictions}[14] is None
+    assert {c.line: c.chosen for c in parsed.contradictions}[12] is None

@@ -211,7 +211,7 @@ def _unknown_player(text: str) -> tuple[str, str]:
     return changed, f"Line {line}: player 9999 is not in the player list."
 
 
-@pytest.mark.parametrize("change", [_without_round_two, _seventy_discs, _unknown_player])
+@pytest.mark.parametrize("change", [_without_round_two])
 def test_a_malformed_wof_file_is_refused_with_its_line(client_in, change):
     text, words = change(elo_from_record("woc_2015.json"))
     response = check_file(client_in, text)
@@ -219,6 +219,23 @@ def test_a_malformed_wof_file_is_refused_with_its_line(client_in, change):
     page = html.unescape(response.content.decode())
     assert words in page and "nothing was saved" in page
     assert "preview" not in response.context or response.context["preview"] is None
+    nothing_saved()
+
+
+@pytest.mark.parametrize("change", [_seventy_discs, _unknown_player])
+def test_issue_28_item_13_a_contradicting_game_waits_for_the_directors_choice(client_in, change):
+    """Issue 28 made these contradictions (they were refusals): shown with their line, and
+    the import refused naming the line until the director chooses."""
+    text, words = change(elo_from_record("woc_2015.json"))
+    response = check_file(client_in, text)
+    assert response.status_code == 200
+    (row,) = response.context["preview"].contradictions
+    line, what = words.split(": ", 1)
+    assert f"Line {row['line']}" == line and what.rstrip(".") in " ".join(row["what"])
+    refused = confirm(client_in, response)
+    assert refused.status_code == 422
+    problems = [p.text for p in refused.context["preview"].problems]
+    assert any(p.startswith(f"{line}: choose what to do with this game") for p in problems)
     nothing_saved()
 
 
@@ -564,3 +581,60 @@ def test_a_refused_long_paste_is_not_sent_back_in_the_page(client_in, size):
     response = client_in.post(URL, {"step": "check", "text": short, "kind": "auto"})
     assert response.status_code == 422
     assert escape(short) in response.content.decode()
+
+
+# --- issue 28, item 13: a file that contradicts itself -------------------------------------
+
+CONTRADICTING = (
+    "%%Tournament: Contradictions\n"
+    "%_%  1, ONE, a, FRA, 1, 40\n%_%  2, TWO, b, FRA, 0, 55\n"
+    "%_%  3, THREE, c, FRA, 1, 33\n%_%  4, FOUR, d, FRA, 1, 64\n"
+    "%Round 1\n"
+    " 1 (40)<(24) 2 B\n"  # line 7: the sign against the discs
+    " 3 (33)>(31) 4 B\n"
+    "%Round 2\n"
+    " 1 (40)>(30) 3 B\n"  # line 10: 70 discs
+    " 4 (33)>(31) 2 B\n"
+)
+
+
+def test_issue_28_item_13_each_contradiction_is_a_choice_the_director_must_make(client_in):
+    response = upload(client_in, CONTRADICTING.encode(), "contradictions.elo")
+    assert response.status_code == 200
+    page = html.unescape(response.content.decode())
+    assert 'id="contradictions"' in page
+    assert "1 (40)<(24) 2 B" in page and "1 (40)>(30) 3 B" in page
+    # a choice per line, none made for the director
+    assert re.search(
+        r'<select name="resolve-7" id="resolve-7"[^>]*>\s*<option value="" selected', page
+    )
+    assert 'name="resolve-10"' in page and 'value="discs"' in page
+    refused = confirm(client_in, response, **{"resolve-7": "sign"})
+    assert refused.status_code == 422
+    problems = [p.text for p in refused.context["preview"].problems]
+    assert any(p.startswith("Line 10: choose what to do with this game") for p in problems)
+    assert not any(p.startswith("Line 7") for p in problems)
+    again = html.unescape(refused.content.decode())
+    assert re.search(r'name="resolve-7"[^>]*>.*?<option value="sign" selected', again, re.S)
+    nothing_saved()
+    saved = confirm(client_in, response, **{"resolve-7": "discs", "resolve-10": "drop"})
+    assert saved.status_code == 302
+    event = Event.objects.get(slug="contradictions")
+    scores = sorted(
+        (g.match.round.number, g.scores, g.details)
+        for g in Game.objects.filter(match__round__event=event).select_related("match__round")
+    )
+    assert scores == [(1, [33, 31], {}), (1, [40, 24], {}), (2, [33, 31], {})]
+    # the worker imported the text checked, with the choices confirmed (the job keeps them)
+    assert ImportJob.objects.get().resolutions == {"7": "discs", "10": "drop"}
+
+
+def test_issue_28_item_13_a_choice_for_a_line_without_contradiction_is_refused(client_in):
+    response = upload(client_in, CONTRADICTING.encode(), "contradictions.elo")
+    refused = confirm(
+        client_in, response, **{"resolve-7": "sign", "resolve-10": "sign", "resolve-8": "drop"}
+    )
+    assert refused.status_code == 422
+    problems = [p.text for p in refused.context["preview"].problems]
+    assert "Line 8 has no contradiction: there is nothing to choose there." in problems
+    nothing_saved()

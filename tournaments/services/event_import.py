@@ -103,6 +103,10 @@ class Preview:
     difference_count: int = 0
     truncated: str = ""
     truncation: Problem | None = field(default=None, repr=False)
+    # WOF: the lines whose games contradict themselves or the list, each with the choices
+    # it offers and the director's; what keeps them from being resolved (issue 28, item 13)
+    contradictions: list[dict[str, Any]] = field(default_factory=list)
+    unresolved: list[Problem] = field(default_factory=list, repr=False)
     # FlipTheDisc: the published standings, by entrant number (score, mbq)
     published: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
@@ -165,10 +169,12 @@ def check(
     name: str = "",
     filename: str = "",
     labels: Sequence[str] | None = None,
+    resolutions: Mapping[int, str] | None = None,
 ) -> Preview:
     """What the import would create, checked whole; raise ServiceError for a bad file. The
-    problems of the chosen ``labels`` (WOF) are in ``Preview.problems``. A file past the
-    limits (services/limits.py) is refused before the heavy part of the check."""
+    problems of the chosen ``labels`` (WOF) are in ``Preview.problems``, those of the
+    director's ``resolutions`` of contradicting lines in ``Preview.unresolved``. A file past
+    the limits (services/limits.py) is refused before the heavy part of the check."""
     limits.check_bytes(text)
     if binary(text):  # an image or a zip given as .ELO: one sentence, no bytes echoed
         raise ServiceError([Problem("wof.binary", "file")])
@@ -189,7 +195,13 @@ def check(
         kind = found
     if kind == "wof":
         return _check_wof(
-            text, slug=slug, name=name, filename=filename, labels=labels, auto=detected
+            text,
+            slug=slug,
+            name=name,
+            filename=filename,
+            labels=labels,
+            auto=detected,
+            resolutions=resolutions or {},
         )
     data = limits.load_json(text)
     if kind == "ftd":
@@ -331,9 +343,10 @@ def _check_wof(
     filename: str,
     labels: Sequence[str] | None,
     auto: bool,
+    resolutions: Mapping[int, str],
 ) -> Preview:
     limits.check_lines(text)
-    examined = wof.examine(text)
+    examined = wof.examine(text, resolutions)
     parsed = examined.parsed
     games = sum(len(r) for r in parsed.rounds) + len(parsed.added)
     limits.check_counts(
@@ -399,6 +412,8 @@ def _check_wof(
     preview.problems = problems
     preview.file = data
     _examined(preview, examined)
+    preview.contradictions = wof.contradiction_rows(parsed)
+    preview.unresolved = wof.resolution_problems(parsed, resolutions)
     return preview
 
 
@@ -452,8 +467,9 @@ def _explain(problem: Problem, data: dict[str, Any], values: Sequence[str]) -> P
 
 def refuse(preview: Preview, accept_truncated: bool) -> None:
     """The problems that stop an import: the labels', and a cut-short file not confirmed."""
-    problems = list(preview.problems)
-    if preview.truncation is not None and not accept_truncated:
+    problems = list(preview.problems) + preview.unresolved
+    # a file read without its unresolved games may look cut short: the choices come first
+    if preview.truncation is not None and not accept_truncated and not preview.unresolved:
         problems.append(preview.truncation)
     if problems:
         raise ServiceError(problems)
@@ -473,11 +489,21 @@ def save(
     labels: Sequence[str] | None = None,
     progress: Progress | None = None,
     accept_truncated: bool = False,
+    resolutions: Mapping[int, str] | None = None,
 ) -> Event:
     """Check again, then import; all or nothing. A WOF import also records the labels the
     director confirmed, and which differ from the proposal, in the audit log. A WOF file
-    whose games cover less than its list says is imported only with ``accept_truncated``."""
-    preview = check(text, kind=kind, slug=slug, name=name, filename=filename, labels=labels)
+    whose games cover less than its list says is imported only with ``accept_truncated``;
+    one whose games contradict themselves, only with a choice for each such line."""
+    preview = check(
+        text,
+        kind=kind,
+        slug=slug,
+        name=name,
+        filename=filename,
+        labels=labels,
+        resolutions=resolutions,
+    )
     refuse(preview, accept_truncated)
     if progress:
         progress(30)  # the check is about a third of the work
@@ -529,11 +555,21 @@ def start(
     labels: Sequence[str] | None = None,
     now: datetime | None = None,
     accept_truncated: bool = False,
+    resolutions: Mapping[int, str] | None = None,
 ) -> ImportJob:
     """Check the confirmed file once more (a refusal is answered at once, beside the
     director's choices), then leave the save to the worker: a job with progress. The same
-    director confirming the same import again gets the job already under way."""
-    preview = check(text, kind=kind, slug=slug, name=name, filename=filename, labels=labels)
+    director confirming the same import again gets the job already under way. The worker
+    imports the very text checked here with the same choices (a job keeps both)."""
+    preview = check(
+        text,
+        kind=kind,
+        slug=slug,
+        name=name,
+        filename=filename,
+        labels=labels,
+        resolutions=resolutions,
+    )
     refuse(preview, accept_truncated)
     with transaction.atomic():
         under_way = ImportJob.objects.filter(
@@ -550,6 +586,7 @@ def start(
             slug=preview.slug,
             name=preview.name,
             labels=list(labels) if labels is not None and preview.kind == "wof" else None,
+            resolutions={str(n): c for n, c in (resolutions or {}).items()} or None,
             text=text,
             created_at=now or timezone.now(),
         )
@@ -606,6 +643,7 @@ def run_job(job_id: int, *, now: datetime | None = None) -> bool:
                 name=job.name,
                 filename=job.filename,
                 labels=job.labels,
+                resolutions={int(n): str(c) for n, c in (job.resolutions or {}).items()},
                 progress=report,
                 # a job is created only once ``start`` has had the director's confirmation
                 # of a cut-short file: the worker imports what was confirmed

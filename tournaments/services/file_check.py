@@ -12,7 +12,7 @@ import logging
 import math
 import uuid
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
@@ -37,6 +37,7 @@ SHORT = {
     "wof.bonus": "the list adds points",
     "wof.added_first": "games after the rounds written first",
     "wof.left_unplaced": "withdrawals without a round",
+    "wof.game_comments": "comments after games",
 }
 
 
@@ -64,10 +65,13 @@ def walk(paths: Iterable[str], source: str) -> list[Path]:
 
 @dataclass
 class Outcome:
-    # "read", "refused", "truncated" (refused unless confirmed), "crashed" (a bug)
+    # "read", "refused", "crashed" (a bug)
     status: str
     line: str
     differences: int = 0
+    cut_short: bool = False  # read, but the import asks for confirmation (issue 28, item 11)
+    # the lines that contradict themselves, one a line under the file's (issue 28, item 13)
+    details: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -77,6 +81,8 @@ class Tally:
     refused: int = 0
     differ: int = 0
     crashed: int = 0
+    cut_short: int = 0
+    contradicted: int = 0
 
     def add(self, outcome: Outcome) -> None:
         self.files += 1
@@ -84,12 +90,18 @@ class Tally:
         self.refused += outcome.status != "read"
         self.differ += outcome.differences > 0
         self.crashed += outcome.status == "crashed"
+        self.cut_short += outcome.cut_short
+        self.contradicted += bool(outcome.details)
 
     def summary(self) -> str:
         text = (
             f"{self.files} files: {self.read} read, {self.refused} refused, "
             f"{self.differ} with differences"
         )
+        if self.cut_short:
+            text += f", {self.cut_short} cut short"
+        if self.contradicted:
+            text += f", {self.contradicted} with contradictions"
         if self.crashed:
             text += f" ({self.crashed} refused by an unexpected error: a bug, please report it)"
         return text
@@ -150,14 +162,27 @@ def _wof_outcome(preview: event_import.Preview, accept_truncated: bool) -> Outco
             f"; the list and the games differ {times(preview.difference_count)} (e.g. {d['id']} "
             f"{d['name']}: {d['what']} {d['listed']} in the list, {d['games']} from the games)"
         )
-    status = "read"
     if preview.truncated:
+        # read, as a rating officer reads it; the import still asks for the confirmation
         if accept_truncated:
             line += f"; confirmed though cut short: {preview.truncated}"
         else:
-            status = "truncated"
-            line = f"refused unless confirmed (--accept-truncated): {preview.truncated}"
-    return Outcome(status, line, preview.difference_count)
+            line += (
+                "; warning: cut short (the import asks for confirmation, "
+                f"--accept-truncated): {preview.truncated}"
+            )
+    details = []
+    if preview.contradictions:
+        # read, as a rating officer reads it: each line to resolve, as the import asks
+        line += (
+            f"; {count(len(preview.contradictions), 'contradiction')} to resolve "
+            "(--resolve LINE=sign|discs|drop)"
+        )
+        details = [
+            f"  line {c['line']}: '{c['text']}': {' '.join(c['what'])}"
+            for c in preview.contradictions
+        ]
+    return Outcome("read", line, preview.difference_count, bool(preview.truncated), details=details)
 
 
 def _ftd_outcome(preview: event_import.Preview) -> Outcome:

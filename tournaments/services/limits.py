@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import NoneType
 from typing import Any
 
 from django.conf import settings
@@ -75,20 +76,31 @@ def check_lines(text: str) -> None:
         raise _refuse("limit.lines", "file", message)
 
 
+_LEAVES = (str, int, float, bool, NoneType)
+
+
+def _container(value: Any) -> bool:
+    kind = type(value)
+    if kind is dict or kind is list:
+        return True
+    return kind not in _LEAVES and isinstance(value, Mapping | list)
+
+
 def depth(value: Any) -> int:
-    """How deep a parsed JSON value nests (a scalar is 0, [] or {} is 1); no recursion."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        if isinstance(item, Mapping):
-            children: Any = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        deepest = max(deepest, level)
-        stack.extend((child, level + 1) for child in children)
-    return deepest
+    """How deep a parsed JSON value nests (a scalar is 0, [] or {} is 1); no recursion.
+    Walked level by level with plain loops, exact types told before the abstract Mapping:
+    this walk was a sixth of a WOF file's check (issue 28, item 14)."""
+    level, items = 0, [value] if _container(value) else []
+    while items:
+        level += 1
+        below: list[Any] = []
+        for item in items:
+            for child in item.values() if isinstance(item, dict | Mapping) else item:
+                kind = type(child)
+                if kind is dict or kind is list or (kind not in _LEAVES and _container(child)):
+                    below.append(child)
+        items = below
+    return level
 
 
 def _too_deep_at(value: Any, limit: int) -> str:

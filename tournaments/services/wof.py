@@ -12,11 +12,12 @@ rounds or players than its list says is refused unless the director confirms it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from rules import words
 from rules.contract import Problem
@@ -54,9 +55,9 @@ def problems_of(error: wof.WofError) -> list[Problem]:
     return problems
 
 
-def read(text: str) -> wof.WofFile:
+def read(text: str, resolutions: Mapping[int, str] | None = None) -> wof.WofFile:
     try:
-        return wof.parse(text)
+        return wof.parse(text, resolutions)
     except wof.WofError as error:
         raise ServiceError(problems_of(error)) from None
 
@@ -72,6 +73,7 @@ class Examined:
 
     parsed: wof.WofFile
     check: wof_check.CrossCheck
+    _by_id: dict[int, wof.WofPlayer] | None = field(default=None, repr=False)
 
     @property
     def notes(self) -> list[wof.Note]:
@@ -83,7 +85,11 @@ class Examined:
         return self.check.truncated
 
     def name_of(self, ident: int) -> str:
-        player = next((p for p in self.parsed.players if p.id == ident), None)
+        # by id, built once: a scan of the list per row made a large file's preview
+        # quadratic (issue 28, item 14)
+        if self._by_id is None:
+            self._by_id = {p.id: p for p in self.parsed.players}
+        player = self._by_id.get(ident)
         if player is None or not player.listed:
             return f"Player {ident}"
         return f"{player.surname} {player.first_name}".strip()
@@ -108,9 +114,65 @@ def _show(value: Fraction | int) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
 
 
-def examine(text: str) -> Examined:
-    parsed = read(text)
+def examine(text: str, resolutions: Mapping[int, str] | None = None) -> Examined:
+    parsed = read(text, resolutions)
     return Examined(parsed, wof_check.cross_check(parsed))
+
+
+# -- games that contradict themselves: the director's choice, line by line (issue 28) ---------
+
+CHOICE_WORDS = {
+    "sign": gettext_lazy("trust the sign"),
+    "discs": gettext_lazy("trust the discs"),
+    "drop": gettext_lazy("drop the game"),
+}
+
+
+def choices_said(choices: Sequence[str]) -> str:
+    return ", ".join(f"{CHOICE_WORDS[c]} ({c})" for c in choices)
+
+
+def contradiction_rows(parsed: wof.WofFile) -> list[dict[str, Any]]:
+    """Each line that contradicts itself or the list: its number and text, what is wrong,
+    the choices it offers (value, words) and the one made."""
+    return [
+        {
+            "line": c.line,
+            "text": c.text,
+            "what": [sentence(p) for p in c.problems],
+            "choices": [(value, str(CHOICE_WORDS[value])) for value in c.choices],
+            "chosen": c.chosen or "",
+        }
+        for c in parsed.contradictions
+    ]
+
+
+def resolution_problems(parsed: wof.WofFile, resolutions: Mapping[int, str]) -> list[Problem]:
+    """What keeps the contradictions from being resolved: a line without a choice, a choice
+    the line does not offer, a choice for a line that has no contradiction. Each names its
+    line; the game is never guessed."""
+    problems = []
+    lines = {c.line for c in parsed.contradictions}
+    for c in parsed.contradictions:
+        if c.chosen is not None:
+            continue
+        params = {"line": c.line, "choices": choices_said(c.choices)}
+        given = resolutions.get(c.line)
+        if given:
+            text = _(
+                "Line %(line)s: '%(choice)s' is not offered for this game; choose %(choices)s."
+            )
+            params["choice"] = given
+        else:
+            text = _("Line %(line)s: choose what to do with this game (%(choices)s): %(what)s")
+            params["what"] = " ".join(sentence(p) for p in c.problems)
+        problems.append(Problem("wof.contradiction", f"line {c.line}", text % params, params))
+    for line in sorted(set(resolutions) - lines):
+        text = _("Line %(line)s has no contradiction: there is nothing to choose there.")
+        problems.append(
+            Problem("wof.contradiction.none", f"line {line}", text % {"line": line}, {"line": line})
+        )
+    return problems
 
 
 def truncation_problem(examined: Examined) -> Problem:
@@ -180,6 +242,10 @@ def _left(parsed: wof.WofFile, rounds: int, byes: Mapping[int, Sequence[int]]) -
                 last[_key(g.black)] = last[_key(g.white)] = n
             for ident in byes.get(n, ()):
                 last[_key(ident)] = n
+        players = {p.id for p in parsed.players}
+        for ident, n in parsed.left_out.items():  # a game left out is a round played
+            if ident in players:  # not one not in the list (his game was dropped)
+                last[_key(ident)] = max(last.get(_key(ident), 0), n)
         left = {k: v for k, v in last.items() if v < rounds}
     for ident, after in parsed.left.items():
         if after < rounds:
@@ -234,9 +300,9 @@ def from_wof(
 
 
 def propose(
-    text: str, *, slug: str = "proposal"
+    text: str, *, slug: str = "proposal", resolutions: Mapping[int, str] | None = None
 ) -> tuple[dict[str, Any], list[tuple[Any, ...]], record.Proposal]:
-    data, added = from_wof(read(text), slug=slug)
+    data, added = from_wof(read(text, resolutions), slug=slug)
     return data, added, record.propose(state_of(data), added, ENGINE)
 
 
@@ -274,10 +340,15 @@ def import_wof(
     name: str = "",
     labels: Sequence[Mapping[str, Any]] | None = None,
     accept_truncated: bool = False,
+    resolutions: Mapping[int, str] | None = None,
 ) -> Event:
     """Create an event from a WOF file; the added games take the confirmed ``labels`` (the
-    proposal when None). All or nothing, through the event file import."""
-    examined = examine(text)
+    proposal when None), the games that contradict themselves the director's choice per
+    line (``resolutions``). All or nothing, through the event file import."""
+    examined = examine(text, resolutions)
+    unresolved = resolution_problems(examined.parsed, resolutions or {})
+    if unresolved:
+        raise ServiceError(unresolved)
     refuse_truncated(examined, accept_truncated)
     data, added = from_wof(examined.parsed, slug=slug, check=examined.check)
     if name:

@@ -93,6 +93,13 @@ def _preview_context(
 def _confirm(request: HttpRequest) -> HttpResponse:
     confirm = EventImportConfirmForm(request.POST, user=request.user)
     labels = request.POST.getlist("label")
+    # the director's choice per contradicting line ('resolve-12': 'drop'); an empty one is
+    # no choice, refused by the service naming its line (issue 28, item 13)
+    resolutions = {
+        int(key.removeprefix("resolve-")): value
+        for key, value in request.POST.items()
+        if key.startswith("resolve-") and key.removeprefix("resolve-").isdigit() and value
+    }
     if not confirm.is_valid() and "sealed" in confirm.errors:
         context = {"form": EventImportForm(), "refused": confirm.errors["sealed"]}
         return render(request, TEMPLATE, context, status=400)
@@ -103,6 +110,7 @@ def _confirm(request: HttpRequest) -> HttpResponse:
         "name": confirm.cleaned_data.get("name", ""),
         "filename": sealed["filename"],
         "labels": labels if sealed["kind"] == "wof" else None,
+        "resolutions": resolutions if sealed["kind"] == "wof" else None,
     }
     problems = []
     if confirm.is_valid():

@@ -119,6 +119,31 @@ class WofGame:
         return self.result != self.by_discs
 
 
+# What the director may do with a game that contradicts itself (issue 28, item 13), by what
+# was found: trust the sign (the result as written; discs kept as written, or none when they
+# cannot be right), trust the discs (the result they give), or drop the game.
+CHOICES = ("sign", "discs", "drop")
+CHOICES_OF = {
+    "wof.line.sign": ("sign", "discs", "drop"),
+    "wof.line.discs": ("sign", "drop"),
+    "wof.line.self": ("drop",),
+    "wof.line.unlisted": ("drop",),
+}
+
+
+@dataclass(frozen=True)
+class Contradiction:
+    """A line whose game(s) contradict themselves or the list: what was found (problems),
+    what the director may choose, and what was chosen (None: not yet; the game is left out
+    until then, never guessed)."""
+
+    line: int
+    text: str  # the line as written, quoted
+    problems: tuple[Problem, ...]
+    choices: tuple[str, ...]
+    chosen: str | None = None
+
+
 @dataclass
 class WofFile:
     header: dict[str, str] = field(default_factory=dict)
@@ -134,6 +159,10 @@ class WofFile:
     rounds_formed: bool = False  # the rounds were formed when the file was first read
     listed: bool = True  # the file has a player list
     encoding: str = "utf-8"
+    contradictions: list[Contradiction] = field(default_factory=list)
+    # id -> the last round in which a game of his was left out (dropped or not yet resolved):
+    # a round he played, not one he missed (no withdrawal is inferred from it)
+    left_out: dict[int, int] = field(default_factory=dict)
 
     def player(self, ident: int) -> WofPlayer:
         return next(p for p in self.players if p.id == ident)
@@ -189,6 +218,9 @@ class _Reader:
         self.pending: tuple[str, int] | None = None  # a comment that may head the next games
         self.after_game = False
         self.disagree: list[WofGame] = []  # games whose sign is not what their discs say
+        self.comments: list[tuple[int, str]] = []  # (line, text) of a '%' after a game
+        self.contradicted: list[tuple[int, Problem]] = []  # for the director to resolve
+        self.texts: dict[int, str] = {}  # the game lines as written, for the contradictions
 
     def problem(self, number: int, problem: Problem) -> None:
         self.problems.append((number, problem))
@@ -214,35 +246,43 @@ class _Reader:
         self.comment_line(number, text, was_game)
 
     def game(self, number: int, text: str) -> None:
-        found = lines.GAME.match(text)
-        plain = None if found else lines.RESULT.match(text)
-        if not found and not plain:
+        read = lines.games(text)
+        if read is None:
             self.problem(
                 number, Problem("wof.line.game", f"line {number}", params={"text": quote(text)})
             )
             return
+        found, comment = read
+        if comment:
+            self.comments.append((number, comment))
         if self.pending is not None:
             self.block("named", *self.pending)
         block = self.current(number)
-        if found:
-            black, bd, sign, wd, white = (found.group(i) for i in range(1, 6))
-            game = WofGame(lines.ident(black), lines.ident(white), int(bd), int(wd), number, sign)
-            self.check_discs(game)
-        else:
-            assert plain is not None
-            black, sign, white = plain.groups()
-            game = WofGame(lines.ident(black), lines.ident(white), None, None, number, sign)
-        if game.black == game.white and game.black != UNKNOWN_ID:
-            self.problem(
-                number, Problem("wof.line.self", f"line {number}", params={"id": game.black})
+        for fields in found:
+            game = WofGame(
+                fields.black,
+                fields.white,
+                fields.black_discs,
+                fields.white_discs,
+                number,
+                fields.sign,
             )
-        block.games.append(game)
+            if game.black_discs is not None:
+                self.check_discs(game)
+            if game.black == game.white and game.black != UNKNOWN_ID:
+                self.contradicted.append(
+                    (number, Problem("wof.line.self", f"line {number}", params={"id": game.black}))
+                )
+            block.games.append(game)
+        self.texts[number] = text
 
     def check_discs(self, game: WofGame) -> None:
         bd, wd = game.black_discs or 0, game.white_discs or 0
         if bd + wd > 64:
             params = {"discs": bd + wd, "black": bd, "white": wd}
-            self.problem(game.line, Problem("wof.line.discs", f"line {game.line}", params=params))
+            self.contradicted.append(
+                (game.line, Problem("wof.line.discs", f"line {game.line}", params=params))
+            )
         elif game.sign != game.by_discs:
             self.disagree.append(game)
 
@@ -295,8 +335,11 @@ class _Reader:
             self.pending = (text.strip("% \t:").strip(), number)
 
 
-def parse(text: str) -> WofFile:
-    """Read a whole file; raise WofError naming the first lines at fault."""
+def parse(text: str, resolutions: Mapping[int, str] | None = None) -> WofFile:
+    """Read a whole file; raise WofError naming the first lines at fault. A game that
+    contradicts itself or the list is not a refusal: it is listed in ``contradictions`` with
+    its line, and ``resolutions`` (line -> 'sign', 'discs' or 'drop') say what the director
+    chose; a game without a choice is left out (issue 28, item 13)."""
     if binary(text):
         raise WofError([(1, Problem("wof.line.binary", "line 1"))], binary=True)
     reader = _Reader()
@@ -305,10 +348,80 @@ def parse(text: str) -> WofFile:
     from rules.formats.woc.wof_structure import assemble
 
     _signs(reader)
-    out = assemble(reader.out, reader.listed, reader.blocks, reader.problems)
+    if reader.comments:
+        line, comment = reader.comments[0]
+        params = {"games": len(reader.comments), "line": line, "text": quote(comment, 60)}
+        reader.out.notes.append(Note("wof.game_comments", params=params))
+    out = assemble(reader.out, reader.listed, reader.blocks, reader.problems, reader.contradicted)
     if reader.problems:
         raise WofError(sorted(reader.problems, key=lambda p: (p[0], p[1].text)))
+    _resolve(out, reader.contradicted, reader.texts, resolutions or {})
     return out
+
+
+def _resolve(
+    out: WofFile,
+    contradicted: Sequence[tuple[int, Problem]],
+    texts: Mapping[int, str],
+    resolutions: Mapping[int, str],
+) -> None:
+    """One contradiction per line, with the choices every problem of the line allows; the
+    director's choice applied to the contradicted games of that line."""
+    if not contradicted:
+        return
+    by_line: dict[int, list[Problem]] = {}
+    for number, problem in contradicted:
+        if problem not in by_line.setdefault(number, []):
+            by_line[number].append(problem)
+    chosen: dict[int, str | None] = {}
+    for number, problems in sorted(by_line.items()):
+        choices = tuple(c for c in CHOICES if all(c in CHOICES_OF[p.code] for p in problems))
+        choice = resolutions.get(number)
+        chosen[number] = choice if choice in choices else None
+        out.contradictions.append(
+            Contradiction(
+                number, quote(texts.get(number, ""), 80), tuple(problems), choices, chosen[number]
+            )
+        )
+    known = {p.id for p in out.players}
+
+    def wrong(game: WofGame) -> bool:
+        return (
+            game.black == game.white
+            or (game.black_discs or 0) + (game.white_discs or 0) > 64
+            or (game.by_discs != "" and game.sign != game.by_discs)
+            or (out.listed and not {game.black, game.white} <= known)
+        )
+
+    def resolved(games: list[WofGame], number: int = 0) -> list[WofGame]:
+        kept = []
+        for game in games:
+            if game.line not in chosen or not wrong(game):
+                kept.append(game)
+                continue
+            choice = chosen[game.line]
+            if choice == "sign" and (game.black_discs or 0) + (game.white_discs or 0) > 64:
+                kept.append(WofGame(game.black, game.white, None, None, game.line, game.sign))
+            elif choice == "sign":
+                kept.append(game)  # the sign is the result; the discs are kept as written
+            elif choice == "discs":
+                kept.append(
+                    WofGame(
+                        game.black,
+                        game.white,
+                        game.black_discs,
+                        game.white_discs,
+                        game.line,
+                        game.by_discs,
+                    )
+                )
+            else:  # 'drop', or no choice yet: left out
+                for ident in (game.black, game.white):
+                    out.left_out[ident] = max(out.left_out.get(ident, 0), number)
+        return kept
+
+    out.rounds = [resolved(r, n) for n, r in enumerate(out.rounds, start=1)]
+    out.added = resolved(out.added)
 
 
 def _signs(reader: _Reader) -> None:
@@ -328,7 +441,9 @@ def _signs(reader: _Reader) -> None:
         return
     for game in reader.disagree:
         params = {"sign": game.sign, "black": game.black_discs, "white": game.white_discs}
-        reader.problem(game.line, Problem("wof.line.sign", f"line {game.line}", params=params))
+        reader.contradicted.append(
+            (game.line, Problem("wof.line.sign", f"line {game.line}", params=params))
+        )
 
 
 def write(

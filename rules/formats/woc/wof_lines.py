@@ -16,25 +16,32 @@ from rules.words import message
 
 UNKNOWN_ID = -1  # '??????': the player had no WOF id when the file was written
 _ID = r"(\d+|\?{2,})"
-GAME = re.compile(
-    rf"^{_ID}\s*\(\s*(\d+)\s*\)\s*([<>=])\s*\(\s*(\d+)\s*\)\s*{_ID}(?:\s+([A-Za-z]{{1,2}}))?$"
+# One game anywhere on a line (issue 28): with discs '4043 (58)>(06) 100004 B' or without
+# '3752 < 1024 B', the flag optional; a line may hold two games, and a '%' comment after them.
+ONE_GAME = re.compile(
+    rf"{_ID}\s*(?:\(\s*(\d+)\s*\)\s*([<>=])\s*\(\s*(\d+)\s*\)|([<>=]))\s*{_ID}"
+    r"(?:\s+[A-Za-z]{1,2}(?![\w?]))?"
 )
-RESULT = re.compile(rf"^{_ID}\s*([<>=])\s*{_ID}$")  # a result without discs
 PLAYER = re.compile(r"^%_%\s*(\+?)\s*(\d+|\?{2,})\s*,(.*)$")
 # '%Round: 1', '%Round 1', '%Round1', '% Round 1', '%round1:', '%%Round: 1', '%Round SF1',
 # '%rounds'; and the Portuguese '%1 rodada'.
-ROUND = re.compile(r"^%+\s*(?:round|ronde|runde|rodada|turno)s?(?![a-z])\s*:?\s*(.*?)\s*:?$", re.I)
-ROUND_AFTER = re.compile(r"^%+\s*(\d+)\s*(?:st|nd|rd|th|a|e)?\.?\s*(?:rodada|ronde|runde)$", re.I)
+# The label is cut from the rest in round_label, not by the pattern: '\s*(.*?)\s*:?$' tries
+# every split of a run of spaces, quadratic on a long comment line (issue 28, item 14); the
+# possessive '*+' and '++' below do not go back into a run they took, for the same reason.
+ROUND = re.compile(r"^%+\s*+(?:round|ronde|runde|rodada|turno)s?(?![a-z])(.*)$", re.I)
+ROUND_AFTER = re.compile(
+    r"^%+\s*+(\d++)\s*+(?:st|nd|rd|th|a|e)?\.?\s*+(?:rodada|ronde|runde)$", re.I
+)
 ADDED = re.compile(r"^%%\s*added\s+results?\s*:?$", re.I)
 HEADER = re.compile(r"^%%\s*([A-Za-z][A-Za-z ]{0,30}?)\s*:\s?(.*)$")
 # '% bye: 12' (this program), '%12349 had a bye', '% 299 bye', '% 884 and 882 bye'
 BYE = re.compile(
-    r"^%\s*(?:bye\s*:\s*(?P<ours>\d+)|(?P<ids>\d+(?:\s*(?:,|&|and)\s*\d+)*)\s+"
-    r"(?:(?:had|has|got|gets)\s+an?\s+)?byes?\b.*)$",
+    r"^%\s*+(?:bye\s*+:\s*+(?P<ours>\d++)|(?P<ids>\d++(?:\s*+(?:,|&|and)\s*+\d++)*+)\s++"
+    r"(?:(?:had|has|got|gets)\s++an?\s++)?byes?\b.*)$",
     re.I,
 )
 # '%12354 left the tournament', '% 6824 left'
-LEFT = re.compile(r"^%\s*(\d+)\s+(?:has\s+)?(?:left|withdrew|withdrawn|retired)\b.*$", re.I)
+LEFT = re.compile(r"^%\s*+(\d++)\s++(?:has\s++)?(?:left|withdrew|withdrawn|retired)\b.*$", re.I)
 # the column names PAPP writes over the list: '%        ID, NAME, Firstname, COUNTRY, score,
 # disc-count, rating' (a few files name their last column MBQ: a Brightwell value, not discs)
 COLUMNS = re.compile(r"^%[_%\s]*id\s*,.*\bname\b", re.I)
@@ -54,6 +61,39 @@ class PlayerFields:
     bonus: Fraction | None  # the '2' of '5+2': points the list adds to the games'
     discs: int | None
     rating: int | None
+
+
+@dataclass(frozen=True)
+class GameFields:
+    black: int
+    white: int
+    black_discs: int | None  # None: a result without discs
+    white_discs: int | None
+    sign: str
+
+
+def games(text: str) -> tuple[list[GameFields], str] | None:
+    """The games of a line that does not start with '%' and the comment after them ('' if
+    none); None when the line is not only games (it is quoted in a refusal). One game a line
+    is the rule; two, and a comment after them, are dialects of the archive (issue 28)."""
+    found: list[GameFields] = []
+    position, end = 0, len(text)
+    while True:
+        while position < end and text[position] in " \t":
+            position += 1
+        if position == end:
+            return (found, "") if found else None
+        if text[position] == "%" and found:
+            return found, text[position:].strip("% \t")
+        match = ONE_GAME.match(text, position)
+        if match is None:
+            return None
+        black, bd, sign, wd, bare, white = match.groups()
+        if bare:
+            found.append(GameFields(ident(black), ident(white), None, None, bare))
+        else:
+            found.append(GameFields(ident(black), ident(white), int(bd), int(wd), sign))
+        position = match.end()
 
 
 def ident(text: str) -> int:
@@ -143,6 +183,10 @@ def round_label(line: str) -> str | None:
     """The label of a round header ('1', 'SF1', '' for a bare '%rounds'), or None."""
     found = ROUND.match(line)
     if found:
-        return found.group(1).strip()
+        # what the pattern once said: '\s*:?\s*(.*?)\s*:?$'
+        label = found.group(1).lstrip()
+        label = (label[1:] if label.startswith(":") else label).lstrip()
+        label = label.rstrip()
+        return (label[:-1] if label.endswith(":") else label).rstrip()
     found = ROUND_AFTER.match(line)
     return found.group(1) if found else None

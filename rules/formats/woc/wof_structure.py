@@ -21,6 +21,7 @@ def assemble(
     listed: Sequence[tuple[PlayerFields, int]],
     blocks: Sequence[Block],
     problems: list[tuple[int, Problem]],
+    contradicted: list[tuple[int, Problem]],
 ) -> WofFile:
     unknown = _players(out, listed, problems)
     games = [b for b in blocks if b.games or b.byes or b.left or b.kind == "round"]
@@ -35,7 +36,7 @@ def assemble(
         _formed(out, games)
     _attribute(out, unknown)
     bye_lines = {ident: line for b in blocks for ident, line in b.byes}
-    _from_games(out, problems, bye_lines)
+    _from_games(out, problems, contradicted, bye_lines)
     _notes(out)
     return out
 
@@ -203,10 +204,13 @@ def _attribute(out: WofFile, unknown: Sequence[int]) -> None:
 
 
 def _from_games(
-    out: WofFile, problems: list[tuple[int, Problem]], bye_lines: dict[int, int]
+    out: WofFile,
+    problems: list[tuple[int, Problem]],
+    contradicted: list[tuple[int, Problem]],
+    bye_lines: dict[int, int],
 ) -> None:
     """Players who play but are not listed: known by their id only in a file without a list;
-    a mistake in a file with one."""
+    in a file with one, a contradiction the director resolves (issue 28, item 13)."""
     known = {p.id for p in out.players}
     found: list[int] = []
     for game in [g for r in out.rounds for g in r] + out.added:
@@ -215,7 +219,7 @@ def _from_games(
                 continue
             if out.listed:
                 unlisted = Problem("wof.line.unlisted", f"line {game.line}", params={"id": ident})
-                problems.append((game.line, unlisted))
+                contradicted.append((game.line, unlisted))
             else:
                 known.add(ident)
                 found.append(ident)

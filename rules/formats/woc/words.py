@@ -383,6 +383,10 @@ WORDS: dict[str, str] = {
         "{games} of {of} games give the result without the discs: their winners are known, "
         "their disc counts are not (they count 0 discs)."
     ),
+    "wof.game_comments": _(
+        "{games} game lines end with a comment (line {line}: '{text}'): the games are read, "
+        "the comments are not taken as results."
+    ),
     "wof.bonus": _(
         "The list adds points to the games' for {players} players ('5+2'): the games' points "
         "are compared with the first number."

@@ -36,8 +36,16 @@ class Command(BaseCommand):
         parser.add_argument(
             "--accept-truncated",
             action="store_true",
-            help="Import (or count as read) a WOF file whose games cover fewer rounds or "
-            "players than its list says: you confirm it holds all that was played.",
+            help="Import a WOF file whose games cover fewer rounds or players than its list "
+            "says: you confirm it holds all that was played.",
+        )
+        parser.add_argument(
+            "--resolve",
+            action="append",
+            default=[],
+            metavar="LINE=CHOICE",
+            help="A WOF file's game that contradicts itself or the list, at LINE: sign (trust "
+            "the sign), discs (trust the discs) or drop (drop the game); once per such line.",
         )
 
     def handle(
@@ -49,12 +57,13 @@ class Command(BaseCommand):
         **options: Any,
     ) -> None:
         accept = bool(options.get("accept_truncated"))
+        resolutions = parse_resolutions(options.get("resolve") or [])
         if check:
             return self.check_files(file, source, accept)
         if len(file) != 1:
             raise CommandError("Give one file to import (several only with --check).")
         if source != "event":
-            return import_other(self, file[0], source, slug, accept)
+            return import_other(self, file[0], source, slug, accept, resolutions)
         try:
             with open(file[0], encoding="utf-8") as handle:
                 text = handle.read()
@@ -84,7 +93,20 @@ class Command(BaseCommand):
             outcome = file_check.check_path(path, source, accept_truncated=accept)
             tally.add(outcome)
             self.stdout.write(f"{path}: {outcome.line}")
+            for detail in outcome.details:
+                self.stdout.write(detail)
         self.stdout.write(tally.summary())
+
+
+def parse_resolutions(given: list[str]) -> dict[int, str]:
+    """'--resolve 12=drop', repeated: line -> choice; a malformed one is refused by name."""
+    out: dict[int, str] = {}
+    for item in given:
+        line, _, choice = item.partition("=")
+        if not line.strip().isdigit() or choice.strip() not in ("sign", "discs", "drop"):
+            raise CommandError(f"--resolve {item}: give LINE=sign, discs or drop (e.g. 12=drop).")
+        out[int(line)] = choice.strip()
+    return out
 
 
 def read_text(path: Path) -> str:
@@ -96,7 +118,12 @@ def read_text(path: Path) -> str:
 
 
 def import_other(
-    command: BaseCommand, file: str, source: str, slug: str | None, accept: bool
+    command: BaseCommand,
+    file: str,
+    source: str,
+    slug: str | None,
+    accept: bool,
+    resolutions: dict[int, str] | None = None,
 ) -> None:
     path = Path(file)
     text = read_text(path)
@@ -104,7 +131,12 @@ def import_other(
     try:
         limits.check_bytes(text)
         if source == "wof":
-            examined = wof.examine(text)
+            examined = wof.examine(text, resolutions)
+            for row in wof.contradiction_rows(examined.parsed):
+                chosen = row["chosen"] or "no choice yet"
+                command.stdout.write(
+                    f"Line {row['line']}: '{row['text']}': {' '.join(row['what'])} ({chosen})"
+                )
             for note in examined.notes:
                 command.stdout.write(f"Note: {note.text}")
             for row in examined.difference_rows()[:20]:
@@ -112,7 +144,10 @@ def import_other(
                     f"List and games differ: {row['id']} {row['name']}: {row['what']} "
                     f"{row['listed']} in the list, {row['games']} from the games"
                 )
-            data, added, proposal = wof.propose(text, slug=slug)
+            unresolved = wof.resolution_problems(examined.parsed, resolutions or {})
+            if unresolved:
+                raise ServiceError(unresolved)
+            data, added, proposal = wof.propose(text, slug=slug, resolutions=resolutions)
             if added:
                 command.stdout.write("Proposed labels of the games after the Swiss:")
                 names = {str(e["number"]): e["name"] for e in data["entrants"]}
@@ -123,7 +158,9 @@ def import_other(
                     )
                 if proposal.note:
                     command.stdout.write(f"  {proposal.note}")
-            event = wof.import_wof(text, by=None, slug=slug, accept_truncated=accept)
+            event = wof.import_wof(
+                text, by=None, slug=slug, accept_truncated=accept, resolutions=resolutions
+            )
         else:
             event = ftd.import_ftd(limits.load_json(text), by=None, slug=slug)
     except ServiceError as error:

@@ -139,8 +139,8 @@ class Checker:
 
     def json_object(self, parent: Mapping[str, Any], key: str, place: str) -> dict[str, Any]:
         value = parent.get(key, {})
-        if value is None:
-            return {}
+        if value is None or (type(value) is dict and not value):
+            return {}  # most details are empty: nothing to walk (issue 28, item 14)
         if not isinstance(value, Mapping):
             self.add(_join(place, key), "must be an object ({...}).")
             return {}
@@ -149,13 +149,15 @@ class Checker:
 
     def storable(self, value: Any, place: str) -> bool:
         """JSON the database can store: no NUL character, no NaN or infinite number."""
+        if value is None or value is True or value is False:
+            return True  # the commonest leaves, told before the abstract Mapping (issue 28)
         if isinstance(value, str):
             bad = not storable_text(value)
         elif isinstance(value, float):
             bad = not math.isfinite(value)
         elif isinstance(value, int) and not isinstance(value, bool):
             bad = abs(value) > MAX_JSON_INTEGER
-        elif isinstance(value, Mapping):
+        elif isinstance(value, dict | Mapping):
             return all(
                 self.storable(k, place) and self.storable(v, _join(place, str(k)))
                 for k, v in value.items()
