@@ -23,6 +23,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.translation import gettext
 
 from rules.contract import EventState, MatchScore, MatchState, Problem
 from tournaments.formats.gokodom import schedule
@@ -94,7 +95,8 @@ def shown(event: Event, moment: datetime | None) -> str:
     if moment is None:
         return ""
     local = timezone.localtime(moment, schedule.zone(event))
-    return f"{date_format(local, 'D j M Y H:i')} ({event.time_zone})"
+    when = date_format(local, gettext("D j M Y H:i"))  # the language's pattern ("déc")
+    return f"{when} ({event.time_zone})"
 
 
 # -- checks ----------------------------------------------------------------------------------
