@@ -88,8 +88,9 @@ def label(text: str) -> str:
 
 def subject(text: str) -> str:
     """A subject a service wrote with a label at its head ("Round 2, R2-T1: Ann - Bob",
-    "Round 4 A3: Ann"; the audit log, a correction) in the active language: the label
-    said, the names after it kept. A subject without a label stays as it is."""
+    "Round 4 A3: Ann"; the audit log, a correction) or after a name ("Ann: Round 4") in
+    the active language: the label said, the names kept. A subject without a label stays
+    as it is."""
     said = label(text)
     if said != text or not text:
         return said
@@ -100,7 +101,8 @@ def subject(text: str) -> str:
         said = label(prefix)
         if said != prefix:
             return said + head[len(prefix) :] + colon + rest
-    return text
+    said = label(rest)
+    return head + colon + said if colon and said != rest else text
 
 
 @cache

@@ -22,11 +22,13 @@ from urllib.parse import urlsplit
 import pytest
 from django.conf import settings
 from django.urls import Resolver404, resolve, reverse
+from django.utils import translation
 
 from tests.test_authorization import PARAMS, PERSONAS, TABLE
 from tests.tournaments.french_pages import english_leftovers, read_texts
 from tournaments.demo import DEMO_BUILDERS
 from tournaments.models import EventDirector, Match
+from tournaments.words import subject
 
 pytestmark = pytest.mark.django_db
 
@@ -174,3 +176,16 @@ def test_the_reader_sees_text_and_the_attributes_read_aloud():
     )
     assert read_texts(page) == ["Round 4", "Ronde", "4"]
     assert english_leftovers(page) == ["Round 4"]
+
+
+def test_a_subject_is_said_with_its_round_label_in_french():
+    """Item 8: the audit log said "Ronde close: Round 4"; a subject is stored as written and
+    its label is said when the log is read (tournaments/audit_words.py)."""
+    with translation.override("fr"):
+        assert subject("Round 4") == "Ronde 4"
+        assert subject("Round 2, R2-T1: Ann - Bob") == "Ronde 2, R2-T1: Ann - Bob"
+        assert subject("Round 3 A1: Ann") == "Ronde 3 A1: Ann"
+        assert subject("Ann: Round 4") == "Ann: Ronde 4"
+        assert subject("Ann Smith") == "Ann Smith"
+    with translation.override("en"):
+        assert subject("Ann: Round 4") == "Ann: Round 4"

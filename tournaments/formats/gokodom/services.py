@@ -26,6 +26,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext
 
 from rules.contract import EventState, MatchScore, MatchState, Problem
+from rules.words_common import ROUND
 from tournaments.formats.gokodom import schedule
 from tournaments.formats.gokodom.claims import CONFIRMED, DISPUTED, REPORTED, claim_lines
 from tournaments.models import Entrant, Event, Match, ResultChange, Round
@@ -484,6 +485,6 @@ def set_bye_request(
             "gokodom.bye_requested" if wanted else "gokodom.bye_withdrawn",
             actor=by,
             at=now,
-            subject=f"{locked.name}: round {number}",
+            subject=f"{locked.name}: {ROUND.format(n=number)}",
         )
         return requests
