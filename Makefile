@@ -4,6 +4,8 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# The address mails link to and `make run` prints: the port served, unless set (docs/operations.md).
+SITE_URL := $(or $(ARBITER_SITE_URL),http://$(HOST):$(PORT))
 
 .PHONY: run install migrate demo messages test test-deep lint format typecheck bench bench-pages bench-load bench-fuzz bench-reliability bench-wof lock clean
 
@@ -19,10 +21,10 @@ migrate: install
 	$(PY) manage.py migrate --noinput
 
 demo: migrate
-	$(PY) manage.py load_demo
+	ARBITER_SITE_URL=$(SITE_URL) $(PY) manage.py load_demo
 
 run: demo
-	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py runserver $(HOST):$(PORT)
+	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} ARBITER_SITE_URL=$(SITE_URL) $(PY) manage.py runserver $(HOST):$(PORT)
 
 # The translations (docs/translations.md): collects every marked string of the templates and
 # the Python into locale/<lang>/LC_MESSAGES/django.po (keeping what is translated), then

@@ -54,6 +54,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # under DEBUG too, a wrong address is the project's 404 page, not Django's technical one
+    "tournaments.middleware.ProjectNotFoundMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # a dropped database or Redis connection: a clear 503 page, not a server error

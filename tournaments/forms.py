@@ -190,6 +190,14 @@ class EntrantForm(forms.ModelForm[Entrant]):
     class Meta:
         model = Entrant
         fields = ["name", "rating", "seed", "country", "gender"]
+        # the model's fields carry no words of their own: the form's labels are said here
+        labels = {
+            "name": _("Name"),
+            "rating": _("Rating"),
+            "seed": _("Seed"),
+            "country": _("Country"),
+            "gender": _("Gender"),
+        }
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -11,10 +11,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
+from django.urls import Resolver404, resolve
 from django.utils import timezone
+from django.views.defaults import page_not_found
 
 log = logging.getLogger(__name__)
 
@@ -67,3 +70,26 @@ class EventTimeZoneMiddleware:
             return self.get_response(request)
         finally:
             timezone.deactivate()
+
+
+class ProjectNotFoundMiddleware:
+    """Under DEBUG (`make run`) a wrong address shows the project's own 404 page, in the
+    reader's language and at the phone's width, not Django's technical page (English,
+    980 px wide): a newcomer should see what players will see. Without DEBUG Django
+    already renders templates/404.html, so this does nothing there."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if settings.DEBUG:
+            try:
+                resolve(request.path_info, getattr(request, "urlconf", None))
+            except Resolver404 as error:
+                return page_not_found(request, error)
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if settings.DEBUG and isinstance(exception, Http404):
+            return page_not_found(request, exception)
+        return None

@@ -86,6 +86,25 @@ def label(text: str) -> str:
     return text
 
 
+def subject(text: str) -> str:
+    """A subject a service wrote with a label at its head ("Round 2, R2-T1: Ann - Bob",
+    "Round 4 A3: Ann"; the audit log, a correction) or after a name ("Ann: Round 4") in
+    the active language: the label said, the names kept. A subject without a label stays
+    as it is."""
+    said = label(text)
+    if said != text or not text:
+        return said
+    head, colon, rest = text.partition(": ")
+    words_of_head = head.split(" ")
+    for cut in range(len(words_of_head), 0, -1):  # the longest label first
+        prefix = " ".join(words_of_head[:cut])
+        said = label(prefix)
+        if said != prefix:
+            return said + head[len(prefix) :] + colon + rest
+    said = label(rest)
+    return head + colon + said if colon and said != rest else text
+
+
 @cache
 def _patterns(language: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     """Each label pattern of rules/ that the language says in other words, with the

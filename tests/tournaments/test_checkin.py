@@ -46,7 +46,7 @@ def test_a_director_marks_an_absence_and_drafts_with_the_present(desk, event, di
     assert "3 of 4 checked in" in body and 'hx-swap-oob="true"' in body  # the counts too
     assert "Draft round 1 with the 3 present" in body
     entry = AuditEntry.objects.get(event=event, action="checkin.absent")
-    assert entry.actor == director and entry.subject == "Player 2: round 1"
+    assert entry.actor == director and entry.subject == "Player 2: Round 1"
 
     dashboard = desk.get(reverse("tournaments:manage", args=[event.slug])).content.decode()
     assert "Check-in for round 1: 3 of 4 checked in" in dashboard

@@ -18,6 +18,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from rules.contract import Problem
+from rules.words_common import ROUND
 from tournaments.models import CheckIn, Entrant, Event
 from tournaments.services import audit, locking
 from tournaments.services.errors import ServiceError
@@ -123,7 +124,7 @@ def set_presence(
             "checkin.present" if present else "checkin.absent",
             actor=by,
             at=now,
-            subject=f"{locked.name}: round {upcoming}",
+            subject=f"{locked.name}: {ROUND.format(n=upcoming)}",  # said in French on reading
             before={"present": was},
             after={"present": present, "by": str(source)},
         )

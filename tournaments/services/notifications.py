@@ -37,6 +37,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.translation import gettext
 
 from tournaments.models import (
     AuditEntry,
@@ -336,7 +337,9 @@ def shown_time(event: Any, moment: datetime | None) -> str:
     if moment is None:
         return ""
     zone = _zone(event)
-    return f"{date_format(timezone.localtime(moment, zone), 'D j M Y H:i')} ({zone.key})"
+    # the pattern is the language's: French writes the month in lower case ("déc")
+    when = date_format(timezone.localtime(moment, zone), gettext("D j M Y H:i"))
+    return f"{when} ({zone.key})"
 
 
 def site_url(path: str) -> str:

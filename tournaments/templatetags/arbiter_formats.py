@@ -11,6 +11,7 @@ from tournaments import audit_words
 from tournaments.endings import ending_notes
 from tournaments.formats import ui_for
 from tournaments.models import Entrant, Event, Match
+from tournaments.words import label
 
 register = template.Library()
 
@@ -67,6 +68,9 @@ STATUS_LABELS = {
     "virtual": _("virtual opponent"),
     "playoff_loser": _("lost the playoff"),
     "tiebreaker": _("tiebreaker game to play"),
+    # a bot contest entrant's bracket (rules/formats/bot_contest)
+    "winners": pgettext_lazy("bracket", "winners"),
+    "losers": pgettext_lazy("bracket", "losers"),
 }
 
 
@@ -96,3 +100,13 @@ def role_label(role: str) -> StrOrPromise:
 def status_label(status: str) -> StrOrPromise:
     """A standings row's status code ("playoff_loser") in words."""
     return STATUS_LABELS.get(status, str(status).replace("_", " "))
+
+
+@register.filter
+def cell(value: Any) -> Any:
+    """A standings cell: a status code or a label from rules/ said in the page's language;
+    a number is left to the template (it is localised there)."""
+    if not isinstance(value, str):
+        return value
+    found = STATUS_LABELS.get(value)
+    return found if found is not None else label(value)

@@ -22,6 +22,7 @@ from rules.contract import (
     Reason,
 )
 from rules.formats.woc.scoring import SEATS
+from rules.words import gettext_noop as _
 from rules.words import message
 
 SYSTEMS = ("auto", "double_round_robin", "round_robin", "modified_swiss", "swiss")
@@ -219,8 +220,8 @@ def swiss_round_one(state: EventState, draws: DrawSourceProtocol, plan: Plan) ->
     playing = [e for e in plan.field if e not in state.absent]  # absent: not paired (II.7)
     group_a = [e for e in playing if by_id[e].flags.get("group_a")]
     group_b = [e for e in playing if not by_id[e].flags.get("group_a")]
-    drawn_a = draws.shuffle("round-1/group-a", group_a, purpose="round 1: order of group A")
-    drawn_b = draws.shuffle("round-1/group-b", group_b, purpose="round 1: order of group B")
+    drawn_a = draws.shuffle("round-1/group-a", group_a, purpose=_("round 1: order of group A"))
+    drawn_b = draws.shuffle("round-1/group-b", group_b, purpose=_("round 1: order of group B"))
     pairs: list[tuple[str, str, Reason]] = []
     for index, (a, b) in enumerate(zip(drawn_a, drawn_b, strict=False)):
         a_black = index % 2 == 0
@@ -237,7 +238,7 @@ def swiss_round_one(state: EventState, draws: DrawSourceProtocol, plan: Plan) ->
         pairs.append((a, b, reason) if a_black else (b, a, reason))
     common = min(len(drawn_a), len(drawn_b))
     rest = drawn_a[common:] + drawn_b[common:]
-    rest = draws.shuffle("round-1/rest", rest, purpose="round 1: the remaining players")
+    rest = draws.shuffle("round-1/rest", rest, purpose=_("round 1: the remaining players"))
     for index in range(0, len(rest) - 1, 2):
         reason = Reason("woc.round1.random", rule="woc II.6.1")
         pairs.append((rest[index], rest[index + 1], reason))

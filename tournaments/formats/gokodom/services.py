@@ -23,8 +23,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.translation import gettext
 
 from rules.contract import EventState, MatchScore, MatchState, Problem
+from rules.words_common import ROUND
 from tournaments.formats.gokodom import schedule
 from tournaments.formats.gokodom.claims import CONFIRMED, DISPUTED, REPORTED, claim_lines
 from tournaments.models import Entrant, Event, Match, ResultChange, Round
@@ -94,7 +96,8 @@ def shown(event: Event, moment: datetime | None) -> str:
     if moment is None:
         return ""
     local = timezone.localtime(moment, schedule.zone(event))
-    return f"{date_format(local, 'D j M Y H:i')} ({event.time_zone})"
+    when = date_format(local, gettext("D j M Y H:i"))  # the language's pattern ("déc")
+    return f"{when} ({event.time_zone})"
 
 
 # -- checks ----------------------------------------------------------------------------------
@@ -482,6 +485,6 @@ def set_bye_request(
             "gokodom.bye_requested" if wanted else "gokodom.bye_withdrawn",
             actor=by,
             at=now,
-            subject=f"{locked.name}: round {number}",
+            subject=f"{locked.name}: {ROUND.format(n=number)}",
         )
         return requests

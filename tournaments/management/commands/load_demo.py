@@ -45,7 +45,8 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS("Demo ready."))
         if made:
             self.stdout.write("Created: " + ", ".join(made))
+        site = settings.ARBITER_SITE_URL  # `make run` sets it to the port it serves
         self.stdout.write(
             f"  superuser: admin / {password}    director: director / {password}\n"
-            "  open http://127.0.0.1:8000/ (events) and http://127.0.0.1:8000/admin/"
+            f"  open {site}/ (events) and {site}/admin/"
         )
