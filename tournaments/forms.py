@@ -223,7 +223,8 @@ class EntrantForm(forms.ModelForm[Entrant]):
         return seed
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         for part in ("name", "family_name", "given_name"):
             data[part] = str(data.get(part) or "").strip()
         name = data["name"] or entrant_names.display(data["family_name"], data["given_name"])
