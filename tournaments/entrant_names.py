@@ -7,6 +7,9 @@ for an entrant typed without its parts. The rules, in this order:
 - a comma puts the family name first, whatever the order: "Dupré, Hélène";
 - on the side where the order puts the family name, a run of words in capitals is the family
   name ("VAN DEN BIGGELAAR Nicky", "Hélène DUPRÉ"), as rating lists write it;
+- on the other side, a run of capitals with a word of three letters or more in it is the
+  family name too, against the order: a rating list's "TAKANASHI Yusuke" in a file of given
+  names first (initials, "JP Martin", are not such a run; nor is "LI Wei": choose the order);
 - words starting in lower case next to it belong to it ("Nicky van den Biggelaar");
 - else the family name is one word: the first ("Dupré Hélène") or the last ("Hélène Dupré");
 - a name of one word is a family name alone.
@@ -30,6 +33,10 @@ def split(written: str, order: str) -> tuple[str, str]:
     words = text.split()
     if len(words) < 2:
         return text, ""
+    if order == GIVEN_FAMILY and _surname_run(words):
+        order = FAMILY_GIVEN
+    elif order == FAMILY_GIVEN and _surname_run(words[::-1]):
+        order = GIVEN_FAMILY
     if order == FAMILY_GIVEN:
         size = _run(words)
         return " ".join(words[:size]), " ".join(words[size:])
@@ -38,11 +45,9 @@ def split(written: str, order: str) -> tuple[str, str]:
 
 
 def guess(written: str) -> tuple[str, str]:
-    """The parts of a name typed without them: family name first when the name says so (a
-    comma, or leading capitals as in "TAKANASHI Yusuke"), else given name first."""
-    words = written.split()
-    leading_capitals = len(words) > 1 and _capitals(words[0]) and not _capitals(words[-1])
-    return split(written, FAMILY_GIVEN if leading_capitals else GIVEN_FAMILY)
+    """The parts of a name typed without them: read as given name first, so that a comma or
+    leading capitals ("TAKANASHI Yusuke") still put the family name first."""
+    return split(written, GIVEN_FAMILY)
 
 
 def display(family: str, given: str) -> str:
@@ -52,6 +57,15 @@ def display(family: str, given: str) -> str:
 
 def _capitals(word: str) -> bool:
     return word.isupper() and sum(c.isalpha() for c in word) > 1
+
+
+def _surname_run(words: list[str]) -> bool:
+    """Whether ``words`` start with a run of capitals with a word of three letters or more in
+    it ("TAKANASHI", "DE GRAAF"; not initials: "JP") and end with a word that is not."""
+    size = 0
+    while size < len(words) - 1 and _capitals(words[size]):
+        size += 1
+    return size > 0 and any(sum(c.isalpha() for c in w) > 2 for w in words[:size])
 
 
 def _run(words: list[str], *, particles_before: bool = False) -> int:

@@ -46,6 +46,12 @@ pytestmark = pytest.mark.django_db
         ("van den Biggelaar Nicky", FAMILY_GIVEN, ("van den Biggelaar", "Nicky")),
         ("Jean Pierre Martin", GIVEN_FAMILY, ("Martin", "Jean Pierre")),
         ("JP Martin", GIVEN_FAMILY, ("Martin", "JP")),
+        # a rating list's "SURNAME Given" in a file of given names first, and the reverse:
+        # a run of capitals (words of three letters or more) is the family name at either end
+        ("TAKANASHI Yusuke", GIVEN_FAMILY, ("TAKANASHI", "Yusuke")),
+        ("DE GRAAF Jan C.", GIVEN_FAMILY, ("DE GRAAF", "Jan C.")),
+        ("Yusuke TAKANASHI", FAMILY_GIVEN, ("TAKANASHI", "Yusuke")),
+        ("Martin JP", FAMILY_GIVEN, ("Martin", "JP")),
         ("Madonna", GIVEN_FAMILY, ("Madonna", "")),
         ("  Hélène   Dupré ", GIVEN_FAMILY, ("Dupré", "Hélène")),
     ],
@@ -58,6 +64,7 @@ def test_the_guess_for_a_name_typed_without_its_parts_reads_western_order_unless
     assert entrant_names.guess("Hélène Dupré") == ("Dupré", "Hélène")
     assert entrant_names.guess("TAKANASHI Yusuke") == ("TAKANASHI", "Yusuke")
     assert entrant_names.guess("Lin, Wei Hao") == ("Lin", "Wei Hao")
+    assert entrant_names.guess("JP Martin") == ("Martin", "JP")
 
 
 # -- the CSV import -----------------------------------------------------------------------------
