@@ -405,3 +405,24 @@ def test_the_event_file_refuses_a_family_name_that_is_not_text(director):
         eventfile.import_event(data, by=director)
     assert "entrants[0].family_name: must be text; got 7." in refused.value.messages
     assert not Entrant.objects.filter(event__slug="bad-names-again").exists()
+
+
+def test_the_migration_takes_the_names_a_wof_import_kept_and_splits_no_other(director):
+    """Migration 0010: NAME and Firstname kept in flags.wof are the parts; any other name
+    stays without parts (a split would be a guess stored as a fact)."""
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("tournaments.migrations.0010_entrant_names_from_wof_files")
+    event = round_robin_event(director, players=0, slug="migrated")
+    wof_flags = {"wof": {"name": "VAN DEN BIGGELAAR", "first": "Nicky", "new": True}}
+    events.add_entrant(event, name="VAN DEN BIGGELAAR Nicky", flags=wof_flags, by=director)
+    events.add_entrant(event, name="Hélène Dupré", by=director)
+    events.add_entrant(event, name="Player 3", flags={"wof": {"listed": False}}, by=director)
+    migration.names_read_from_wof_files(apps, None)
+    assert list(event.entrants.values_list("family_name", "given_name")) == [
+        ("VAN DEN BIGGELAAR", "Nicky"),
+        ("", ""),
+        ("", ""),
+    ]
