@@ -83,7 +83,7 @@ class TeamAdmin(admin.ModelAdmin[models.Team]):
 class EntrantAdmin(admin.ModelAdmin[models.Entrant]):
     list_display = ("number", "name", "event", "seed", "rating", "country", "gender", "status")
     list_filter = ("status", "gender", "event")
-    search_fields = ("name", "country", "external_id", "event__name")
+    search_fields = ("name", "family_name", "given_name", "country", "external_id", "event__name")
     list_select_related = ("event", "team")
     autocomplete_fields = ["user"]
     raw_id_fields = ("team",)

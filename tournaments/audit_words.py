@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 ACTIONS = {
     "event.created": _("Event created"),
@@ -66,3 +69,21 @@ def action_text(action: str) -> str:
     if found is not None:
         return str(found)
     return action.split(".", 1)[-1].replace("_", " ").capitalize()
+
+
+def subject_text(action: str, subject: str, after: Any) -> str:
+    """What an entry is about, in words: its subject, or for an import what it brought in
+    (how many, and the first few names: the line once read "Entrants imported: ·")."""
+    if action == "entrant.imported" and isinstance(after, dict) and "count" in after:
+        count = int(after["count"])
+        names = [str(n) for n in after.get("names") or []]
+        if not names:
+            return ngettext("%(count)d entrant", "%(count)d entrants", count) % {"count": count}
+        listed = ", ".join(names) + (", …" if count > len(names) else "")
+        return ngettext("%(count)d entrant: %(names)s", "%(count)d entrants: %(names)s", count) % {
+            "count": count,
+            "names": listed,
+        }
+    from tournaments.words import subject as said  # its round label in the page's language
+
+    return said(subject)

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from rules import registry
 from rules.contract import Setting
 from rules.formats.woc.wof import decode as decode_text
+from tournaments import entrant_names
 from tournaments.models import Entrant, Event
 from tournaments.services import limits
 from tournaments.services.errors import ServiceError
@@ -189,10 +190,12 @@ class EntrantForm(forms.ModelForm[Entrant]):
 
     class Meta:
         model = Entrant
-        fields = ["name", "rating", "seed", "country", "gender"]
+        fields = ["name", "family_name", "given_name", "rating", "seed", "country", "gender"]
         # the model's fields carry no words of their own: the form's labels are said here
         labels = {
             "name": _("Name"),
+            "family_name": _("Family name"),
+            "given_name": _("Given name"),
             "rating": _("Rating"),
             "seed": _("Seed"),
             "country": _("Country"),
@@ -202,6 +205,14 @@ class EntrantForm(forms.ModelForm[Entrant]):
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.event = event
+        # the two parts alone make the name (given name first); a WOF file wants them apart
+        self.fields["name"].required = False
+        self.fields["name"].help_text = _(
+            "As the pages show it. Left empty: the given name, then the family name."
+        )
+        self.fields["family_name"].help_text = _(
+            "Written in the NAME field of a WOF rating file; Firstname takes the given name."
+        )
         if self.instance.pk:
             self.fields["team_name"].initial = self.instance.team.name if self.instance.team else ""
             self.fields["flags_text"].initial = "; ".join(
@@ -223,14 +234,30 @@ class EntrantForm(forms.ModelForm[Entrant]):
                 )
         return seed
 
-    def clean_name(self) -> str:
-        name: str = self.cleaned_data["name"].strip()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        for part in ("name", "family_name", "given_name"):
+            data[part] = str(data.get(part) or "").strip()
+        name = data["name"] or entrant_names.display(data["family_name"], data["given_name"])
+        if not name:
+            self.add_error("name", _("Give a name, or a family name."))
+            return data
+        if len(name) > 150:
+            self.add_error(
+                "name", _("The given and family names make more than 150 characters: give a name.")
+            )
+            return data
         clash = self.event.entrants.filter(name__iexact=name).exclude(pk=self.instance.pk)
         if clash.exists():
-            raise forms.ValidationError(
-                _("'%(name)s' is already registered."), params={"name": name}
+            self.add_error(
+                "name",
+                forms.ValidationError(
+                    _("'%(name)s' is already registered."), params={"name": name}
+                ),
             )
-        return name
+        data["name"] = name
+        return data
 
 
 CSV_SALT = "tournaments.entrant-import"
@@ -262,6 +289,18 @@ class CsvImportForm(forms.Form):
     text = forms.CharField(
         label=_("or paste it here"), required=False, widget=forms.Textarea(attrs={"rows": 6})
     )
+    # how a single name column is split into family and given names (a file with a
+    # family_name column says it itself); the preview shows the parts before anything is saved
+    order = forms.ChoiceField(
+        label=_("Order of the names in a single name column"),
+        choices=[
+            (entrant_names.GIVEN_FAMILY, _("Given name first: Hélène Dupré")),
+            (entrant_names.FAMILY_GIVEN, _("Family name first: DUPRÉ Hélène, or Dupré, Hélène")),
+        ],
+        initial=entrant_names.GIVEN_FAMILY,
+        required=False,
+        widget=forms.RadioSelect,
+    )
 
     def clean(self) -> dict[str, Any]:
         from django.conf import settings
@@ -287,7 +326,9 @@ class CsvImportForm(forms.Form):
                 raise _too_large_for_import()
         if not data["csv"].strip():
             raise forms.ValidationError(_("Choose a file or paste its text."))
-        data["sealed"] = signing.dumps(data["csv"], salt=CSV_SALT, compress=True)
+        data["order"] = data.get("order") or entrant_names.GIVEN_FAMILY
+        sealed = {"csv": data["csv"], "order": data["order"]}
+        data["sealed"] = signing.dumps(sealed, salt=CSV_SALT, compress=True)
         room = (settings.DATA_UPLOAD_MAX_MEMORY_SIZE or len(data["sealed"])) - 16_384
         if len(data["sealed"]) > room:  # a file of text that hardly compresses
             raise forms.ValidationError(
@@ -323,11 +364,18 @@ def unseal(sealed: str, *, salt: str, max_age: int) -> Any:
 class CsvConfirmForm(forms.Form):
     sealed = forms.CharField(widget=forms.HiddenInput)
 
-    def clean_sealed(self) -> str:
-        text = unseal(self.cleaned_data["sealed"], salt=CSV_SALT, max_age=CSV_MAX_AGE)
-        if not isinstance(text, str):
+    def clean_sealed(self) -> dict[str, str]:
+        """The checked file and the name order it was checked in."""
+        sealed = unseal(self.cleaned_data["sealed"], salt=CSV_SALT, max_age=CSV_MAX_AGE)
+        if isinstance(sealed, str):  # sealed before the order travelled with the file
+            sealed = {"csv": sealed, "order": entrant_names.GIVEN_FAMILY}
+        if (
+            not isinstance(sealed, dict)
+            or not isinstance(sealed.get("csv"), str)
+            or sealed.get("order") not in entrant_names.ORDERS
+        ):
             raise forms.ValidationError(_("Check the file again."), code="tampered")
-        return text
+        return {"csv": sealed["csv"], "order": sealed["order"]}
 
 
 class SwapForm(forms.Form):

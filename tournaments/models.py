@@ -175,7 +175,12 @@ class Entrant(models.Model):
     # Registration number within the event: the entrant's id in engine state, draws,
     # reasons and event files, so that records stay valid across export and import.
     number = models.PositiveIntegerField()
+    # The name the pages show ("Hélène Dupré"); the family and given names are kept apart
+    # for files that carry them in their own places (a WOF file's NAME and Firstname). Empty
+    # parts: not said (an entrant typed before they existed); the WOF export then guesses.
     name = models.CharField(max_length=150)
+    family_name = models.CharField(_("family name"), max_length=150, blank=True)
+    given_name = models.CharField(_("given name"), max_length=150, blank=True)
     rating = models.IntegerField(null=True, blank=True)
     seed = models.PositiveIntegerField(null=True, blank=True)
     country = models.CharField(max_length=3, blank=True)

@@ -153,7 +153,8 @@ def test_settings_form(fmt, data):
 
 
 @fuzz_settings()
-@given(data=_data(["name", "rating", "seed", "country", "gender", "team_name", "flags_text"]))
+@given(data=_data(["name", "family_name", "given_name", "rating", "seed", "country", "gender",
+                   "team_name", "flags_text"]))  # fmt: skip
 def test_entrant_form(director, data):
     from tests.factories import round_robin_event
 
@@ -166,7 +167,7 @@ def test_entrant_form(director, data):
 @given(
     swap=_data(["first", "second", "reason"]),
     draw=_data(["key", "value", "low", "high"]),
-    csv_text=_data(["text"]),
+    csv_text=_data(["text", "order"]),
     claim=_data(["code"]),
     signup=_data(["username", "email", "password1", "password2"]),
 )

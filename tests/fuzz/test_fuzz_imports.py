@@ -88,6 +88,7 @@ def csv_event(director):
 @example(text="name\nA\udcffnn\n")  # a lone surrogate: not UTF-8
 @example(text="name,team\nAnn," + "t" * 121 + "\n")  # longer than the team column
 @example(text="name,external_id\nAnn,7\nBob,7\n")  # the unique external id, twice
+@example(text="family_name,given_name\n,Ann\n" + "F" * 100 + "," + "G" * 60 + "\n")
 def test_csv_entrant_import(csv_event, director, text):
     with transaction.atomic():
         before = digest()

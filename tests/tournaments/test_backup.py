@@ -75,6 +75,8 @@ def many_events(director, django_user_model):
     rounds.publish_round(rounds.draft_next_round(rr, by=director).round, by=director)
     team = Team.objects.create(event=rr, name="North", country="NO")
     rr.entrants.filter(number=1).update(team=team, flags={"group_a": True})
+    # family and given names (issue 28): the restore must give them back too
+    rr.entrants.filter(number=2).update(family_name="Dupré", given_name="Hélène")
     django_user_model.objects.create_user("helper", password="pw-helper-1")
     events.add_director(rr, "helper", by=director)
     freestyle_event(director, players=8, slug="fs-empty")

@@ -30,7 +30,16 @@ from tournaments.services.wof_export import export_state
 
 pytestmark = pytest.mark.django_db
 NOW = timezone.make_aware(dt.datetime(2026, 7, 1, 12, 30))
-PLAYER_KEYS = ("name", "country", "rating", "status", "withdrawn_after_round", "flags")
+PLAYER_KEYS = (
+    "name",
+    "family_name",
+    "given_name",
+    "country",
+    "rating",
+    "status",
+    "withdrawn_after_round",
+    "flags",
+)
 
 
 def built(text: str) -> dict[str, Any]:
@@ -46,7 +55,8 @@ def built(text: str) -> dict[str, Any]:
 def exported(clean: dict[str, Any]) -> str:
     state = eventfile.state_from(clean)
     external = {str(e["number"]): e["external_id"] for e in clean["entrants"]}
-    return export_state(state, external, name=clean["event"]["name"], now=NOW)
+    names = {str(e["number"]): (e["family_name"], e["given_name"]) for e in clean["entrants"]}
+    return export_state(state, external, names=names, name=clean["event"]["name"], now=NOW)
 
 
 def same_event(clean: dict[str, Any]) -> dict[str, Any]:

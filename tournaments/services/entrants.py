@@ -14,12 +14,29 @@ from django.db.models import Max
 from django.utils import timezone
 
 from rules.contract import Problem
+from tournaments import entrant_names
+from tournaments.entrant_names import GIVEN_FAMILY
 from tournaments.models import Entrant, Event, Team
 from tournaments.services import audit, locking
 from tournaments.services.errors import ServiceError
 from tournaments.services.eventfile import storable_text
 
-COLUMNS = ("name", "rating", "seed", "country", "gender", "team", "flags", "external_id")
+COLUMNS = (
+    "name",
+    "family_name",
+    "given_name",
+    "rating",
+    "seed",
+    "country",
+    "gender",
+    "team",
+    "flags",
+    "external_id",
+)
+# The names a file must give: a display name, or the family name (the given name may be
+# empty, as a WOF file's Firstname may).
+NAME_COLUMNS = ("name", "family_name")
+NAMED_IN_AUDIT = 3  # the audit line of an import names its first few entrants
 GENDERS = {"": "", "f": "F", "m": "M", "x": "X", "female": "F", "male": "M", "other": "X"}
 # An import's limits, stated on the import page; a file past either is refused whole.
 MAX_ROWS = 5000
@@ -38,6 +55,20 @@ class PreviewRow:
 class Preview:
     rows: list[PreviewRow]
     problems: list[Problem]  # file-level and row-level, each naming line and column
+    # the columns the file gave, in COLUMNS order; the preview shows them all, and the name
+    # and its two parts whether or not the file gave them (they are what will be saved)
+    read: list[str] = field(default_factory=list)
+    order: str = GIVEN_FAMILY  # how a single name column is split
+
+    @property
+    def columns(self) -> list[str]:
+        shown = ["name", "family_name", "given_name"]
+        return shown + [c for c in COLUMNS if c in self.read and c not in shown]
+
+    @property
+    def names_split(self) -> bool:
+        """Whether the family and given names come from the name column, split in ``order``."""
+        return "family_name" not in self.read
 
     @property
     def valid(self) -> bool:
@@ -56,7 +87,11 @@ def parse_flags(text: str) -> dict[str, Any]:
     return flags
 
 
-def preview_csv(event: Event, text: str) -> Preview:
+def preview_csv(event: Event, text: str, order: str = GIVEN_FAMILY) -> Preview:
+    """Every row of the file as it would be saved, and every problem; a single ``name``
+    column is split into family and given names in ``order`` (entrant_names.ORDERS)."""
+    if order not in entrant_names.ORDERS:
+        raise ValueError(f"unknown name order {order!r}")
     problems: list[Problem] = []
     rows: list[PreviewRow] = []
     if not text.strip():
@@ -69,10 +104,9 @@ def preview_csv(event: Event, text: str) -> Preview:
     except csv.Error as error:
         return Preview([], [_unreadable(reader.line_num or 1, error)])
     reader.fieldnames = header
-    if "name" not in header:
-        return Preview(
-            [], [Problem("csv.header", "line 1", "Line 1: the header needs a 'name' column.")]
-        )
+    if not any(column in header for column in NAME_COLUMNS):
+        text = "Line 1: the header needs a 'name' or a 'family_name' column."
+        return Preview([], [Problem("csv.header", "line 1", text)], header, order)
     unknown = [h for h in header if h not in COLUMNS]
     if unknown:
         problems.append(
@@ -108,9 +142,9 @@ def preview_csv(event: Event, text: str) -> Preview:
         for column, cell in values.items():
             if not storable_text(cell):  # PostgreSQL text cannot hold it
                 row.problems.append(f"{column}: contains a NUL character or a lone surrogate")
-        name = values.get("name", "")
+        name = _names(row, values, header, order)
         if not name:
-            row.problems.append("name: is empty")
+            pass  # _names said why
         elif len(name) > 150:
             row.problems.append("name: is longer than 150 characters")
         elif name.casefold() in existing_names:
@@ -180,7 +214,36 @@ def preview_csv(event: Event, text: str) -> Preview:
         rows.append(row)
     if not rows and not problems:
         problems.append(Problem("csv.no_rows", "file", "The file has a header but no entrants."))
-    return Preview(rows, problems)
+    return Preview(rows, problems, header, order)
+
+
+def _names(row: PreviewRow, values: dict[str, str], header: list[str], order: str) -> str:
+    """The family and given names of a row into ``row.values``, and its display name ("" when
+    it has none: the reason is in ``row.problems``)."""
+    name = values.get("name", "")
+    if "family_name" in header:
+        family, given = values.get("family_name", ""), values.get("given_name", "")
+        fits = True
+        for column, part in (("family_name", family), ("given_name", given)):
+            if len(part) > 150:
+                row.problems.append(f"{column}: is longer than 150 characters")
+                fits = False
+        if not family:
+            row.problems.append("family_name: is empty")
+        elif not name and fits:
+            name = entrant_names.display(family, given)
+            if len(name) > 150:
+                row.problems.append(
+                    "given_name: with the family name it makes a name longer than 150 "
+                    "characters; add a shorter name column"
+                )
+                name = ""
+    else:
+        if not name:
+            row.problems.append("name: is empty")
+        family, given = entrant_names.split(name, order) if name else ("", "")
+    row.values["family_name"], row.values["given_name"] = family, given
+    return name
 
 
 def _unreadable(line: int, error: csv.Error) -> Problem:
@@ -196,12 +259,19 @@ def _rows(reader: csv.DictReader[str], problems: list[Problem]) -> Iterator[dict
         problems.append(_unreadable(reader.line_num, error))
 
 
-def import_csv(event: Event, text: str, *, by: Any, now: datetime | None = None) -> list[Entrant]:
+def import_csv(
+    event: Event,
+    text: str,
+    *,
+    by: Any,
+    order: str = GIVEN_FAMILY,
+    now: datetime | None = None,
+) -> list[Entrant]:
     """Register every row of a valid file; refuse the whole file if any row is wrong."""
     now = now or timezone.now()
     with transaction.atomic():
         event = locking.lock_event(event.pk)
-        preview = preview_csv(event, text)  # checked again under the lock
+        preview = preview_csv(event, text, order)  # checked again under the lock
         if not preview.valid:
             raise ServiceError(preview.problems or "The file has no entrants.")
         number = (event.entrants.aggregate(n=Max("number"))["n"] or 0) + 1
@@ -216,6 +286,8 @@ def import_csv(event: Event, text: str, *, by: Any, now: datetime | None = None)
                     event=event,
                     number=number + offset,
                     name=row.values["name"],
+                    family_name=row.values["family_name"],
+                    given_name=row.values["given_name"],
                     rating=row.values["rating"],
                     seed=row.values["seed"],
                     country=row.values["country"],
@@ -226,7 +298,16 @@ def import_csv(event: Event, text: str, *, by: Any, now: datetime | None = None)
                 )
             )
         Entrant.objects.bulk_create(created)
-        audit.log(event, "entrant.imported", actor=by, at=now, after={"count": len(created)})
+        # the log line says how many and names the first few (it said nothing: issue 28)
+        names = [e.name for e in created[:NAMED_IN_AUDIT]]
+        audit.log(
+            event,
+            "entrant.imported",
+            actor=by,
+            at=now,
+            subject=", ".join(names),
+            after={"count": len(created), "names": names},
+        )
     return created
 
 
@@ -239,9 +320,10 @@ def update(
     by: Any,
     now: datetime | None = None,
 ) -> Entrant:
-    """Edit an entrant's registration (name, rating, seed, country, gender, team, flags)."""
+    """Edit an entrant's registration (name and its parts, rating, seed, country, gender,
+    team, flags)."""
     now = now or timezone.now()
-    fields = ("name", "rating", "seed", "country", "gender")
+    fields = ("name", "family_name", "given_name", "rating", "seed", "country", "gender")
     with transaction.atomic():
         locked = (
             Entrant.objects.select_for_update(of=("self",))
@@ -253,7 +335,8 @@ def update(
             "flags": locked.flags,
         }
         for name in fields:
-            setattr(locked, name, data[name])
+            if name in data:  # a caller may leave a field as it is
+                setattr(locked, name, data[name])
         locked.flags = flags
         locked.team = (
             Team.objects.get_or_create(event_id=locked.event_id, name=team)[0] if team else None

@@ -56,6 +56,9 @@ def from_ftd(data: Mapping[str, Any], *, slug: str, name: str = "") -> dict[str,
         {
             "key": e["id"],
             "name": f"{e.get('surname', '')} {e.get('name', '')}".strip(),
+            # the export's surname and name: kept as given (issue 28)
+            "family_name": str(e.get("surname") or "")[:150],
+            "given_name": str(e.get("name") or "")[:150],
             "country": e.get("country_code") or "",
             "external_id": e.get("wof_id") or "",
             "rating": e.get("rating"),

@@ -46,7 +46,8 @@ def event_file(
 ) -> dict[str, Any]:
     """An event file (normalised shape) for a woc event from a record.
 
-    ``players``: {"key", "name", "country", "external_id", "rating", "flags"} in list order;
+    ``players``: {"key", "name", "family_name", "given_name", "country", "external_id",
+    "rating", "flags"} in list order;
     ``rounds``: per round (black key, white key, black discs, white discs[, match details[,
     game details]]); ``byes``: round -> keys; ``left_after``: key -> last round, for players
     who withdrew; ``source``: what the record said about itself (kept on round 1)."""
@@ -68,6 +69,8 @@ def event_file(
             {
                 "number": number[p["key"]],
                 "name": p["name"],
+                "family_name": p.get("family_name", ""),
+                "given_name": p.get("given_name", ""),
                 "rating": p.get("rating"),
                 "seed": None,
                 "country": p.get("country", "")[:3],

@@ -198,7 +198,8 @@ def _key(ident: int) -> str:
 
 
 def _player(p: wof.WofPlayer) -> dict[str, Any]:
-    flags: dict[str, Any] = {"name": p.surname, "first": p.first_name}
+    # NAME and Firstname as read: the entrant's family and given names (issue 28)
+    flags: dict[str, Any] = {}
     if p.new:
         flags["new"] = True
     if p.bonus:
@@ -211,10 +212,12 @@ def _player(p: wof.WofPlayer) -> dict[str, Any]:
     return {
         "key": _key(p.id),
         "name": name[:150] or f"Player {p.id}",
+        "family_name": p.surname[:150] if p.listed else "",
+        "given_name": p.first_name[:150] if p.listed else "",
         "country": p.country,
         "external_id": "" if p.id < 0 else p.id,
         "rating": p.rating,
-        "flags": {"wof": flags},
+        "flags": {"wof": flags} if flags else {},
     }
 
 

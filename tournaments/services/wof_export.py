@@ -1,12 +1,13 @@
 """A woc event as a WOF rating file (.ELO), without loss of what an imported file said.
 
 The list is the provisional order (points, BQ, discs) with the qualifying points and discs;
-NAME and Firstname are written as the file gave them (kept in the entrant's ``flags.wof``), so
-"VAN DEN BIGGELAAR, Nicky" stays so. The header is the file's (kept on round 1's
-``details.source``); Creator and CreationDate say this program and the time of export, and the
-program that first made the file is kept in a comment. Added results keep the order they were
-read in. A forfeit, a bye and a game decided without play are not written as rated games: a
-bye is a '% bye:' line, the others a comment.
+NAME is the entrant's family name and Firstname its given name, as an imported file gave them
+("VAN DEN BIGGELAAR", "Nicky") or as the director typed them; an entrant typed with its name
+alone has it split by ``entrant_names.guess`` ("Hélène Dupré": NAME Dupré, Firstname Hélène).
+The header is the file's (kept on round 1's ``details.source``); Creator and CreationDate say
+this program and the time of export, and the program that first made the file is kept in a
+comment. Added results keep the order they were read in. A forfeit, a bye and a game decided
+without play are not written as rated games: a bye is a '% bye:' line, the others a comment.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from django.utils import timezone
 
 from rules.contract import EntrantState, EventState, GameState
 from rules.formats.woc import ENGINE, history, wof
+from tournaments import entrant_names
 from tournaments.endings import is_unplayed
 from tournaments.models import Event
 from tournaments.services.state import load_event_state
@@ -29,20 +31,21 @@ CREATOR = "Arbiter"
 WORDS = {"black": ">", "white": "<", "draw": "="}
 
 
-def split_name(name: str) -> tuple[str, str]:
-    """NAME and Firstname of an entrant typed in Arbiter: at a comma if there is one, else
-    the leading words in capitals ("VAN DEN BIGGELAAR Nicky"), else the first word."""
-    if "," in name:
-        surname, _, first = name.partition(",")
-        return surname.strip(), first.strip()
-    words = name.split()
-    capitals = 0
-    while capitals < len(words) - 1 and words[capitals].isupper():
-        capitals += 1
-    if capitals:
-        return " ".join(words[:capitals]), " ".join(words[capitals:])
-    surname, _, first = name.partition(" ")
-    return surname, first
+Names = Mapping[str, tuple[str, str]]  # entrant id -> (family name, given name)
+
+
+def wof_names(entrant: EntrantState, names: Names) -> tuple[str, str]:
+    """NAME and Firstname of an entrant: its family and given names when it has them; else
+    what an older WOF import kept in ``flags.wof`` (unless the entrant was renamed since);
+    else a guess from its name (it once took the first word for the surname: issue 28)."""
+    family, given = names.get(entrant.id, ("", ""))
+    if family or given:
+        return family, given
+    flags = (entrant.flags or {}).get("wof") or {}
+    surname, first = flags.get("name"), flags.get("first")
+    if isinstance(surname, str) and f"{surname} {first or ''}".strip() == entrant.name:
+        return surname, str(first or "")
+    return entrant_names.guess(entrant.name)
 
 
 def _source(event_rounds: Any) -> dict[str, Any]:
@@ -67,16 +70,14 @@ def _header(
     return header
 
 
-def _player(entrant: EntrantState, row_values: Any, ident: int) -> wof.WofPlayer:
+def _player(entrant: EntrantState, row_values: Any, ident: int, names: Names) -> wof.WofPlayer:
     flags = (entrant.flags or {}).get("wof") or {}
-    surname, first = flags.get("name"), flags.get("first")
-    if surname is None or f"{surname} {first or ''}".strip() != entrant.name:
-        surname, first = split_name(entrant.name)  # typed (or renamed) in Arbiter
+    surname, first = wof_names(entrant, names)
     bonus = flags.get("bonus")
     return wof.WofPlayer(
         ident,
-        str(surname),
-        str(first or ""),
+        surname,
+        first,
         entrant.country,
         Fraction(str(row_values["points"])),
         int(row_values["discs"] or 0),
@@ -120,10 +121,16 @@ def _line(index: int, game: GameState, official: Any, ids: list[int]) -> Any:
 
 def export_wof(event: Event, *, now: datetime | None = None) -> str:
     """The event as a WOF file (see the module's docstring)."""
-    external = {str(e.number): e.external_id for e in event.entrants.all()}
+    rows = event.entrants.values_list("number", "external_id", "family_name", "given_name")
+    external = {}
+    names = {}
+    for number, external_id, family, given in rows:
+        external[str(number)] = external_id
+        names[str(number)] = (family, given)
     return export_state(
         load_event_state(event),
         external,
+        names=names,
         name=event.name,
         dates=(event.starts_on, event.ends_on),
         now=now or timezone.now(),
@@ -134,12 +141,14 @@ def export_state(
     state: EventState,
     external: Mapping[str, str],
     *,
+    names: Names | None = None,
     name: str,
     dates: tuple[date | None, date | None] = (None, None),
     now: datetime,
 ) -> str:
     """The file of an event given as engine state and its entrants' external ids (the WOF
-    ids): what ``export_wof`` writes, without the database."""
+    ids) and family and given names: what ``export_wof`` writes, without the database."""
+    names = names or {}
     rows = ENGINE.standings(state).table("overall").rows
     by_id = state.entrants_by_id
 
@@ -149,7 +158,7 @@ def export_state(
         value = external.get(entrant, "")
         return int(value) if value.isdigit() else int(entrant)
 
-    players = [_player(by_id[row.entrant], row.values, wof_id(row.entrant)) for row in rows]
+    players = [_player(by_id[row.entrant], row.values, wof_id(row.entrant), names) for row in rows]
     rounds: list[list[wof.WofGame]] = []
     byes: dict[int, list[int]] = {}
     comments: dict[int, list[str]] = {}

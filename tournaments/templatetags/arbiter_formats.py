@@ -80,6 +80,12 @@ def action_text(action: str) -> str:
     return audit_words.action_text(action)
 
 
+@register.filter
+def audit_subject(entry: Any) -> str:
+    """What an audit entry is about, in words."""
+    return audit_words.subject_text(entry.action, entry.subject, entry.after)
+
+
 # A seat's role as the engines name it (rules/contract.py Participant.role), in words; a
 # letter (A, B, X, O) reads the same in every language and passes through.
 ROLE_WORDS = {

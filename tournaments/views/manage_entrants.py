@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.permissions import event_for_director
@@ -44,6 +45,8 @@ def entrant_list(request: HttpRequest, slug: str) -> HttpResponse:
             entrant = events.add_entrant(
                 event,
                 name=data["name"],
+                family_name=data["family_name"],
+                given_name=data["given_name"],
                 rating=data["rating"],
                 seed=data["seed"],
                 country=data["country"],
@@ -189,11 +192,12 @@ def entrant_import(request: HttpRequest, slug: str) -> HttpResponse:
             context["refused"] = confirm.errors["sealed"]
             status = 400
         else:
-            csv_text = confirm.cleaned_data["sealed"]
+            sealed_file = confirm.cleaned_data["sealed"]
+            csv_text, order = sealed_file["csv"], sealed_file["order"]
             try:
-                created = entrant_service.import_csv(event, csv_text, by=request.user)
+                created = entrant_service.import_csv(event, csv_text, by=request.user, order=order)
             except ServiceError:
-                preview = entrant_service.preview_csv(event, csv_text)
+                preview = entrant_service.preview_csv(event, csv_text, order)
                 status = 422
             else:
                 messages.success(request, f"{len(created)} entrants imported.")
@@ -204,13 +208,15 @@ def entrant_import(request: HttpRequest, slug: str) -> HttpResponse:
         form = CsvImportForm(request.POST if bound else None, request.FILES if bound else None)
         if request.method == "POST" and form.is_valid():
             sealed = form.cleaned_data["sealed"]
-            preview = entrant_service.preview_csv(event, form.cleaned_data["csv"])
+            data = form.cleaned_data
+            preview = entrant_service.preview_csv(event, data["csv"], data["order"])
         elif request.method == "POST":
             status = 422
     context |= {
         "event": event,
         "form": form,
         "preview": preview,
+        "table": preview_table(preview) if preview else None,
         "sealed": sealed,
         "max_rows": f"{entrant_service.MAX_ROWS:,}",
         "max_megabytes": entrant_service.MAX_BYTES // 1_000_000,
@@ -221,3 +227,36 @@ def entrant_import(request: HttpRequest, slug: str) -> HttpResponse:
         context,
         status=status,
     )
+
+
+# The preview's column headings: every column the importer reads (issue 28: gender, flags and
+# external_id were read and saved without being shown).
+COLUMN_HEADINGS = {
+    "name": _("Name"),
+    "family_name": _("Family name"),
+    "given_name": _("Given name"),
+    "rating": _("Rating"),
+    "seed": _("Seed"),
+    "country": _("Country"),
+    "gender": _("Gender"),
+    "team": _("Team"),
+    "flags": _("Flags"),
+    "external_id": _("External id"),
+}
+
+
+def preview_table(preview: entrant_service.Preview) -> dict[str, Any]:
+    """The preview's headings and, per row, each shown column's value as it will be saved."""
+
+    def shown(value: Any) -> str:
+        if value is None:
+            return ""
+        if isinstance(value, dict):
+            return "; ".join(k if v is True else f"{k}={v}" for k, v in value.items())
+        return str(value)
+
+    columns = preview.columns
+    return {
+        "headings": [COLUMN_HEADINGS[c] for c in columns],
+        "rows": [(row, [shown(row.values.get(c)) for c in columns]) for row in preview.rows],
+    }

@@ -42,6 +42,8 @@ def export_event(event: Event) -> dict[str, Any]:
             {
                 "number": e.number,
                 "name": e.name,
+                "family_name": e.family_name,
+                "given_name": e.given_name,
                 "rating": e.rating,
                 "seed": e.seed,
                 "country": e.country,

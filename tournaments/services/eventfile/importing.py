@@ -83,6 +83,8 @@ def import_event(
                 event=event,
                 number=e["number"],
                 name=e["name"],
+                family_name=e["family_name"],
+                given_name=e["given_name"],
                 rating=e["rating"],
                 seed=e["seed"],
                 country=e["country"],

@@ -111,6 +111,8 @@ def validate(data: Any, *, slug: str | None = None, limited: bool = True) -> dic
         item: dict[str, Any] = {
             "number": check.integer(entrant, "number", place, required=True, minimum=1),
             "name": check.text(entrant, "name", place, required=True, max_length=150),
+            "family_name": check.text(entrant, "family_name", place, max_length=150),
+            "given_name": check.text(entrant, "given_name", place, max_length=150),
             "rating": check.integer(entrant, "rating", place),
             "seed": check.integer(entrant, "seed", place, minimum=1),
             "country": check.text(entrant, "country", place, max_length=3),
@@ -123,6 +125,9 @@ def validate(data: Any, *, slug: str | None = None, limited: bool = True) -> dic
                 entrant, "withdrawn_after_round", place, minimum=0
             ),
         }
+        if "family_name" not in entrant and "given_name" not in entrant:
+            # a file older than the names
+            item["family_name"], item["given_name"] = _names_from_wof_flags(item["flags"])
         if item["team"] and item["team"] not in team_names:
             check.add(f"{place}.team", f"names the team '{item['team']}', which is not in teams.")
         if (item["status"] == "withdrawn") != (item["withdrawn_after_round"] is not None):
@@ -349,6 +354,16 @@ def _check_scores(check: Checker, data: dict[str, Any]) -> None:
             )
             for problem in engine.score_match(state, state_match).problems:
                 check.add(f"rounds[{r}].matches[{m}].{problem.field}", problem.text, problem.code)
+
+
+def _names_from_wof_flags(flags: Any) -> tuple[str, str]:
+    """A file written before entrants had family and given names: a WOF import kept NAME
+    and Firstname in ``flags.wof``, which are those names (as migration 0012 reads them)."""
+    wof = flags.get("wof") if isinstance(flags, dict) else None
+    if not isinstance(wof, dict) or not isinstance(wof.get("name"), str):
+        return "", ""
+    first = wof.get("first")
+    return wof["name"][:150], first[:150] if isinstance(first, str) else ""
 
 
 def state_from(data: dict[str, Any]) -> EventState:
