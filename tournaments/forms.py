@@ -281,8 +281,9 @@ class CsvImportForm(forms.Form):
     """The file or pasted text, read whole up to entrants.MAX_BYTES and refused past it.
 
     The checked text goes to the confirmation step compressed and signed (``sealed``): a
-    form field may carry only DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB), less than a file may
-    hold, and a signed one cannot be swapped for another between check and confirmation.
+    request may carry only DATA_UPLOAD_MAX_MEMORY_SIZE (config/settings.py: room for a whole
+    file and its signed copy), and a signed one cannot be swapped for another between check
+    and confirmation.
     """
 
     file = forms.FileField(label=_("CSV file"), required=False)

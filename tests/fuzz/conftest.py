@@ -64,7 +64,8 @@ def digest() -> tuple:
         )
         with connection.cursor() as cursor:
             cursor.execute(parts)
-            rows = cursor.fetchall()
+            # UNION ALL keeps no order: under load PostgreSQL gave the tables in another one
+            rows = sorted(cursor.fetchall())
     else:
         rows = []
         with connection.cursor() as cursor:

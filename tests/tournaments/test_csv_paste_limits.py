@@ -44,3 +44,16 @@ def test_pasted_text_of_3_mb_imports_and_past_5_mb_is_refused_naming_the_limit(s
         refused.content.decode()
     )
     assert event.entrants.count() == 2400
+
+
+def test_a_refused_long_csv_paste_is_not_sent_back(signed_in, director):
+    """Issue 29 finding 6, on the entrants' CSV import: a file with a bad row, pasted, is
+    shown as its preview and problems, not echoed whole in the text box again."""
+    round_robin_event(director, players=0, slug="echo")
+    url = reverse("tournaments:manage_import", args=["echo"])
+    text = entrants_file(400, 1200).decode() + "Bad Row,not-a-rating\n"
+    assert len(text) > 400_000
+    page = signed_in.post(url, {"text": text})
+    body = page.content.decode()
+    assert "is not shown again" in body
+    assert text[-2000:-30] not in body  # the tail of the paste is not in the text box

@@ -231,6 +231,8 @@ def entrants_csv(event: Event, number: int | None, progress: Progress) -> Built:
         [
             e.number,
             e.name,
+            e.family_name,
+            e.given_name,
             e.rating if e.rating is not None else "",
             e.seed or "",
             e.country,
@@ -241,7 +243,9 @@ def entrants_csv(event: Event, number: int | None, progress: Progress) -> Built:
         ]
         for e in entrants
     ]
-    header = ["number", "name", "rating", "seed", "country", "gender", "team", "status"]
+    # the import's own columns, family_name and given_name among them: the file reads back in
+    header = ["number", "name", "family_name", "given_name", "rating", "seed", "country"]
+    header += ["gender", "team", "status"]
     return f"{event.slug}-entrants.csv", _csv([*header, "withdrawn_after_round"], rows)
 
 

@@ -18,6 +18,7 @@ from tournaments.models import Entrant, Event
 from tournaments.services import corrections, events, invitations
 from tournaments.services import entrants as entrant_service
 from tournaments.services.errors import ServiceError
+from tournaments.views.manage_import import forget_long_paste
 from tournaments.views.manage_rounds import redraw_number, seen_version
 from tournaments.words import sentence
 
@@ -212,6 +213,8 @@ def entrant_import(request: HttpRequest, slug: str) -> HttpResponse:
             preview = entrant_service.preview_csv(event, data["csv"], data["order"])
         elif request.method == "POST":
             status = 422
+        if status == 422 or (preview is not None and not preview.valid):
+            forget_long_paste(form, context)
     context |= {
         "event": event,
         "form": form,
