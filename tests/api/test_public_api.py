@@ -92,10 +92,14 @@ def test_a_private_event_answers_the_same_404_as_a_missing_one(client, played):
         private = _get(client, name, "rr-api", *args)
         missing = _get(client, name, "no-such-event", *args)
         assert private.status_code == missing.status_code == 404
-        assert private.json() == missing.json() == {
-            "code": "not_found",
-            "message": "Nothing here: no such public resource.",
-        }
+        assert (
+            private.json()
+            == missing.json()
+            == {
+                "code": "not_found",
+                "message": "Nothing here: no such public resource.",
+            }
+        )
     assert client.get("/api/v1/events/").json()["results"] == []
 
 
@@ -175,7 +179,8 @@ def test_cors_is_open_for_reading(client, played):
     response = _get(client, "event", "rr-api", Origin="https://example.org")
     assert response["Access-Control-Allow-Origin"] == "*"
     preflight = client.options(
-        "/api/v1/events/", headers={"Origin": "https://x.org", "Access-Control-Request-Method": "GET"}
+        "/api/v1/events/",
+        headers={"Origin": "https://x.org", "Access-Control-Request-Method": "GET"},
     )
     assert preflight.status_code == 204
     assert preflight["Access-Control-Allow-Methods"] == "GET, HEAD, OPTIONS"

@@ -70,10 +70,13 @@ def respond(
     read: Callable[[], Any],
     *,
     slug: str | None = None,
+    params: tuple[object, ...] = (),
 ) -> HttpResponse:
     """Answer ``name`` (about the event ``slug``, or the list of events) with ``read()``
     through ``shape``: from the cache when the event has not changed, else built (and
-    stored, for an anonymous visitor)."""
+    stored, for an anonymous visitor). ``params``: the operation's validated parameters,
+    which name the answer with its event's version (not the raw query string: unknown
+    parameters change nothing, and must not fill the cache with copies)."""
     key = None
     if _shareable(request):
         if slug is None:
@@ -83,8 +86,8 @@ def respond(
             stamp = pagecache.event_stamp(slug)  # None: private or missing, read() says 404
             version = None if stamp is None else stamp["version"]
         if version is not None:
-            path = request.get_full_path()[:300]
-            key = ":".join(["api", name, slug or "", version, get_language() or "", path])
+            named = [str(p) for p in params]
+            key = ":".join(["api", name, slug or "", version, get_language() or "", *named])
     if key is not None:
         etag = _tag(key)
         if request.headers.get("If-None-Match") == etag:

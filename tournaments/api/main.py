@@ -29,11 +29,20 @@ api = NinjaAPI(
     docs_url=None,  # the rendered page is ours (tournaments/api/docs.py): no CDN
 )
 
-Slug = Path(..., pattern=r"^[-a-zA-Z0-9_]+$", max_length=80, description="The event's slug.")
-PageNumber = Query(1, ge=1, le=1_000_000, description="Which page, from 1.")
-PerPage = Query(
+# Parameter markers (ninja's Path and Query are typed for the annotation style, not defaults)
+Slug: Any = Path(
+    ...,
+    pattern=r"^[-a-zA-Z0-9_]+$",
+    max_length=80,
+    description="The event's slug.",
+    examples=["demo-round-robin"],  # one of the demo events (manage.py load_demo)
+)
+PageNumber: Any = Query(1, ge=1, le=1_000_000, description="Which page, from 1.")
+PerPage: Any = Query(
     reads.PER_PAGE, ge=1, le=reads.MAX_PER_PAGE, description="Items a page, at most 200."
 )
+
+RoundNumber: Any = Path(..., ge=1, le=1_000_000, description="The round's number, from 1.")
 
 
 class _RoundList(RootModel[list[schemas.RoundSummary]]):
@@ -64,15 +73,14 @@ def _invalid(request: HttpRequest, exc: ValidationError) -> HttpResponse:
     url_name="events",
     summary="Public events, happening now first, then newest",
 )
-def events(
-    request: HttpRequest, page: int = PageNumber, per_page: int = PerPage
-) -> HttpResponse:
+def events(request: HttpRequest, page: int = PageNumber, per_page: int = PerPage) -> HttpResponse:
     today = timezone.localdate()
     return respond(
         request,
         "events",
         schemas.EventPage,
         lambda: reads.events(request.user, today, page, per_page),
+        params=(today, page, per_page),
     )
 
 
@@ -107,6 +115,7 @@ def entrants(
         schemas.EntrantPage,
         lambda: reads.entrants(event_for_viewer(request.user, slug), page, per_page),
         slug=slug,
+        params=(page, per_page),
     )
 
 
@@ -135,7 +144,7 @@ def rounds(request: HttpRequest, slug: str = Slug) -> HttpResponse:
 def one_round(
     request: HttpRequest,
     slug: str = Slug,
-    number: int = Path(..., ge=1, le=1_000_000, description="The round's number, from 1."),
+    number: int = RoundNumber,
 ) -> HttpResponse:
     return respond(
         request,
@@ -143,6 +152,7 @@ def one_round(
         schemas.Round,
         lambda: reads.one_round(event_for_viewer(request.user, slug), number),
         slug=slug,
+        params=(number,),
     )
 
 
