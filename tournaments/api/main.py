@@ -7,8 +7,9 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils import timezone
-from ninja import NinjaAPI, Path, Query
+from ninja import NinjaAPI
 from ninja.errors import ValidationError
+from ninja.params.functions import Path, Query
 from pydantic import RootModel
 
 from accounts.permissions import event_for_viewer
@@ -35,7 +36,7 @@ Slug: Any = Path(
     pattern=r"^[-a-zA-Z0-9_]+$",
     max_length=80,
     description="The event's slug.",
-    examples=["demo-round-robin"],  # one of the demo events (manage.py load_demo)
+    example="demo-round-robin",  # one of the demo events (manage.py load_demo)
 )
 PageNumber: Any = Query(1, ge=1, le=1_000_000, description="Which page, from 1.")
 PerPage: Any = Query(
