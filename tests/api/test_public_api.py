@@ -198,3 +198,34 @@ def test_past_the_rate_limit_a_429_with_json_and_retry_after(client, played, set
     body = refused.json()
     assert body["code"] == "rate_limited" and "Wait" in body["message"]
     assert refused["Access-Control-Allow-Origin"] == "*"
+
+
+def test_the_api_only_reads_and_answers_head_as_get(client, played):
+    refused = client.post("/api/v1/events/rr-api/")
+    assert refused.status_code == 405 and refused["Allow"] == "GET, HEAD, OPTIONS"
+    assert refused.json()["code"] == "method_not_allowed"
+    head = client.head("/api/v1/events/rr-api/")
+    assert head.status_code == 200 and head.content == b""
+    assert head["ETag"] == client.get("/api/v1/events/rr-api/")["ETag"]
+
+
+def test_the_schema_is_openapi_3_1_with_every_operation(client):
+    schema = client.get("/api/v1/schema/").json()
+    assert schema["openapi"].startswith("3.1")
+    operations = {path for path in schema["paths"]}
+    assert operations == {
+        "/api/v1/events/",
+        "/api/v1/events/{slug}/",
+        "/api/v1/events/{slug}/entrants/",
+        "/api/v1/events/{slug}/rounds/",
+        "/api/v1/events/{slug}/rounds/{number}/",
+        "/api/v1/events/{slug}/standings/",
+    }
+    for methods in schema["paths"].values():
+        assert set(methods["get"]["responses"]) == {"200", "304", "404", "422", "429"}
+    page = client.get("/api/v1/docs/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "GET /api/v1/events/{slug}/standings/" in html
+    # nothing from another site: the page is ours, under the project's CSP
+    assert "cdn" not in html.lower() and "<script src=\"http" not in html
