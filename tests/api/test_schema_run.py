@@ -21,7 +21,7 @@ ST = Path(sys.executable).with_name("st")
 
 
 def test_schemathesis_finds_no_failure_in_any_operation(
-    live_server, director, settings, django_capture_on_commit_callbacks
+    live_server, director, settings, django_capture_on_commit_callbacks, tmp_path
 ):
     settings.ARBITER_RATE_LIMITS = {**settings.ARBITER_RATE_LIMITS, "api": "1000000/m"}
     with django_capture_on_commit_callbacks(execute=True):
@@ -43,6 +43,7 @@ def test_schemathesis_finds_no_failure_in_any_operation(
             "20",
             "--no-color",
         ],
+        cwd=tmp_path,  # schemathesis keeps a cache folder where it runs
         capture_output=True,
         text=True,
         timeout=150,
