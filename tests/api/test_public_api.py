@@ -57,7 +57,8 @@ def test_rounds_and_one_round_with_pairings_and_results(client, played):
     one = _get(client, "round", "rr-api", 1).json()
     assert len(one["matches"]) == 3
     match = one["matches"][0]
-    assert [s["entrant"]["number"] for s in match["seats"]] == [1, 6] or match["seats"]
+    assert [s["seat"] for s in match["seats"]] == [0, 1]
+    assert all(isinstance(s["entrant"]["number"], int) for s in match["seats"])
     assert match["result"]["complete"] is True and match["result"]["winner"] == 0
     assert match["games"][0]["scores"] == [1, 0]
 
@@ -70,7 +71,7 @@ def test_standings_carry_every_tiebreak_value_and_the_reasons(client, played):
     columns = [c["key"] for c in table["columns"]]
     # every column's value for every row, as the standings page shows them
     for row in table["rows"]:
-        assert set(columns) <= set(row["values"]) | {"rank", "name", "entrant"}
+        assert set(columns) <= set(row["values"]), (columns, row["values"])
     assert table["decided"], "ties were split: the reasons are there"
     reason = table["decided"][0]
     assert reason["ahead"]["name"] and reason["behind"]["name"] and reason["detail"]
@@ -80,6 +81,9 @@ def test_standings_carry_every_tiebreak_value_and_the_reasons(client, played):
 
 
 def test_a_private_event_answers_the_same_404_as_a_missing_one(client, played):
+    # read (and stored) while public first: made private, the stored answer is not served
+    assert _get(client, "standings", "rr-api").status_code == 200
+    assert _get(client, "standings", "rr-api")["X-Page-Cache"] == "hit"
     played.public = False
     played.save()
     for name, args in [
