@@ -48,6 +48,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # /api/ only: its rate limit and CORS, before the session is read (tournaments/api/)
+    "tournaments.api.middleware.ApiEdgeMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -251,6 +253,9 @@ ARBITER_RATE_LIMITS = {
     # the same posts per client address, whatever the account: ten accounts on one address
     # made 278 public events in a minute (issue 29); a venue's directors share one address
     "event_create_address": env_str("ARBITER_RATE_EVENT_CREATE_ADDRESS", "20/h"),
+    # the public API (/api/), per client address: a scoreboard polling each page of an
+    # event every few seconds stays well within it
+    "api": env_str("ARBITER_RATE_API", "600/m"),
 }
 # What one imported file may hold (tournaments/services/limits.py, DESIGN 16): past a limit
 # the file is refused, the limit named, before the heavy part of the check. Each is set by

@@ -16,5 +16,7 @@ urlpatterns = [
     # request can only change the visitor's language (tests/test_authorization.py).
     path("i18n/setlang/", csrf_exempt(require_POST(set_language)), name="set_language"),
     path("accounts/", include("accounts.urls")),
+    # the public read-only API (tournaments/api/, docs/api.md)
+    path("api/", include("tournaments.api.urls")),
     path("", include("tournaments.urls")),
 ]

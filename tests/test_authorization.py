@@ -69,6 +69,23 @@ CSRF_EXEMPT = {
     # The language switch on every page: a token there would make every shared public page
     # per-visitor and uncacheable; a forged request only changes the visitor's language.
     "set_language": "only sets the visitor's language cookie",
+    # The public API only reads: tournaments/api/middleware.py refuses every method but
+    # GET and HEAD (and a CORS preflight) with a JSON 405 before any view or session.
+    **{
+        name: "read-only: every other method is refused by the API's middleware"
+        for name in (
+            "api_docs",
+            "api_not_found",
+            "api-v1:api-root",
+            "api-v1:openapi-json",
+            "api-v1:events",
+            "api-v1:event",
+            "api-v1:entrants",
+            "api-v1:rounds",
+            "api-v1:round",
+            "api-v1:standings",
+        )
+    },
 }
 
 
@@ -151,6 +168,22 @@ TABLE: dict[str, list[Case]] = {
     "tournaments:standings": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
     "tournaments:entrant": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
     "tournaments:version": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
+    # --- the public API (/api/v1/, issue 30): the pages' permissions, as JSON ------------
+    "api_docs": [Case(None, EVERYONE)],
+    "api_not_found": [Case(None, "404 404 404 404 404", kwargs={"rest": "v1/nothing/"})],
+    "api-v1:api-root": [Case(None, "404 404 404 404 404")],
+    "api-v1:openapi-json": [Case(None, EVERYONE)],
+    "api-v1:events": [Case(None, EVERYONE)],
+    "api-v1:event": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
+    "api-v1:entrants": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
+    "api-v1:rounds": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
+    "api-v1:round": [
+        Case("private", PRIVATE_PAGE),
+        Case("public", EVERYONE),
+        # a draft round is nobody's, as on the pages
+        Case("public", "404 404 404 404 404", kwargs={"number": 2}),
+    ],
+    "api-v1:standings": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
     # --- a player's own things, and the mails' links ------------------------------------
     # an unsubscribe link needs no sign-in; a link that was not made here is refused
     "tournaments:unsubscribe": [

@@ -55,6 +55,12 @@ NOT_PAGES = {
     # linked only under double entry, which no demo event uses: its own browser test
     # (tests/e2e/test_double_entry_and_mail.py) looks at it at 390 px
     "tournaments:player_result",
+    # the public API's JSON (its schema page: tests/e2e/test_api_docs_page.py)
+    "api-v1:event",
+    "api-v1:entrants",
+    "api-v1:rounds",
+    "api-v1:round",
+    "api-v1:standings",
 }
 ENTRANT_PAGES = {"tournaments:entrant", "tournaments:manage_entrant"}
 ENTRANTS_PER_EVENT = 3  # of each kind of entrant page: a few, not all 120

@@ -420,3 +420,11 @@ def _store(request: HttpRequest, key: str, latest: str, response: HttpResponse) 
     for name, morsel in response.cookies.items():
         served.cookies[name] = morsel
     return served
+
+
+# -- for the public API (tournaments/api/caching.py): the same stamps and stores ----------
+
+event_stamp = _stamp
+cache_call = _cache_call
+local_get = _local_get
+local_put = _local_put

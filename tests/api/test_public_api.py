@@ -1,0 +1,235 @@
+"""Issue 30 step 1: the public read-only API (/api/v1/) answers what the public pages show,
+with the same permissions (a private event is a 404 like a missing one), WPF online
+results hidden until the reveal, pagination, ETag/304, JSON errors, CORS and a rate limit."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import play_round, round_robin_event, wpf_imported_event
+from tournaments.services import standings
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def played(director):
+    """A public round robin of six with two rounds played and standings published."""
+    event = round_robin_event(director, players=6, slug="rr-api")
+    play_round(event, director)
+    play_round(event, director, scores=lambda match: [1, 1])
+    event.refresh_from_db()
+    standings.refresh(event.pk, event.results_version)
+    event.refresh_from_db()
+    return event
+
+
+def _get(client, name, *args, **headers):
+    return client.get(reverse(f"api-v1:{name}", args=args), headers=headers)
+
+
+# -- shapes --------------------------------------------------------------------------------
+
+
+def test_event_list_and_one_event(client, played):
+    listed = client.get("/api/v1/events/").json()
+    assert [e["slug"] for e in listed["results"]] == ["rr-api"]
+    assert listed["count"] == 1 and listed["page"] == 1 and listed["pages"] == 1
+    one = _get(client, "event", "rr-api").json()
+    assert one["name"] == "RR rr-api" and one["format"] == "round_robin"
+    assert one["entrant_count"] == 6 and one["rounds"] == 2 and one["results_hidden"] is False
+    assert one["results_version"] == played.results_version
+
+
+def test_entrants_are_paginated_by_number(client, played):
+    first = client.get("/api/v1/events/rr-api/entrants/?per_page=4").json()
+    assert [e["number"] for e in first["results"]] == [1, 2, 3, 4]
+    assert (first["count"], first["pages"], first["per_page"]) == (6, 2, 4)
+    second = client.get("/api/v1/events/rr-api/entrants/?per_page=4&page=2").json()
+    assert [e["name"] for e in second["results"]] == ["Player 5", "Player 6"]
+
+
+def test_rounds_and_one_round_with_pairings_and_results(client, played):
+    rounds = _get(client, "rounds", "rr-api").json()
+    assert [r["number"] for r in rounds] == [1, 2]
+    assert rounds[0]["url"] == "/api/v1/events/rr-api/rounds/1/"
+    one = _get(client, "round", "rr-api", 1).json()
+    assert len(one["matches"]) == 3
+    match = one["matches"][0]
+    assert [s["seat"] for s in match["seats"]] == [0, 1]
+    assert all(isinstance(s["entrant"]["number"], int) for s in match["seats"])
+    assert match["result"]["complete"] is True and match["result"]["winner"] == 0
+    assert match["games"][0]["scores"] == [1, 0]
+
+
+def test_standings_carry_every_tiebreak_value_and_the_reasons(client, played):
+    body = _get(client, "standings", "rr-api").json()
+    assert body["published"] is True and body["after_round"] == 2
+    table = body["tables"][0]
+    assert len(table["rows"]) == 6
+    columns = [c["key"] for c in table["columns"]]
+    # every column's value for every row, as the standings page shows them
+    for row in table["rows"]:
+        assert set(columns) <= set(row["values"]), (columns, row["values"])
+    assert table["decided"], "ties were split: the reasons are there"
+    reason = table["decided"][0]
+    assert reason["ahead"]["name"] and reason["behind"]["name"] and reason["detail"]
+
+
+# -- permissions ----------------------------------------------------------------------------
+
+
+def test_a_private_event_answers_the_same_404_as_a_missing_one(client, played):
+    # read (and stored) while public first: made private, the stored answer is not served
+    assert _get(client, "standings", "rr-api").status_code == 200
+    assert _get(client, "standings", "rr-api")["X-Page-Cache"] == "hit"
+    played.public = False
+    played.save()
+    for name, args in [
+        ("event", []),
+        ("entrants", []),
+        ("rounds", []),
+        ("round", [1]),
+        ("standings", []),
+    ]:
+        private = _get(client, name, "rr-api", *args)
+        missing = _get(client, name, "no-such-event", *args)
+        assert private.status_code == missing.status_code == 404
+        assert (
+            private.json()
+            == missing.json()
+            == {
+                "code": "not_found",
+                "message": "Nothing here: no such public resource.",
+            }
+        )
+    assert client.get("/api/v1/events/").json()["results"] == []
+
+
+def test_a_director_reads_their_private_event(client, played, director):
+    played.public = False
+    played.save()
+    client.force_login(director)
+    assert _get(client, "event", "rr-api").status_code == 200
+
+
+def test_a_round_not_published_is_missing(client, played):
+    assert _get(client, "round", "rr-api", 3).status_code == 404
+
+
+def test_hidden_wpf_online_results_stay_hidden(client, director):
+    """issue 8: "Online results stay hidden from the public until the director reveals
+    them": no online round, no result, no time, no overall table before the reveal."""
+    event = wpf_imported_event(director, 2, {"A1": 1})
+    event.refresh_from_db()
+    standings.refresh(event.pk, event.results_version)
+    one = _get(client, "event", event.slug).json()
+    assert one["results_hidden"] is True and one["rounds"] == 0
+    assert one["results_version"] is None and one["standings_version"] is None
+    assert _get(client, "rounds", event.slug).json() == []
+    assert _get(client, "round", event.slug, 1).status_code == 404
+    body = _get(client, "standings", event.slug).json()
+    assert body["results_hidden"] is True
+    assert body["after_round"] is None and body["computed_at"] is None
+    assert "overall" not in [t["key"] for t in body["tables"]]
+    everything = "".join(
+        client.get(url).content.decode()
+        for url in [f"/api/v1/events/{event.slug}/{p}" for p in ("", "standings/", "rounds/")]
+    )
+    for secret in ("1:40", "22:00", "ranks swapped"):
+        assert secret not in everything
+
+
+# -- bad input ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "status", "parameter"),
+    [
+        ("page=abc", 422, "page"),
+        ("page=0", 422, "page"),
+        ("per_page=1000", 422, "per_page"),
+        ("page=9", 404, "page"),
+    ],
+)
+def test_bad_paging_names_the_parameter(client, played, query, status, parameter):
+    response = client.get(f"/api/v1/events/rr-api/entrants/?{query}")
+    assert response.status_code == status
+    body = response.json()
+    assert body["parameter"] == parameter and parameter in body["message"]
+    assert body["code"] in ("invalid_parameter", "page_out_of_range")
+
+
+def test_an_unknown_address_under_api_is_a_json_404(client):
+    response = client.get("/api/v1/nothing/here/")
+    assert response.status_code == 404 and response.json()["code"] == "not_found"
+
+
+# -- caching, CORS, the rate limit --------------------------------------------------------
+
+
+def test_etag_and_if_none_match_give_304_until_a_result_changes(client, played, director):
+    first = _get(client, "standings", "rr-api")
+    etag = first["ETag"]
+    again = _get(client, "standings", "rr-api", If_None_Match=etag)
+    assert again.status_code == 304 and again["ETag"] == etag
+    play_round(played, director)
+    changed = _get(client, "standings", "rr-api", If_None_Match=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+
+
+def test_cors_is_open_for_reading(client, played):
+    response = _get(client, "event", "rr-api", Origin="https://example.org")
+    assert response["Access-Control-Allow-Origin"] == "*"
+    preflight = client.options(
+        "/api/v1/events/",
+        headers={"Origin": "https://x.org", "Access-Control-Request-Method": "GET"},
+    )
+    assert preflight.status_code == 204
+    assert preflight["Access-Control-Allow-Methods"] == "GET, HEAD, OPTIONS"
+    # not on the pages
+    assert "Access-Control-Allow-Origin" not in client.get("/")
+
+
+def test_past_the_rate_limit_a_429_with_json_and_retry_after(client, played, settings):
+    settings.ARBITER_RATE_LIMITS = {**settings.ARBITER_RATE_LIMITS, "api": "3/m"}
+    for _ in range(3):
+        assert _get(client, "event", "rr-api").status_code == 200
+    refused = _get(client, "event", "rr-api")
+    assert refused.status_code == 429
+    assert int(refused["Retry-After"]) > 0
+    body = refused.json()
+    assert body["code"] == "rate_limited" and "Wait" in body["message"]
+    assert refused["Access-Control-Allow-Origin"] == "*"
+
+
+def test_the_api_only_reads_and_answers_head_as_get(client, played):
+    refused = client.post("/api/v1/events/rr-api/")
+    assert refused.status_code == 405 and refused["Allow"] == "GET, HEAD, OPTIONS"
+    assert refused.json()["code"] == "method_not_allowed"
+    head = client.head("/api/v1/events/rr-api/")
+    assert head.status_code == 200 and head.content == b""
+    assert head["ETag"] == client.get("/api/v1/events/rr-api/")["ETag"]
+
+
+def test_the_schema_is_openapi_3_1_with_every_operation(client):
+    schema = client.get("/api/v1/schema/").json()
+    assert schema["openapi"].startswith("3.1")
+    operations = {path for path in schema["paths"]}
+    assert operations == {
+        "/api/v1/events/",
+        "/api/v1/events/{slug}/",
+        "/api/v1/events/{slug}/entrants/",
+        "/api/v1/events/{slug}/rounds/",
+        "/api/v1/events/{slug}/rounds/{number}/",
+        "/api/v1/events/{slug}/standings/",
+    }
+    for methods in schema["paths"].values():
+        assert set(methods["get"]["responses"]) == {"200", "304", "404", "422", "429"}
+    page = client.get("/api/v1/docs/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "GET /api/v1/events/{slug}/standings/" in html
+    # nothing from another site: the page is ours, under the project's CSP
+    assert "cdn" not in html.lower() and '<script src="http' not in html

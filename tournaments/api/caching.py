@@ -1,0 +1,111 @@
+"""The page cache's versions applied to the API's answers (DESIGN 17).
+
+An anonymous answer about a public event is stored under a key that holds the event's
+stamp (tournaments/views/pagecache.py: its id, times, results and standings versions and
+names epoch, checked against the generation every write moves): the same versions as the
+pages, so an answer and a page change together, and a stored answer is served without a
+query. The list of events is keyed by the generation itself. The ETag is the key's digest
+(or the body's, when nothing is stored), and If-None-Match answers 304.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.translation import get_language
+from pydantic import BaseModel
+
+from tournaments.api.errors import ApiError, error_response
+from tournaments.views import pagecache
+from tournaments.views.pagegen import generation
+
+CONTENT_TYPE = "application/json"
+
+
+def _tag(text: str | bytes) -> str:
+    data = text.encode() if isinstance(text, str) else text
+    return '"' + hashlib.blake2b(data, digest_size=12).hexdigest() + '"'
+
+
+def _shareable(request: HttpRequest) -> bool:
+    # Only anonymous answers are shared: a director may see a private event the same way.
+    return bool(
+        settings.ARBITER_PAGE_CACHE
+        and request.method in ("GET", "HEAD")
+        and not request.user.is_authenticated
+    )
+
+
+def _answer(request: HttpRequest, body: bytes, etag: str, state: str) -> HttpResponse:
+    if request.headers.get("If-None-Match") == etag:
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        response = HttpResponse(body, content_type=CONTENT_TYPE)
+    response["ETag"] = etag
+    response["X-Page-Cache"] = state
+    # Kept and asked again each time (a 304 while unchanged); the answer is the same for
+    # every anonymous visitor, so a shared proxy may keep it too.
+    patch_cache_control(response, no_cache=True)
+    patch_vary_headers(response, ["Accept-Language", "Cookie"])
+    return response
+
+
+def _build(shape: type[BaseModel], read: Callable[[], Any]) -> bytes:
+    """The answer through its declared shape: what is not in the shape cannot leave."""
+    data = shape.model_validate(read()).model_dump(mode="json")
+    return json.dumps(data, cls=DjangoJSONEncoder, separators=(",", ":")).encode()
+
+
+def respond(
+    request: HttpRequest,
+    name: str,
+    shape: type[BaseModel],
+    read: Callable[[], Any],
+    *,
+    slug: str | None = None,
+    params: tuple[object, ...] = (),
+) -> HttpResponse:
+    """Answer ``name`` (about the event ``slug``, or the list of events) with ``read()``
+    through ``shape``: from the cache when the event has not changed, else built (and
+    stored, for an anonymous visitor). ``params``: the operation's validated parameters,
+    which name the answer with its event's version (not the raw query string: unknown
+    parameters change nothing, and must not fill the cache with copies)."""
+    key = None
+    if _shareable(request):
+        if slug is None:
+            current = generation()
+            version = None if current is None else f"g{current}"
+        else:
+            stamp = pagecache.event_stamp(slug)  # None: private or missing, read() says 404
+            version = None if stamp is None else stamp["version"]
+        if version is not None:
+            named = [str(p) for p in params]
+            key = ":".join(["api", name, slug or "", version, get_language() or "", *named])
+    if key is not None:
+        etag = _tag(key)
+        if request.headers.get("If-None-Match") == etag:
+            return _answer(request, b"", etag, "not-modified")
+        body = pagecache.local_get(key)
+        state = "hit"
+        if body is None:
+            body = pagecache.cache_call("get", key)
+            if body is not None:
+                pagecache.local_put(key, body, len(body))
+        if body is not None:
+            return _answer(request, body, etag, state)
+    try:
+        body = _build(shape, read)
+    except ApiError as error:
+        return error_response(error.status, error.code, error.message, **error.extra)
+    if key is None:
+        return _answer(request, body, _tag(body), "off")
+    pagecache.local_put(key, body, len(body))
+    pagecache.cache_call("set", key, body, timeout=settings.ARBITER_PAGE_CACHE_SECONDS)
+    return _answer(request, body, _tag(key), "miss")
