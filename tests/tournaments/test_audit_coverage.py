@@ -112,6 +112,7 @@ EXEMPT = {
     "changes no event data",
     "reports.build": "builds the requested file and marks its Report row done",
     "reports.public_standings_pdf": "requests the public standings file (see request)",
+    "reports.record_digest": "reads only: a digest of what a report shows (hashlib .update)",
     "notifications.pairings_published": "a step inside publish_round (round.published): "
     "one mail row per player, sent after the commit",
     "notifications.dispute_opened": "a step inside format_gokodom.dispute (its audit row "

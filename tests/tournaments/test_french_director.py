@@ -132,6 +132,14 @@ def test_every_director_page_of_every_demo_event_is_french(client, demo):
     problems: dict[str, list[str]] = {}
     for slug, event in built.items():
         names = [event.name, *event.entrants.values_list("name", flat=True)]
+        # what players typed (a dispute's note) is theirs, in their language, like a name
+        names += [
+            str(details["report"]["note"])
+            for details in Match.objects.filter(round__event=event).values_list(
+                "details", flat=True
+            )
+            if (details or {}).get("report", {}).get("note")
+        ]
         for path, page in _walk(client, slug, wanted).items():
             reached.add(_name(path) or path)
             assert '<html lang="fr"' in page, path

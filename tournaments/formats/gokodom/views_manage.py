@@ -15,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
 from accounts.permissions import event_for_director
@@ -41,6 +42,15 @@ def _event(request: HttpRequest, slug: str) -> Event:
     if event.format != "gokodom":
         raise Http404("Not a GokoDom event.")
     return event
+
+
+# A match's state on the season page, in the page's language (the codes stay for the logic).
+STATE_LABELS = {
+    "confirmed": pgettext_lazy("report state", "confirmed"),
+    "reported": pgettext_lazy("report state", "reported"),
+    "disputed": pgettext_lazy("report state", "disputed"),
+    "no result": pgettext_lazy("report state", "no result"),
+}
 
 
 def _state_of(match: Match) -> str:
@@ -84,7 +94,9 @@ def season(request: HttpRequest, slug: str) -> HttpResponse:
         ]
     counts: dict[str, int] = {}
     for row in rows:
-        counts[row["state"]] = counts.get(row["state"], 0) + 1
+        row["state_label"] = STATE_LABELS.get(row["state"], row["state"])
+        label = str(row["state_label"])
+        counts[label] = counts.get(label, 0) + 1
     open_matches = [
         r["match"]
         for r in rows
