@@ -180,6 +180,22 @@ def _number(text: str) -> int | float:
     return int(value) if value.is_integer() else value
 
 
+# An entrant's fields in words: the entrant form's labels and the CSV import preview's
+# column headings (every column the importer reads).
+ENTRANT_LABELS = {
+    "name": _("Name"),
+    "family_name": _("Family name"),
+    "given_name": _("Given name"),
+    "rating": _("Rating"),
+    "seed": _("Seed"),
+    "country": _("Country"),
+    "gender": _("Gender"),
+    "team": _("Team"),
+    "flags": _("Flags"),
+    "external_id": _("External id"),
+}
+
+
 class EntrantForm(forms.ModelForm[Entrant]):
     team_name = forms.CharField(label=_("Team"), required=False, max_length=120)
     flags_text = forms.CharField(
@@ -192,15 +208,7 @@ class EntrantForm(forms.ModelForm[Entrant]):
         model = Entrant
         fields = ["name", "family_name", "given_name", "rating", "seed", "country", "gender"]
         # the model's fields carry no words of their own: the form's labels are said here
-        labels = {
-            "name": _("Name"),
-            "family_name": _("Family name"),
-            "given_name": _("Given name"),
-            "rating": _("Rating"),
-            "seed": _("Seed"),
-            "country": _("Country"),
-            "gender": _("Gender"),
-        }
+        labels = {field: ENTRANT_LABELS[field] for field in fields}
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

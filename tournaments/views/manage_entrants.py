@@ -9,11 +9,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.permissions import event_for_director
-from tournaments.forms import CsvConfirmForm, CsvImportForm, EntrantForm
+from tournaments.forms import ENTRANT_LABELS, CsvConfirmForm, CsvImportForm, EntrantForm
 from tournaments.models import Entrant, Event
 from tournaments.services import corrections, events, invitations
 from tournaments.services import entrants as entrant_service
@@ -234,18 +233,7 @@ def entrant_import(request: HttpRequest, slug: str) -> HttpResponse:
 
 # The preview's column headings: every column the importer reads (issue 28: gender, flags and
 # external_id were read and saved without being shown).
-COLUMN_HEADINGS = {
-    "name": _("Name"),
-    "family_name": _("Family name"),
-    "given_name": _("Given name"),
-    "rating": _("Rating"),
-    "seed": _("Seed"),
-    "country": _("Country"),
-    "gender": _("Gender"),
-    "team": _("Team"),
-    "flags": _("Flags"),
-    "external_id": _("External id"),
-}
+COLUMN_HEADINGS = ENTRANT_LABELS
 
 
 def preview_table(preview: entrant_service.Preview) -> dict[str, Any]:
