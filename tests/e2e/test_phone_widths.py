@@ -138,7 +138,7 @@ class Crawl:
         self.problems: dict[str, list[str]] = {}
         self.inaccessible: dict[str, list[str]] = {}
         self.visits = 0
-        self.axe = Axe()
+        self.axe: Axe | None = Axe()
 
     def visit(self, path: str) -> list[str]:
         self.seen.add(path)
@@ -149,7 +149,9 @@ class Crawl:
         found = self.page.evaluate(OVERFLOW_CHECK, WIDTH)
         if found:
             self.problems[path] = found
-        violations = self.axe.run(self.page, options=AXE_OPTIONS).response["violations"]
+        violations = (
+            self.axe.run(self.page, options=AXE_OPTIONS).response["violations"] if self.axe else []
+        )
         if violations:
             self.inaccessible[path] = [
                 f"{v['id']} ({v['impact']}): {v['help']}: "
