@@ -70,16 +70,19 @@ class Verdict:
             text = ngettext(
                 "%(count)d violation in %(rounds)s.", "%(count)d violations in %(rounds)s.", count
             ) % {"count": count, "rounds": rounds}
-        if self.overridden:
-            count = len(self.overridden)
-            text += " " + ngettext(
-                "%(count)d pairing changed by a director (overrides, listed apart: not "
-                "violations).",
-                "%(count)d pairings changed by a director (overrides, listed apart: not "
-                "violations).",
-                count,
-            ) % {"count": count}
-        return text
+        return text + _overrides_said(self.overridden)
+
+
+def _overrides_said(overridden: tuple[checkers.Violation, ...]) -> str:
+    """The sentence a verdict ends with when directors changed pairings ("" when none)."""
+    if not overridden:
+        return ""
+    count = len(overridden)
+    return " " + ngettext(
+        "%(count)d pairing changed by a director (overrides, listed apart: not violations).",
+        "%(count)d pairings changed by a director (overrides, listed apart: not violations).",
+        count,
+    ) % {"count": count}
 
 
 def _overrides(overridden: tuple[checkers.Violation, ...]) -> tuple[dict[str, Any], ...]:
@@ -139,16 +142,7 @@ class DraftVerdict:
                 "pairing before you publish it.",
                 count,
             ) % {"number": self.number, "count": count}
-        if self.overridden:
-            count = len(self.overridden)
-            text += " " + ngettext(
-                "%(count)d pairing changed by a director (overrides, listed apart: not "
-                "violations).",
-                "%(count)d pairings changed by a director (overrides, listed apart: not "
-                "violations).",
-                count,
-            ) % {"count": count}
-        return text
+        return text + _overrides_said(self.overridden)
 
 
 def _key(v: checkers.Violation) -> tuple[str, str, str]:
