@@ -6,9 +6,12 @@ score of everyone who met them (II.E.2, III.A.5); a bye's virtual opponent is th
 own history (II.I.1), so the players' own Solkoff moves too. :class:`Work` keeps the Swiss
 record, the order (:class:`rules.reranking.Reranker`) and the rows, and updates only those.
 
-It gives up (the caller recomputes the whole) where one result reaches further: an LD or a
-withdrawn player (their virtual histories, II.I.2 / V.A.1), a match the director must
-decide, the Swiss portion over (the seeding of III.A, the bracket) or an elimination round.
+A removed player's virtual history (II.I.2, V.A.1) follows their real one from the round
+they left, so their earlier results update the same way. It gives up (the caller
+recomputes the whole) where one result reaches further: an LD given or taken back (it
+removes the player), a player withdrawn without a recorded last round (that round is their
+last result), a match the director must decide, the Swiss portion over (the seeding of
+III.A, the bracket) or an elimination round.
 """
 
 from __future__ import annotations
@@ -44,6 +47,12 @@ class Work:
         self.lot = {e: i for i, e in enumerate(initial)}
         self.initial = initial
         self.rounds = len(ctx.rounds(state, SWISS))
+        # withdrawn players whose last round is their last line (SwissRecord.withdrawn_after)
+        self.open_ended = {
+            e.id
+            for e in state.entrants
+            if not e.active and e.withdrawn_after_round is None and e.id not in record.ld_round
+        }
         # only the Swiss portion under way: the seeding and the bracket read far more
         self.usable = not ctx.rounds(state, KNOCKOUT) and not self._over()
         if not self.usable:
@@ -73,8 +82,8 @@ class Work:
             if rnd.status is RoundStatus.DRAFT or stage_of(rnd) != SWISS:
                 return False
             players = [e for e in new.entrant_ids if e is not None]
-            if any(record.removed(e) or e not in self.lot for e in players):
-                return False  # a virtual player's history (II.I.2, V.A.1)
+            if any(e in self.open_ended or e not in self.lot for e in players):
+                return False  # withdrawn after their last result: it moves with the results
             over, last = rnd.status is RoundStatus.COMPLETED, number == ctx.swiss_rounds
             before = swiss_outcome(old, round_over=over, last_round=last)
             after = swiss_outcome(new, round_over=over, last_round=last)
