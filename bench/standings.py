@@ -249,14 +249,20 @@ def _whole(kind: Any, state: Any) -> Any:
     return kind().standings(state)  # a fresh engine: WOC keeps the last state's list
 
 
-def incremental_rows() -> list[tuple[str, str, float | None, float | None]]:
-    """(format and size, check, whole CPU s, incremental CPU s) per case; the incremental
-    figure is None where the engine has no path for the change."""
+def _work(kind: Any, state: Any) -> Any:
+    return kind().standings_work(state)
+
+
+def incremental_rows() -> list[tuple[str, str, float, float, float | None]]:
+    """(format and size, check, CPU s of the whole standings, of the whole with its work
+    (``standings_work``), of ``standings_after``) per case; the last is None where the
+    engine has no path for the change."""
     rows = []
     for what, engine, state, steps in incremental_cases():
         gc.disable()
         try:
             whole = best(functools.partial(_whole, type(engine), steps[0]))[1]
+            kept = best(functools.partial(_work, type(engine), steps[0]))[1]
             _, work = engine.standings_work(state)
             times = []
             same = True
@@ -279,7 +285,8 @@ def incremental_rows() -> list[tuple[str, str, float | None, float | None]]:
                 before = after
         finally:
             gc.enable()
-        rows.append((what, "equal" if same else "DIFFERS", whole, min(times) if times else None))
+        after = min(times) if times else None
+        rows.append((what, "equal" if same else "DIFFERS", whole, kept, after))
     return rows
 
 
@@ -287,11 +294,11 @@ def main(argv: list[str]) -> None:
     if "--incremental" in argv:
         print(f"Incremental standings (one changed match), CPU s, best of {REPEAT}; load "
               f"average {os.getloadavg()[0]:.1f}")  # fmt: skip
-        print(f"| {'format, size':<52} | {'whole':>7} | {'after':>7} | {'check':<7} |")
-        print(f"| {'-' * 52} | {'-' * 7} | {'-' * 7} | {'-' * 7} |")
-        for what, same, whole, after in incremental_rows():
+        print(f"| {'format, size':<52} | {'whole':>7} | {'work':>7} | {'after':>7} | check   |")
+        print(f"| {'-' * 52} | {'-' * 7} | {'-' * 7} | {'-' * 7} | {'-' * 7} |")
+        for what, same, whole, kept, after in incremental_rows():
             shown = f"{after:7.3f}" if after is not None else f"{'none':>7}"
-            print(f"| {what:<52} | {whole:7.3f} | {shown} | {same:<7} |", flush=True)
+            print(f"| {what:<52} | {whole:7.3f} | {kept:7.3f} | {shown} | {same:<7} |", flush=True)
         return
     engine_only = "--engine-only" in argv
     args = [a for a in argv if not a.startswith("--")]
