@@ -8,6 +8,7 @@ points, then the tiebreaks the director chose, and entrants still equal share a 
 
 from __future__ import annotations
 
+import dataclasses
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -827,8 +828,10 @@ class _Work:
         rows, fresh, old = [], self.fresh, self.rows
         for entrant in ranking.order:
             row = old.get(entrant)
-            if entrant in fresh or row is None or row.rank != ranks[entrant]:
+            if entrant in fresh or row is None:
                 row = old[entrant] = self._row(entrant, ranks[entrant])
+            elif row.rank != ranks[entrant]:  # only moved: its figures are the same
+                row = old[entrant] = dataclasses.replace(row, rank=ranks[entrant])
             rows.append(row)
         self.fresh = set()
         return Standings(

@@ -13,6 +13,7 @@ pairing data, read by ``swiss_players`` from a tally of its own, and are not kep
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import weakref
 from fractions import Fraction
@@ -168,10 +169,12 @@ class Work:
         rows, fresh, old = [], self.fresh, self.rows
         for entrant in ranking.order:
             row = old[entrant]
-            if entrant in fresh or row.rank != ranks[entrant]:
+            if entrant in fresh:
                 row = old[entrant] = provisional_row(
                     entrant, ranks[entrant], tally, values, withdrawn
                 )
+            elif row.rank != ranks[entrant]:  # only moved: its figures are the same
+                row = old[entrant] = dataclasses.replace(row, rank=ranks[entrant])
             rows.append(row)
         self.fresh = set()
         return self.engine._standings(state, self.computed, tuple(rows), self.complete)
