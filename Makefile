@@ -63,6 +63,7 @@ bench: install
 	$(PY) -m bench.woc_pairing --quick
 	$(PY) -m bench.saves
 	$(PY) -m bench.standings 1000,10000 --engine-only
+	$(PY) -m bench.standings --incremental
 	PYTHONPATH=. $(PY) bench/conformance.py $${BENCH_EVENTS:-50}
 	$(PY) -m bench.wof_check
 	-$(PY) -m bench.load $${LOAD_SECONDS:-600}

@@ -440,3 +440,17 @@ class Engine(Protocol):
     def standings(self, state: EventState) -> Standings:
         """Standings with every tiebreak value and the reason each tie was broken."""
         ...
+
+    def standings_work(self, state: EventState) -> tuple[Standings, object | None]:
+        """``standings(state)`` and the engine's reusable work for ``standings_after`` (None:
+        the format has no incremental path). rules/engine_base.py has the default."""
+        ...
+
+    def standings_after(
+        self, work: object, state: EventState, changed: frozenset[tuple[int, str]]
+    ) -> tuple[Standings, object] | None:
+        """The standings of ``state``, which differs from the state ``work`` was made for
+        only by the results of the matches ``changed`` ((round number, match code) each):
+        equal to ``standings(state)``, with the new work; or None (recompute the whole).
+        ``work`` is consumed. rules/engine_base.py has the default (None)."""
+        ...

@@ -1,18 +1,39 @@
-"""Helpers shared by engines: settings with defaults, and common checks."""
+"""Helpers shared by engines: settings with defaults, common checks, and the default (none)
+incremental standings path."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from rules.contract import EventState, Problem, Setting
+from rules.contract import EventState, Problem, Setting, Standings
 from rules.words import message
 
 
 class SettingsMixin:
-    """Gives an engine ``validate_settings`` and ``resolved`` from its ``settings`` list."""
+    """Gives an engine ``validate_settings`` and ``resolved`` from its ``settings`` list, and
+    the defaults of the incremental standings (``standings_work``/``standings_after``: no
+    incremental path, the caller recomputes the whole standings)."""
 
     settings: tuple[Setting, ...]
+
+    def standings(self, state: EventState) -> Standings:  # pragma: no cover - every engine
+        raise NotImplementedError
+
+    def standings_work(self, state: EventState) -> tuple[Standings, object | None]:
+        """The whole computation, also returning the engine's reusable intermediate work
+        (None when the format has no incremental path)."""
+        return self.standings(state), None
+
+    def standings_after(
+        self, work: object, state: EventState, changed: frozenset[tuple[int, str]]
+    ) -> tuple[Standings, object] | None:
+        """Standings of ``state``, which differs from the state ``work`` was computed for
+        only by the results of the matches in ``changed`` (each ``(round number, match
+        code)``): exactly ``self.standings(state)``, with the new work; or None when the
+        engine cannot (the caller then recomputes the whole). ``work`` is consumed: an
+        engine may change it. Default: None."""
+        return None
 
     def defaults(self) -> dict[str, Any]:
         return {s.key: s.default for s in self.settings}

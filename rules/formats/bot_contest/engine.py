@@ -45,6 +45,10 @@ from rules.words import message
 
 
 class BotContestEngine(SettingsMixin):
+    """No incremental standings: ``standings_work`` gives no work and ``standings_after``
+    None (the defaults of rules/engine_base.py), so a result recomputes the whole; at
+    its largest realistic size (200 entrants) that is already a small cost (issue 33)."""
+
     key = "bot_contest"
     # score_match reads the settings, the entrants and the rounds' stages, not the other
     # matches' games (rules/scoring_frame.py): a save need not load the whole event

@@ -62,6 +62,10 @@ COLUMNS = (
 
 
 class FreestyleEngine(SettingsMixin):
+    """No incremental standings: ``standings_work`` gives no work and ``standings_after``
+    None (the defaults of rules/engine_base.py), so a result recomputes the whole; at
+    its largest realistic size (28 players) that is already a small cost (issue 33)."""
+
     key = "freestyle"
     # score_match reads who withdrew after which round and the match, not the other
     # matches' games (rules/scoring_frame.py): a save need not load the whole event

@@ -130,6 +130,25 @@ class GokodomEngine(SettingsMixin):
     def standings(self, state: EventState) -> Standings:
         return build_standings(state, build(state, self.resolved(state)))
 
+    # -- incremental standings (issue 33, item 1) -----------------------------------------
+
+    def standings_work(self, state: EventState) -> tuple[Standings, object | None]:
+        """``standings(state)`` and, during the Swiss portion, the work that updates only
+        the rows a result reaches (rules/formats/gokodom/incremental.py)."""
+        from .incremental import Work
+
+        work = Work(self, state, self.resolved(state))
+        return work.standings, (work if work.usable else None)
+
+    def standings_after(
+        self, work: object, state: EventState, changed: frozenset[tuple[int, str]]
+    ) -> tuple[Standings, object] | None:
+        from .incremental import Work
+
+        if not isinstance(work, Work) or work.engine is not self or not work.update(state, changed):
+            return None
+        return work.result(), work
+
 
 def _swiss_count(state: EventState, settings: Mapping[str, Any]) -> int:
     # Cheaper than the whole record: the count of players only.

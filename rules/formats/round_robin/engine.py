@@ -8,6 +8,8 @@ points, then the tiebreaks the director chose, and entrants still equal share a 
 
 from __future__ import annotations
 
+import dataclasses
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -40,6 +42,7 @@ from rules.contract import (
 )
 from rules.engine_base import SettingsMixin
 from rules.formats.round_robin.words import TIEBREAKS_HELP
+from rules.reranking import Reranker, find_match
 from rules.tiebreaks import Step, rank
 from rules.words import gettext_noop as _
 from rules.words import message
@@ -472,6 +475,25 @@ class RoundRobinEngine(SettingsMixin):
             final=finished,
         )
 
+    # -- incremental standings (issue 33, item 1) -----------------------------------------
+
+    def standings_work(self, state: EventState) -> tuple[Standings, object | None]:
+        """``standings(state)`` kept as a :class:`_Work`: the tally, each Sonneborn-Berger
+        sum, the ranking by :class:`rules.reranking.Reranker` and the rows, so that a
+        result only touches its two rows, their opponents' Sonneborn-Berger and the rows
+        whose rank moved."""
+        work = _Work(self, state)
+        return work.result(), work
+
+    def standings_after(
+        self, work: object, state: EventState, changed: frozenset[tuple[int, str]]
+    ) -> tuple[Standings, object] | None:
+        if not isinstance(work, _Work) or work.engine is not self:
+            return None
+        if not work.update(state, changed):
+            return None
+        return work.result(), work
+
 
 class _Tally:
     def __init__(self) -> None:
@@ -488,12 +510,20 @@ class _Tally:
         self.against: dict[tuple[str, str], Number] = defaultdict(lambda: Fraction(0))
         self.game_results: dict[str, list[tuple[str, Fraction]]] = defaultdict(list)
 
-    def add(self, match: MatchState, score: MatchScore, settings: Mapping[str, Any]) -> None:
+    def add(
+        self,
+        match: MatchState,
+        score: MatchScore,
+        settings: Mapping[str, Any],
+        sign: int = 1,
+    ) -> None:
+        """Adds the match (``sign`` -1: takes back what adding it gave, for a result
+        corrected in the incremental standings)."""
         if match.is_bye:
             entrant = match.participants[0].entrant
             if entrant is not None:
-                self.points[entrant] += score.points[0]
-                self.byes[entrant] += 1
+                self.points[entrant] += sign * score.points[0]
+                self.byes[entrant] += sign
             return
         a, b = (p.entrant for p in match.participants)
         if a is None or b is None:
@@ -502,29 +532,33 @@ class _Tally:
             # no game was played: the points (and head-to-head) count, the game-based
             # tiebreaks (Sonneborn-Berger, games won, scores) see nothing
             for seat, (me, other) in enumerate(((a, b), (b, a))):
-                self.points[me] += score.points[seat]
-                self.against[(me, other)] += score.points[seat]
+                self.points[me] += sign * score.points[seat]
+                self.against[(me, other)] += sign * score.points[seat]
             return
         for seat, (me, other) in enumerate(((a, b), (b, a))):
-            self.points[me] += score.points[seat]
-            self.against[(me, other)] += score.points[seat]
-            self.played[me] += 1
+            self.points[me] += sign * score.points[seat]
+            self.against[(me, other)] += sign * score.points[seat]
+            self.played[me] += sign
         for scores in score.game_scores:
             sa, sb = scores
             assert sa is not None and sb is not None
             for me, other, mine, theirs in ((a, b, sa, sb), (b, a, sb, sa)):
-                self.score_for[me] += mine
-                self.score_against[me] += theirs
+                self.score_for[me] += sign * mine
+                self.score_against[me] += sign * theirs
                 result = _results(mine, theirs)[0]
                 if result == "win":
-                    self.wins[me] += 1
-                    self.game_results[me].append((other, Fraction(1)))
+                    self.wins[me] += sign
+                    game = (other, Fraction(1))
                 elif result == "draw":
-                    self.draws[me] += 1
-                    self.game_results[me].append((other, Fraction(1, 2)))
+                    self.draws[me] += sign
+                    game = (other, Fraction(1, 2))
                 else:
-                    self.losses[me] += 1
-                    self.game_results[me].append((other, Fraction(0)))
+                    self.losses[me] += sign
+                    game = (other, Fraction(0))
+                if sign > 0:
+                    self.game_results[me].append(game)
+                else:
+                    self.game_results[me].remove(game)
 
 
 def _absent_reason(name: str, entrant: str, settings: Mapping[str, Any]) -> Reason:
@@ -635,6 +669,213 @@ def _seed_order(entrant: EntrantState) -> tuple[int, int, int, str]:
         -(entrant.rating or 0),
         entrant.name,
     )
+
+
+class _Work:
+    """The round robin's standings and what they were made from (``standings_work``)."""
+
+    def __init__(self, engine: RoundRobinEngine, state: EventState) -> None:
+        self.engine = engine
+        self.state = state
+        settings = self.settings = engine.resolved(state)
+        tally = self.tally = _Tally()
+        for rnd in state.rounds:
+            if rnd.status is RoundStatus.DRAFT:
+                continue
+            for match in rnd.matches:
+                score = self._scored(match)
+                if score is not None:
+                    tally.add(match, score, settings)
+        self.ids = ids = [e.id for e in state.entrants]
+        self.place = {e: i for i, e in enumerate(ids)}
+        names = {e.id: e.name for e in state.entrants}
+        self.withdrawn = {e.id for e in state.entrants if not e.active}
+        self.points: dict[str, Number] = {e: tally.points[e] for e in ids}
+        self.against: dict[str, dict[str, Number]] = {e: {} for e in ids}
+        for (me, other), value in tally.against.items():
+            self.against.setdefault(me, {})[other] = value
+        self.keys = list(settings["tiebreaks"])
+        self.sb: dict[str, Number] = {}
+        if "sonneborn_berger" in self.keys:
+            self.sb = {e: self._sonneborn_berger(e) for e in ids}
+        steps = [Step("points", _("Points"), self._points)]
+        steps += [Step(key, TIEBREAKS[key], self._values(key)) for key in self.keys]
+        self.steps = steps
+        absolute = 1 + self.keys.index("head_to_head") if "head_to_head" in self.keys else None
+        self.ranker = Reranker(
+            ids,
+            steps,
+            absolute or len(steps),
+            initial=lambda tier: sorted(tier, key=lambda e: names[e]),
+        )
+        self.columns = tuple(
+            Column(step.key, COLUMN_LABELS[step.key], step.label) for step in steps
+        )
+        # entrants by points (in the field's order), and head-to-head within each level
+        self.levels: dict[Number, list[str]] = {}
+        for e in ids:
+            self.levels.setdefault(self.points[e], []).append(e)
+        self.among: dict[Number, Mapping[str, Number]] = {}
+        self.rows: dict[str, StandingRow] = {}
+        self.finished = len(state.rounds) == berger.rounds_needed(
+            len(engine.draw_numbers(state, None)), settings["cycles"]
+        ) and all(r.status is RoundStatus.COMPLETED for r in state.rounds)
+        self.fresh = set(ids)  # rows to build (again)
+
+    def _scored(self, match: MatchState) -> MatchScore | None:
+        """The score ``standings`` adds up for ``match``, or None when it adds nothing."""
+        if not match.games and not match.is_bye and not absence.unplayed(match):
+            return None
+        score = self.engine.score_match(self.state, match)
+        return score if score.valid else None
+
+    def _points(self, tied: Sequence[str]) -> dict[str, Number]:
+        return {e: self.points[e] for e in tied}
+
+    def _sonneborn_berger(self, entrant: str) -> Number:
+        points = self.points
+        return sum(
+            (points[o] * r for o, r in self.tally.game_results.get(entrant, ())), Fraction(0)
+        )
+
+    def _head_to_head(self, tied: Sequence[str]) -> dict[str, Number]:
+        members = set(tied)
+        totals: dict[str, Number] = {}
+        for e in tied:
+            total: Number = Fraction(0)
+            for other, value in self.against.get(e, {}).items():
+                if other in members:
+                    total += value
+            totals[e] = total
+        return totals
+
+    def _values(self, key: str) -> Any:
+        tally = self.tally
+        if key == "head_to_head":
+            return self._head_to_head
+        if key == "sonneborn_berger":
+            return lambda tied: {e: self.sb[e] for e in tied}
+        if key == "wins":
+            return lambda tied: {e: tally.wins[e] for e in tied}
+        if key == "score_difference":
+            return lambda tied: {e: tally.score_for[e] - tally.score_against[e] for e in tied}
+        return lambda tied: {e: tally.score_for[e] for e in tied}
+
+    def update(self, state: EventState, changed: frozenset[tuple[int, str]]) -> bool:
+        """Takes the changed matches' results from the tally and adds the new ones; False
+        when a match is not found in both states (not a change of results only)."""
+        numbers = {r.number: r for r in state.rounds}
+        pairs = []
+        for number, code in changed:
+            old, new = find_match(self.state, number, code), find_match(state, number, code)
+            if old is None or new is None or old.entrant_ids != new.entrant_ids:
+                return False
+            pairs.append((numbers[number].status is not RoundStatus.DRAFT, old, new))
+        old_state, touched = self.state, set[str]()
+        for counted, old, new in pairs:
+            if not counted:
+                continue
+            self.state = old_state
+            before = self._scored(old)
+            self.state = state
+            after = self._scored(new)
+            if before is not None:
+                self.tally.add(old, before, self.settings, -1)
+            if after is not None:
+                self.tally.add(new, after, self.settings)
+            touched.update(e for e in new.entrant_ids if e is not None)
+        self.state = state
+        tally, points = self.tally, self.points
+        moved = {e for e in touched if e in points and points[e] != tally.points[e]}
+        levels = {points[e] for e in touched if e in points}
+        for e in moved:
+            self.levels[points[e]].remove(e)
+            if not self.levels[points[e]]:
+                del self.levels[points[e]]
+            points[e] = tally.points[e]
+            level = self.levels.setdefault(points[e], [])
+            level.insert(bisect_left(level, self.place[e], key=self.place.__getitem__), e)
+        levels.update(points[e] for e in touched if e in points)
+        for a in touched:
+            for b in touched:
+                if a != b and a in self.against:
+                    value = tally.against.get((a, b))
+                    if value is not None:
+                        self.against[a][b] = value
+        again = set(touched)
+        if self.sb:
+            near = set(touched)
+            for e in moved:
+                near.update(o for o, _ in tally.game_results.get(e, ()))
+            for e in near:
+                if e in self.sb:
+                    value = self._sonneborn_berger(e)
+                    if value != self.sb[e]:
+                        self.sb[e] = value
+                        again.add(e)
+        if "head_to_head" in self.keys:
+            # head-to-head is shown among those level on points: their rows change
+            for value in levels:
+                self.among.pop(value, None)
+                again.update(self.levels.get(value, ()))
+        self.ranker.update(again)
+        self.fresh |= again
+        return True
+
+    def result(self) -> Standings:
+        ranking = self.ranker.ranking
+        ranks = ranking.ranks()
+        rows, fresh, old = [], self.fresh, self.rows
+        for entrant in ranking.order:
+            row = old.get(entrant)
+            if entrant in fresh or row is None:
+                row = old[entrant] = self._row(entrant, ranks[entrant])
+            elif row.rank != ranks[entrant]:  # only moved: its figures are the same
+                row = old[entrant] = dataclasses.replace(row, rank=ranks[entrant])
+            rows.append(row)
+        self.fresh = set()
+        return Standings(
+            tables=(
+                StandingsTable(
+                    key="overall",
+                    title=_("Standings"),
+                    columns=self.columns,
+                    rows=tuple(rows),
+                    decided=ranking.decided,
+                ),
+            ),
+            final=self.finished,
+        )
+
+    def _row(self, entrant: str, rank: int) -> StandingRow:
+        tally = self.tally
+        values: dict[str, Any] = {"points": _plain(self.points[entrant])}
+        for step in self.steps[1:]:
+            if step.key == "head_to_head":
+                value = self.points[entrant]
+                level = self.levels[value]
+                if len(level) == 1:
+                    values[step.key] = None
+                    continue
+                among = self.among.get(value)
+                if among is None:
+                    among = self.among[value] = self._head_to_head(level)
+                values[step.key] = _plain(among[entrant])
+                continue
+            values[step.key] = _plain(step.values([entrant])[entrant])
+        return StandingRow(
+            entrant=entrant,
+            rank=rank,
+            values=values,
+            status="withdrawn" if entrant in self.withdrawn else "",
+            details={
+                "played": tally.played[entrant],
+                "wins": tally.wins[entrant],
+                "draws": tally.draws[entrant],
+                "losses": tally.losses[entrant],
+                "byes": tally.byes[entrant],
+            },
+        )
 
 
 ENGINE = RoundRobinEngine()

@@ -119,6 +119,15 @@ def provisional(
     names: Mapping[str, str],
 ) -> Ranking:
     """II.3.1 / Appendix A 4: points, then BQ, then disc count, then the recorded lot."""
+    steps = provisional_steps(tally, values, draws)
+    return rank(entrants, steps, initial=lambda tier: sorted(tier, key=lambda e: names[e]))
+
+
+def provisional_steps(
+    tally: Tally, values: Mapping[str, Brightwell], draws: Sequence[DrawRecord]
+) -> list[Step]:
+    """The steps of the provisional list: the first three are each entrant's own figures,
+    the lot reads the recorded draw of the tied set."""
     recorded = {d.key: d for d in draws}
 
     def lot(tied: Sequence[str]) -> dict[str, Number]:
@@ -130,13 +139,12 @@ def provisional(
             return dict.fromkeys(tied, 0)
         return {e: len(order) - order.index(e) for e in tied}
 
-    steps = [
+    return [
         Step("points", _("Points"), lambda tied: {e: tally.records[e].points for e in tied}),
         Step("bq", _("Brightwell Quotient"), lambda tied: {e: values[e].value for e in tied}),
         Step("discs", _("Disc count"), lambda tied: {e: tally.records[e].discs for e in tied}),
         Step("draw", _("Drawing of lots"), lot, show=lambda v: LOT_PLACE.format(n=show_number(v))),
     ]
-    return rank(entrants, steps, initial=lambda tier: sorted(tier, key=lambda e: names[e]))
 
 
 def _plain(value: Fraction) -> int | float:

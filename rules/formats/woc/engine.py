@@ -407,30 +407,27 @@ class WocEngine(SettingsMixin):
 
     def standings(self, state: EventState) -> Standings:
         computed = self._provisional(state)
-        settings, tally, values, ranking, withdrawn, c = computed
-        names = {e.id: e.name for e in state.entrants}
+        tally, values, ranking, withdrawn = computed[1], computed[2], computed[3], computed[4]
         ranks = ranking.ranks()
-        rows = []
-        for entrant in ranking.order:
-            record = tally.records[entrant]
-            rows.append(
-                StandingRow(
-                    entrant=entrant,
-                    rank=ranks[entrant],
-                    values={
-                        "points": brightwell.plain(record.points),
-                        "bq": brightwell.plain(values[entrant].value),
-                        "discs": record.discs,
-                    },
-                    status="withdrawn" if entrant in withdrawn else "",
-                    details={
-                        "brightwell": values[entrant].parts(),
-                        "games": sum(1 for g in record.games if g.opponent is not None),
-                        "byes": record.byes,
-                    },
-                )
-            )
-        complete = self._qualifying_complete(state, settings)
+        rows = [
+            provisional_row(entrant, ranks[entrant], tally, values, withdrawn)
+            for entrant in ranking.order
+        ]
+        return self._standings(state, computed, tuple(rows), self._qualifying_complete)
+
+    def _standings(
+        self,
+        state: EventState,
+        computed: Computed,
+        rows: tuple[StandingRow, ...],
+        complete: bool | Callable[[EventState, Mapping[str, Any]], bool],
+    ) -> Standings:
+        """The standings from the provisional list's figures and rows; ``complete``:
+        whether the qualifying rounds are over, or how to tell."""
+        settings, tally, ranking, c = computed[0], computed[1], computed[3], computed[5]
+        names = {e.id: e.name for e in state.entrants}
+        if not isinstance(complete, bool):
+            complete = complete(state, settings)
         pending: list[NeedsDecision] = []
         if complete:
             for tier in ranking.tiers:
@@ -452,7 +449,7 @@ class WocEngine(SettingsMixin):
             key="overall",
             title=_("Provisional list") if complete else _("Standings"),
             columns=columns,
-            rows=tuple(rows),
+            rows=rows,
             decided=ranking.decided,
         )
         if not complete:
@@ -460,6 +457,28 @@ class WocEngine(SettingsMixin):
         if not settings["final_stages"]:
             return Standings(tables=(table,), pending=tuple(pending), final=True)
         return self._final_tables(state, table, tally, tuple(pending), computed)
+
+    # -- incremental standings (issue 33, item 1) -----------------------------------------
+
+    def standings_work(self, state: EventState) -> tuple[Standings, object | None]:
+        """``standings(state)`` kept as a :class:`rules.formats.woc.incremental.Work`: a
+        result then updates the points, discs and Brightwell terms of its two players and
+        their opponents, and re-places only those in the provisional list."""
+        from rules.formats.woc.incremental import Work
+
+        work = Work(self, state)
+        return work.result(state), work
+
+    def standings_after(
+        self, work: object, state: EventState, changed: frozenset[tuple[int, str]]
+    ) -> tuple[Standings, object] | None:
+        from rules.formats.woc.incremental import Work
+
+        if not isinstance(work, Work) or work.engine is not self:
+            return None
+        if not work.update(state, changed):
+            return None
+        return work.result(state), work
 
     def _final_tables(
         self,
@@ -507,6 +526,32 @@ class WocEngine(SettingsMixin):
             return len(rounds) >= system.plan(state, settings).rounds
         except EngineError:
             return False
+
+
+def provisional_row(
+    entrant: str,
+    rank: int,
+    tally: history.Tally,
+    values: Mapping[str, brightwell.Brightwell],
+    withdrawn: set[str],
+) -> StandingRow:
+    """An entrant's row of the provisional list (points, BQ and its parts, discs)."""
+    record = tally.records[entrant]
+    return StandingRow(
+        entrant=entrant,
+        rank=rank,
+        values={
+            "points": brightwell.plain(record.points),
+            "bq": brightwell.plain(values[entrant].value),
+            "discs": record.discs,
+        },
+        status="withdrawn" if entrant in withdrawn else "",
+        details={
+            "brightwell": values[entrant].parts(),
+            "games": sum(1 for g in record.games if g.opponent is not None),
+            "byes": record.byes,
+        },
+    )
 
 
 def _walkovers(state: EventState, outcome: NextRound) -> NextRound:

@@ -34,6 +34,10 @@ from .standings import build_standings
 
 
 class WpfPlayoffsEngine(SettingsMixin):
+    """No incremental standings: ``standings_work`` gives no work and ``standings_after``
+    None (the defaults of rules/engine_base.py), so a result recomputes the whole; at
+    its largest realistic size (16 players) that is already a small cost (issue 33)."""
+
     key = "wpf_playoffs"
     # score_match reads whether the online results are revealed (settings, the live
     # rounds' status) and the match (rules/scoring_frame.py): a save need not load the whole
