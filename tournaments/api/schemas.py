@@ -102,10 +102,12 @@ class Match(Schema):
     code: str
     table: int | None
     bracket: str
+    bracket_title: str
     group: str | None
     seats: list[Seat]
     result: Result | None
     overridden: bool
+    notes: list[str]
     games: list[Game]
 
 
@@ -127,6 +129,7 @@ class StandingsEntry(Schema):
     points: float | None
     status: str
     values: dict[str, Any]
+    explanation: str
 
 
 class Decided(Schema):
@@ -137,6 +140,23 @@ class Decided(Schema):
     detail: str
 
 
+class BreakdownColumn(Schema):
+    label: str
+    help: str
+
+
+class BreakdownRow(Schema):
+    entrant: EntrantRef | None
+    cells: list[str]
+
+
+class Breakdown(Schema):
+    title: str
+    caption: str
+    columns: list[BreakdownColumn]
+    rows: list[BreakdownRow]
+
+
 class StandingsTable(Schema):
     key: str
     title: str
@@ -144,6 +164,7 @@ class StandingsTable(Schema):
     rows: list[StandingsEntry]
     decided: list[Decided]
     notes: list[Any]
+    breakdown: Breakdown | None
 
 
 class Standings(Schema):
