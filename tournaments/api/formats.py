@@ -32,10 +32,6 @@ def _slug(example: str) -> Any:
 
 
 AnySlug: Any = _slug("demo-freestyle")
-GokodomSlug: Any = _slug("demo-gokodom")
-FreestyleSlug: Any = _slug("demo-freestyle")
-BotSlug: Any = _slug("demo-bot-contest")
-WpfSlug: Any = _slug("demo-wpf-playoffs")
 
 
 def _answer(
@@ -80,73 +76,89 @@ def draws(
     return _answer(request, "draws", slug, shapes.DrawPage, reads.draws, page, per_page)
 
 
-@api.get(
-    "/events/{slug}/gokodom/bracket/",
-    response={200: shapes.GokodomBracket, **ERRORS},
-    url_name="gokodom_bracket",
-    summary="GokoDom: the top-8 elimination bracket and the playoff for 8th place",
+# Each format's own pages: (path under the event, the answer's name in the cache, shape,
+# read, the example event, summary). The page's address, under /api/v1/events/{slug}/.
+PAGES: tuple[tuple[str, str, type[BaseModel], Callable[[Any], Any], str, str], ...] = (
+    (
+        "gokodom/bracket/",
+        "gokodom-bracket",
+        shapes.GokodomBracket,
+        reads.gokodom_bracket,
+        "demo-gokodom",
+        "GokoDom: the top-8 elimination bracket and the playoff for 8th place",
+    ),
+    (
+        "freestyle/bracket/",
+        "freestyle-bracket",
+        shapes.FreestyleBracket,
+        reads.freestyle_bracket,
+        "demo-freestyle",
+        "Freestyle: the semi-finals, the final and the third place game",
+    ),
+    (
+        "bot_contest/gauntlet/",
+        "bot-gauntlet",
+        shapes.Gauntlet,
+        reads.gauntlet,
+        "demo-bot-contest",
+        "Bot contest: the seeding gauntlet, each entry against each reference",
+    ),
+    (
+        "bot_contest/brackets/",
+        "bot-brackets",
+        shapes.BotBrackets,
+        reads.bot_brackets,
+        "demo-bot-contest",
+        "Bot contest: the winners' and losers' brackets (double elimination)",
+    ),
+    (
+        "bot_contest/final/",
+        "bot-final",
+        shapes.BotFinal,
+        reads.bot_final,
+        "demo-bot-contest",
+        "Bot contest: the final round robin as a crosstable",
+    ),
+    (
+        "bot_contest/boards/",
+        "bot-boards",
+        shapes.Boards,
+        reads.boards,
+        "demo-bot-contest",
+        "Bot contest: the board of every published round",
+    ),
+    (
+        "wpf_playoffs/ladder/",
+        "wpf-ladder",
+        shapes.Ladder,
+        reads.ladder,
+        "demo-wpf-playoffs",
+        "WPF GP Playoffs: ranks after each round, the swaps, the matches by bracket",
+    ),
 )
-def gokodom_bracket(request: HttpRequest, slug: str = GokodomSlug) -> HttpResponse:
-    return _answer(request, "gokodom-bracket", slug, shapes.GokodomBracket, reads.gokodom_bracket)
 
 
-@api.get(
-    "/events/{slug}/freestyle/bracket/",
-    response={200: shapes.FreestyleBracket, **ERRORS},
-    url_name="freestyle_bracket",
-    summary="Freestyle: the semi-finals, the final and the third place game",
-)
-def freestyle_bracket(request: HttpRequest, slug: str = FreestyleSlug) -> HttpResponse:
-    return _answer(
-        request, "freestyle-bracket", slug, shapes.FreestyleBracket, reads.freestyle_bracket
-    )
+def _register(
+    path: str,
+    name: str,
+    shape: type[BaseModel],
+    read: Callable[[Any], Any],
+    example: str,
+    summary: str,
+) -> None:
+    def operation(request: HttpRequest, slug: str = _slug(example)) -> HttpResponse:
+        return _answer(request, name, slug, shape, read)
+
+    url_name = path.rstrip("/").replace("/", "_")
+    operation.__name__ = url_name
+    api.get(
+        "/events/{slug}/" + path,
+        response={200: shape, **ERRORS},
+        url_name=url_name,
+        summary=summary,
+        operation_id=url_name,
+    )(operation)
 
 
-@api.get(
-    "/events/{slug}/bot_contest/gauntlet/",
-    response={200: shapes.Gauntlet, **ERRORS},
-    url_name="bot_contest_gauntlet",
-    summary="Bot contest: the seeding gauntlet, each entry against each reference",
-)
-def bot_contest_gauntlet(request: HttpRequest, slug: str = BotSlug) -> HttpResponse:
-    return _answer(request, "bot-gauntlet", slug, shapes.Gauntlet, reads.gauntlet)
-
-
-@api.get(
-    "/events/{slug}/bot_contest/brackets/",
-    response={200: shapes.BotBrackets, **ERRORS},
-    url_name="bot_contest_brackets",
-    summary="Bot contest: the winners' and losers' brackets (double elimination)",
-)
-def bot_contest_brackets(request: HttpRequest, slug: str = BotSlug) -> HttpResponse:
-    return _answer(request, "bot-brackets", slug, shapes.BotBrackets, reads.bot_brackets)
-
-
-@api.get(
-    "/events/{slug}/bot_contest/final/",
-    response={200: shapes.BotFinal, **ERRORS},
-    url_name="bot_contest_final",
-    summary="Bot contest: the final round robin as a crosstable",
-)
-def bot_contest_final(request: HttpRequest, slug: str = BotSlug) -> HttpResponse:
-    return _answer(request, "bot-final", slug, shapes.BotFinal, reads.bot_final)
-
-
-@api.get(
-    "/events/{slug}/bot_contest/boards/",
-    response={200: shapes.Boards, **ERRORS},
-    url_name="bot_contest_boards",
-    summary="Bot contest: the board of every published round",
-)
-def bot_contest_boards(request: HttpRequest, slug: str = BotSlug) -> HttpResponse:
-    return _answer(request, "bot-boards", slug, shapes.Boards, reads.boards)
-
-
-@api.get(
-    "/events/{slug}/wpf_playoffs/ladder/",
-    response={200: shapes.Ladder, **ERRORS},
-    url_name="wpf_playoffs_ladder",
-    summary="WPF GP Playoffs: ranks after each round, the swaps, the matches by bracket",
-)
-def wpf_playoffs_ladder(request: HttpRequest, slug: str = WpfSlug) -> HttpResponse:
-    return _answer(request, "wpf-ladder", slug, shapes.Ladder, reads.ladder)
+for _page in PAGES:
+    _register(*_page)
