@@ -346,3 +346,23 @@ def test_the_outlook_and_draws_run_the_same_queries_at_20_and_1000_entrants(clie
     assert (
         api(client, "api-o-large/outlook/?per_page=200")["results"][0]["win"]["reason"] == "alive"
     )
+
+
+def test_every_new_shape_is_documented_with_an_example(client):
+    components = client.get("/api/v1/schema/").json()["components"]["schemas"]
+    for name in (
+        "Verdict",
+        "OutlookEntry",
+        "Draw",
+        "GokodomBox",
+        "FreestyleBox",
+        "GauntletRow",
+        "BracketMatch",
+        "FinalRow",
+        "Board",
+        "LadderRow",
+        "LadderMatch",
+        "Breakdown",
+    ):
+        (example,) = components[name]["examples"]
+        assert set(example) == set(components[name]["properties"]), name

@@ -9,19 +9,41 @@ import datetime
 from typing import Any
 
 from ninja import Schema
+from pydantic import ConfigDict
 
 from tournaments.api.schemas import EntrantRef, Page
+
+
+def example(data: dict[str, Any]) -> ConfigDict:
+    """A shape's example in the schema (shown on /api/v1/docs/)."""
+    return ConfigDict(json_schema_extra={"examples": [data]})
+
+
+ANN = {"number": 3, "name": "Ann Lee"}
+BOB = {"number": 7, "name": "Bob Diaz"}
 
 # -- the contention outlook -----------------------------------------------------------------
 
 
 class Verdict(Schema):
+    model_config = example(
+        {"status": "alive", "method": "bound", "reason": "alive: can finish with 4 to 7 points"}
+    )
     status: str  # clinched, alive or eliminated
     method: str  # exact, bound or result
     reason: str
 
 
 class OutlookEntry(Schema):
+    model_config = example(
+        {
+            "entrant": ANN,
+            "table": "Standings",
+            "rank": 2,
+            "win": {"status": "alive", "method": "exact", "reason": "alive: can still win"},
+            "stage": None,
+        }
+    )
     entrant: EntrantRef
     table: str
     rank: int
@@ -50,6 +72,23 @@ class DrawGroup(Schema):
 
 
 class Draw(Schema):
+    model_config = example(
+        {
+            "key": "round-2/grouping/1",
+            "section": "2",
+            "section_title": "Round 2",
+            "title": "Grouping digit, attempt 1",
+            "outcome": "4: grouping 4",
+            "purpose": "Round 2 grouping",
+            "method": "seeded",
+            "method_label": "Drawn by Arbiter from the event's seed",
+            "value": 4,
+            "round": 2,
+            "drawn_at": "2026-05-02T09:30:00Z",
+            "groups": [{"key": "T", "slots": [{"code": "B1", "name": "Ann Lee"}], "players": []}],
+            "reasons": [],
+        }
+    )
     key: str
     section: str
     section_title: str
@@ -82,6 +121,37 @@ class GokodomPlayer(Schema):
 
 
 class GokodomBox(Schema):
+    model_config = example(
+        {
+            "code": "QF1",
+            "empty": False,
+            "seeds": [],
+            "round": 8,
+            "players": [
+                {
+                    "entrant": ANN,
+                    "seed": 1,
+                    "colour": "A",
+                    "points": 3,
+                    "games": [1, 1, 1],
+                    "winner": True,
+                },
+                {
+                    "entrant": BOB,
+                    "seed": 8,
+                    "colour": "B",
+                    "points": 0,
+                    "games": [0, 0, 0],
+                    "winner": False,
+                },
+            ],
+            "summary": "3-0",
+            "complete": True,
+            "walkover": False,
+            "deadline": "2026-05-10T22:00:00+02:00",
+            "decided_by_director": False,
+        }
+    )
     code: str
     empty: bool
     seeds: list[int]
@@ -117,6 +187,19 @@ class FreestylePlayer(Schema):
 
 
 class FreestyleBox(Schema):
+    model_config = example(
+        {
+            "code": "F",
+            "played": True,
+            "players": [
+                {"entrant": ANN, "slot": "winner of a semi-final", "seed": 1, "games": [3]},
+                {"entrant": BOB, "slot": "winner of a semi-final", "seed": 2, "games": [1]},
+            ],
+            "winner": 0,
+            "walkover": False,
+            "summary": "3-1",
+        }
+    )
     code: str
     played: bool
     players: list[FreestylePlayer]
@@ -146,6 +229,18 @@ class GauntletCell(Schema):
 
 
 class GauntletRow(Schema):
+    model_config = example(
+        {
+            "place": 1,
+            "tied": False,
+            "seed": 1,
+            "entrant": ANN,
+            "total": 5777.0,
+            "game_points": 177.0,
+            "games": 2,
+            "cells": [{"points": 2275, "games": [[51, 7], [24, 8]], "results": ["X", "O"]}],
+        }
+    )
     place: int
     tied: bool
     seed: int | None
@@ -171,6 +266,19 @@ class BracketSlot(Schema):
 
 
 class BracketMatch(Schema):
+    model_config = example(
+        {
+            "code": "R2-W1",
+            "bye": False,
+            "tied": False,
+            "played": True,
+            "summary": "2-0",
+            "slots": [
+                {"entrant": ANN, "seed": 1, "wins": 2, "won": True, "fate": ""},
+                {"entrant": BOB, "seed": 12, "wins": 0, "won": False, "fate": "drops"},
+            ],
+        }
+    )
     code: str
     bye: bool
     tied: bool
@@ -207,6 +315,15 @@ class FinalCell(Schema):
 
 
 class FinalRow(Schema):
+    model_config = example(
+        {
+            "place": 1,
+            "entrant": ANN,
+            "total": 4200.0,
+            "game_points": 130.0,
+            "cells": [None, {"points": 2100, "games": [40, 35], "won": True}],
+        }
+    )
     place: int
     entrant: EntrantRef
     total: float
@@ -231,6 +348,9 @@ class BotFinal(Schema):
 
 
 class Board(Schema):
+    model_config = example(
+        {"round": 2, "label": "Round 2", "board": "Board 2", "source": "rotation"}
+    )
     round: int
     label: str
     board: str
@@ -259,6 +379,21 @@ class LadderCell(Schema):
 
 
 class LadderRow(Schema):
+    model_config = example(
+        {
+            "rank": 1,
+            "seed": 2,
+            "number": 7,
+            "name": "Bob Diaz",
+            "virtual": False,
+            "status": "",
+            "losses": 0,
+            "bracket": "Winners",
+            "final": 1,
+            "reason": "won the final heat",
+            "cells": [{"rank": 1, "played": True, "swapped": True, "won": True}],
+        }
+    )
     rank: int
     seed: int
     number: int | None
@@ -286,6 +421,18 @@ class LadderPlayer(Schema):
 
 
 class LadderMatch(Schema):
+    model_config = example(
+        {
+            "code": "A1",
+            "players": [
+                {"name": "Ann Lee", "virtual": False, "rank": 1, "seed": 1, "won": False},
+                {"name": "Bob Diaz", "virtual": False, "rank": 16, "seed": 16, "won": True},
+            ],
+            "summary": "1:40 - 2:05",
+            "decided": True,
+            "swapped": True,
+        }
+    )
     code: str
     players: list[LadderPlayer]
     summary: str

@@ -8,6 +8,7 @@ import datetime
 from typing import Any
 
 from ninja import Schema
+from pydantic import ConfigDict
 
 
 class Error(Schema):
@@ -151,6 +152,19 @@ class BreakdownRow(Schema):
 
 
 class Breakdown(Schema):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "title": "Brightwell Quotient, part by part",
+                    "caption": "BQ = discs in games against opponents still in the event + ...",
+                    "columns": [{"label": "Discs", "help": "Discs in the games that count"}],
+                    "rows": [{"entrant": {"number": 3, "name": "Ann Lee"}, "cells": ["212"]}],
+                }
+            ]
+        }
+    )
+
     title: str
     caption: str
     columns: list[BreakdownColumn]
