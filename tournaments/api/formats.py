@@ -52,28 +52,52 @@ def _answer(
     )
 
 
-@api.get(
-    "/events/{slug}/outlook/",
-    response={200: shapes.Outlook, **ERRORS},
-    url_name="outlook",
-    summary="Who can still win or reach the next stage, and why (by entrant number)",
-)
-def outlook(
-    request: HttpRequest, slug: str = AnySlug, page: int = PageNumber, per_page: int = PerPage
-) -> HttpResponse:
-    return _answer(request, "outlook", slug, shapes.Outlook, reads.outlook, page, per_page)
+def _publish(
+    operation: Callable[..., HttpResponse],
+    path: str,
+    name: str,
+    shape: type[BaseModel],
+    summary: str,
+) -> None:
+    """``operation`` as GET /api/v1/events/{slug}/``path``, named ``name`` (its URL name
+    and operation id), answering ``shape`` or one of the documented errors."""
+    operation.__name__ = name
+    api.get(
+        "/events/{slug}/" + path,
+        response={200: shape, **ERRORS},
+        url_name=name,
+        summary=summary,
+        operation_id=name,
+    )(operation)
 
 
-@api.get(
-    "/events/{slug}/draws/",
-    response={200: shapes.DrawPage, **ERRORS},
-    url_name="draws",
-    summary="The event's recorded draws: what each decided, its method and purpose",
+def _register_list(
+    path: str, name: str, shape: type[BaseModel], read: Callable[..., Any], summary: str
+) -> None:
+    """A paginated answer about the event (``page``, ``per_page``), of any format."""
+
+    def operation(
+        request: HttpRequest, slug: str = AnySlug, page: int = PageNumber, per_page: int = PerPage
+    ) -> HttpResponse:
+        return _answer(request, name, slug, shape, read, page, per_page)
+
+    _publish(operation, path, name, shape, summary)
+
+
+_register_list(
+    "outlook/",
+    "outlook",
+    shapes.Outlook,
+    reads.outlook,
+    "Who can still win or reach the next stage, and why (by entrant number)",
 )
-def draws(
-    request: HttpRequest, slug: str = AnySlug, page: int = PageNumber, per_page: int = PerPage
-) -> HttpResponse:
-    return _answer(request, "draws", slug, shapes.DrawPage, reads.draws, page, per_page)
+_register_list(
+    "draws/",
+    "draws",
+    shapes.DrawPage,
+    reads.draws,
+    "The event's recorded draws: what each decided, its method and purpose",
+)
 
 
 # Each format's own pages: (path under the event, the answer's name in the cache, shape,
@@ -149,15 +173,7 @@ def _register(
     def operation(request: HttpRequest, slug: str = _slug(example)) -> HttpResponse:
         return _answer(request, name, slug, shape, read)
 
-    url_name = path.rstrip("/").replace("/", "_")
-    operation.__name__ = url_name
-    api.get(
-        "/events/{slug}/" + path,
-        response={200: shape, **ERRORS},
-        url_name=url_name,
-        summary=summary,
-        operation_id=url_name,
-    )(operation)
+    _publish(operation, path, path.rstrip("/").replace("/", "_"), shape, summary)
 
 
 for _page in PAGES:
