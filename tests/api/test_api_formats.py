@@ -61,6 +61,15 @@ def in_order(text: str, words: list[str]) -> bool:
 # -- each format: the answer is what the page shows ------------------------------------------
 
 
+def assert_tables_are_the_standings_page(client, event: Event, keys: set[str]) -> None:
+    shown = page(client, "standings", event.slug)
+    tables = api(client, f"{event.slug}/standings/")["tables"]
+    assert keys <= {t["key"] for t in tables}, [t["key"] for t in tables]
+    for table in tables:
+        assert table["title"] in shown
+        assert in_order(shown, [table["title"], *(r["entrant"]["name"] for r in table["rows"])])
+
+
 def test_gokodom_bracket_is_the_bracket_page(client, director):
     event = whole_event(director, "gokodom", 16, "goko-api")
     shown = page(client, "gokodom_bracket", event.slug)
@@ -76,6 +85,8 @@ def test_gokodom_bracket_is_the_bracket_page(client, director):
             assert sum(p["winner"] for p in box["players"]) == 1
     champion = body["champion"]["name"]
     assert f"{champion} wins the season." in shown
+    # the season's Swiss table is the standings page's
+    assert_tables_are_the_standings_page(client, event, {"swiss"})
 
 
 def test_freestyle_bracket_and_draws_are_their_pages(client, director):
@@ -89,6 +100,8 @@ def test_freestyle_bracket_and_draws_are_their_pages(client, director):
             assert player["entrant"]["name"] in shown
     assert [p["place"] for p in body["podium"]] == [1, 2, 3, 4]
     assert f"{body['champion']} wins the tournament." in shown
+    # the groups of each round are the standings page's tables
+    assert_tables_are_the_standings_page(client, event, {"round-1/group-B", "round-3/group-1"})
 
     drawn = page(client, "freestyle_draws", event.slug)
     draws = api(client, f"{event.slug}/draws/?per_page=200")
