@@ -57,6 +57,17 @@ METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 UNSAFE = ("POST", "PUT", "PATCH", "DELETE")
 REFUSALS = {"login", "403", "404"}  # a persona refused before the method is even looked at
 
+# The API's own copy of each format's public page (tournaments/api/formats.py), its format
+API_FORMAT_PAGES = {
+    "gokodom_bracket": "gokodom",
+    "freestyle_bracket": "freestyle",
+    "bot_contest_gauntlet": "bot_contest",
+    "bot_contest_brackets": "bot_contest",
+    "bot_contest_final": "bot_contest",
+    "bot_contest_boards": "bot_contest",
+    "wpf_playoffs_ladder": "wpf_playoffs",
+}
+
 # The only views a request without the CSRF token may reach, and why.
 CSRF_EXEMPT = {
     # The referee program posts JSON with "Authorization: Bearer <token>" and no cookie; a
@@ -84,6 +95,9 @@ CSRF_EXEMPT = {
             "api-v1:rounds",
             "api-v1:round",
             "api-v1:standings",
+            "api-v1:outlook",
+            "api-v1:draws",
+            *(f"api-v1:{page}" for page in API_FORMAT_PAGES),
         )
     },
 }
@@ -184,6 +198,17 @@ TABLE: dict[str, list[Case]] = {
         Case("public", "404 404 404 404 404", kwargs={"number": 2}),
     ],
     "api-v1:standings": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
+    "api-v1:outlook": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
+    "api-v1:draws": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
+    **{
+        f"api-v1:{page}": [
+            Case("private", PRIVATE_PAGE, format=key),
+            Case("public", EVERYONE, format=key),
+            # another format's page is missing, as the page is
+            Case("public", "404 404 404 404 404"),
+        ]
+        for page, key in API_FORMAT_PAGES.items()
+    },
     # --- a player's own things, and the mails' links ------------------------------------
     # an unsubscribe link needs no sign-in; a link that was not made here is refused
     "tournaments:unsubscribe": [

@@ -224,6 +224,15 @@ def test_the_schema_is_openapi_3_1_with_every_operation(client):
         "/api/v1/events/{slug}/rounds/",
         "/api/v1/events/{slug}/rounds/{number}/",
         "/api/v1/events/{slug}/standings/",
+        "/api/v1/events/{slug}/outlook/",
+        "/api/v1/events/{slug}/draws/",
+        "/api/v1/events/{slug}/gokodom/bracket/",
+        "/api/v1/events/{slug}/freestyle/bracket/",
+        "/api/v1/events/{slug}/bot_contest/gauntlet/",
+        "/api/v1/events/{slug}/bot_contest/brackets/",
+        "/api/v1/events/{slug}/bot_contest/final/",
+        "/api/v1/events/{slug}/bot_contest/boards/",
+        "/api/v1/events/{slug}/wpf_playoffs/ladder/",
     }
     for methods in schema["paths"].values():
         assert set(methods["get"]["responses"]) == {"200", "304", "404", "422", "429"}

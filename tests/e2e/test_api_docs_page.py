@@ -27,6 +27,9 @@ def test_the_api_docs_page_reads_well_and_loads_nothing_from_elsewhere(
     )
     page.goto(live_server.url + reverse("api_docs"))
     expect(page.get_by_role("heading", name="GET /api/v1/events/{slug}/standings/")).to_be_visible()
+    for path in ("outlook/", "draws/", "gokodom/bracket/", "wpf_playoffs/ladder/"):
+        heading = page.get_by_role("heading", name="GET /api/v1/events/{slug}/" + path)
+        expect(heading).to_be_visible()
     shot(page, f"api-docs-{width}")
     assert elsewhere == []
     violations = Axe().run(page, options=AXE_OPTIONS).response["violations"]

@@ -22,8 +22,9 @@ api = NinjaAPI(
     version="1",
     description=(
         "Read-only JSON for what the public pages show: events, entrants, rounds with "
-        "pairings and results, standings with every tiebreak value and the reasons. "
-        "Guide: docs/api.md."
+        "pairings and results, standings with every tiebreak value and the reasons, the "
+        "contention outlook, the recorded draws, and each format's own pages (brackets, "
+        "the bot contest's gauntlet, final and boards, the WPF ladder). Guide: docs/api.md."
     ),
     urls_namespace="api-v1",
     openapi_url="/schema/",

@@ -15,18 +15,21 @@ from django.utils.translation import gettext as _
 
 from tournaments import selectors
 from tournaments.api.errors import ApiError
+from tournaments.endings import ending_notes
 from tournaments.formats import ui_for
 from tournaments.models import Entrant, Event, Match, Round
-from tournaments.words import decided_detail
+from tournaments.words import decided_detail, sentence
 
 PER_PAGE = 50
 MAX_PER_PAGE = 200
 
 
-def paginate(items: QuerySet[Any], page: int, per_page: int) -> tuple[dict[str, Any], list[Any]]:
-    """One page of ``items`` (a count and a slice: two queries). A page past the end is
-    refused by name; page 1 of nothing is an empty page."""
-    count = items.count()
+def paginate(
+    items: QuerySet[Any] | list[Any], page: int, per_page: int
+) -> tuple[dict[str, Any], list[Any]]:
+    """One page of ``items`` (a queryset: a count and a slice, two queries; or a list read
+    already). A page past the end is refused by name; page 1 of nothing is an empty page."""
+    count = len(items) if isinstance(items, list) else items.count()
     pages = max(1, math.ceil(count / per_page))
     if page > pages:
         raise ApiError(
@@ -117,12 +120,14 @@ def rounds(event: Event) -> list[dict[str, Any]]:
 RESULT_KEYS = ("points", "winner", "complete", "summary", "game_scores")
 
 
-def _match(match: Match, hidden: bool) -> dict[str, Any]:
+def _match(match: Match, hidden: bool, ui: Any) -> dict[str, Any]:
     result = match.result if match.result and not hidden else None
     return {
         "code": match.code,
         "table": match.table,
         "bracket": match.bracket,
+        # the bracket's heading on the round page (WOC: "Semi-finals (III.2)")
+        "bracket_title": sentence(ui.bracket_title(match.bracket)) if match.bracket else "",
         "group": match.group.label if match.group else None,
         "seats": [
             {"seat": p.seat, "role": p.role, "entrant": _ref(p.entrant)}
@@ -131,6 +136,9 @@ def _match(match: Match, hidden: bool) -> dict[str, Any]:
         # the engine's score; its reasons and details are the director's record
         "result": {k: result.get(k) for k in RESULT_KEYS} if result else None,
         "overridden": match.overridden,
+        # the notes under the result on the round page (fragments._prepare_rows): how it
+        # ended, and the format's own (WOC: places, colours, the better-ranked's choice)
+        "notes": [] if hidden else [str(n) for n in ending_notes(match) + ui.match_notes(match)],
         "games": []
         if hidden
         else [
@@ -147,14 +155,30 @@ def one_round(event: Event, number: int) -> dict[str, Any]:
     rnd = next((r for r in public if r.number == number), None)
     if rnd is None:
         raise ApiError(404, "not_found", _("Nothing here: no such public resource."))
-    hidden = ui_for(event).hides_results(event, public)
+    ui = ui_for(event)
+    hidden = ui.hides_results(event, public)
     matches = selectors.with_seats_and_games(Match.objects.filter(round=rnd)).order_by(
         "order", "code"
     )
     return {
         **_round_summary(event, rnd),
         "results_hidden": hidden,
-        "matches": [_match(m, hidden) for m in matches],
+        "matches": [_match(m, hidden, ui) for m in matches],
+    }
+
+
+def _breakdown(found: Any) -> dict[str, Any] | None:
+    """A table's parts as the standings page shows them (FormatUI.table_breakdown)."""
+    if found is None:
+        return None
+    return {
+        "title": sentence(found.title),
+        "caption": str(found.caption),
+        "columns": [{"label": str(label), "help": str(help)} for label, help in found.columns],
+        "rows": [
+            {"entrant": _ref(entrant), "cells": [str(c) for c in cells]}
+            for entrant, cells in found.rows
+        ],
     }
 
 
@@ -162,7 +186,8 @@ def standings(event: Event) -> dict[str, Any]:
     """The newest published standings, every public table with every tiebreak value and
     the reasons for each split tie (selectors.published_standings)."""
     rounds = selectors.public_rounds(event)
-    hidden = ui_for(event).hides_results(event, rounds)
+    ui = ui_for(event)
+    hidden = ui.hides_results(event, rounds)
     snapshot, tables = selectors.published_standings(event)
     if snapshot is None:
         return {
@@ -192,6 +217,8 @@ def standings(event: Event) -> dict[str, Any]:
                         "points": r["row"].points,
                         "status": r["row"].status,
                         "values": r["row"].values,
+                        # how the tiebreak value is built (WOC: the Brightwell Quotient)
+                        "explanation": ui.row_explanation(r["row"]),
                     }
                     for r in table["rows"]
                 ],
@@ -206,6 +233,7 @@ def standings(event: Event) -> dict[str, Any]:
                     for d, text in zip(table.get("decided", []), table["decided_text"], strict=True)
                 ],
                 "notes": list(table.get("notes", [])),
+                "breakdown": _breakdown(table.get("breakdown")),
             }
         )
     return {

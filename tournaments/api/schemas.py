@@ -8,6 +8,7 @@ import datetime
 from typing import Any
 
 from ninja import Schema
+from pydantic import ConfigDict
 
 
 class Error(Schema):
@@ -102,10 +103,12 @@ class Match(Schema):
     code: str
     table: int | None
     bracket: str
+    bracket_title: str
     group: str | None
     seats: list[Seat]
     result: Result | None
     overridden: bool
+    notes: list[str]
     games: list[Game]
 
 
@@ -127,6 +130,7 @@ class StandingsEntry(Schema):
     points: float | None
     status: str
     values: dict[str, Any]
+    explanation: str
 
 
 class Decided(Schema):
@@ -137,6 +141,36 @@ class Decided(Schema):
     detail: str
 
 
+class BreakdownColumn(Schema):
+    label: str
+    help: str
+
+
+class BreakdownRow(Schema):
+    entrant: EntrantRef | None
+    cells: list[str]
+
+
+class Breakdown(Schema):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "title": "Brightwell Quotient, part by part",
+                    "caption": "BQ = discs in games against opponents still in the event + ...",
+                    "columns": [{"label": "Discs", "help": "Discs in the games that count"}],
+                    "rows": [{"entrant": {"number": 3, "name": "Ann Lee"}, "cells": ["212"]}],
+                }
+            ]
+        }
+    )
+
+    title: str
+    caption: str
+    columns: list[BreakdownColumn]
+    rows: list[BreakdownRow]
+
+
 class StandingsTable(Schema):
     key: str
     title: str
@@ -144,6 +178,7 @@ class StandingsTable(Schema):
     rows: list[StandingsEntry]
     decided: list[Decided]
     notes: list[Any]
+    breakdown: Breakdown | None
 
 
 class Standings(Schema):
