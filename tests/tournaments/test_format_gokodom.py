@@ -407,3 +407,31 @@ def test_a_drafted_knockout_and_its_coin_flips_do_not_move_the_standings(directo
     assert ranks() == tied
     rounds.publish_round(rounds.draft_next_round(event, by=director).round, by=director)
     assert len({rank for _, _, rank in ranks()}) == len(tied)  # published: the flips count
+
+
+def test_moving_a_rounds_times_moves_the_public_pages_stamp(director):
+    """A cached page or API answer that shows a deadline must not outlive a change of it: the
+    round's times are shown on the public pages, so setting them moves the event's stamp."""
+    from tournaments.views import pagecache
+
+    event, rnd = start(director)
+    event.public = True
+    event.save()
+    before = pagecache._stamp(event.slug)["version"]
+    later = datetime.datetime(2031, 1, 1, tzinfo=datetime.UTC)
+    director_service.set_round_times(rnd, None, later, by=director)
+    after = pagecache._stamp(event.slug)["version"]
+    assert after != before
+
+
+def test_times_in_the_wrong_order_name_the_field_in_the_directors_language(director):
+    from django.utils import translation
+
+    from tournaments.services.errors import ServiceError
+
+    _event, rnd = start(director)
+    start_at = datetime.datetime(2031, 1, 2, tzinfo=datetime.UTC)
+    with translation.override("fr"), pytest.raises(ServiceError) as refused:
+        director_service.set_round_times(rnd, start_at, start_at, by=director)
+    assert refused.value.problems[0].field == "deadline"
+    assert "échéance" in refused.value.messages[0]

@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from rules import corrections as diffs
 from rules.contract import EventState, MatchScore, Problem
@@ -276,7 +277,7 @@ def _withdrawal_preview(
     event: Event, entrant: Entrant, state: EventState, during: bool = False
 ) -> Preview:
     if entrant.status == Entrant.Status.WITHDRAWN:
-        raise ServiceError(f"{entrant.name} has already withdrawn.")
+        raise ServiceError(_("%(entrant)s has already withdrawn.") % {"entrant": entrant.name})
     latest = _withdraw_after(event)
     # During a round his games of that round stop counting, but the round stays as paired:
     # only the rounds after it are compared with the engine's plan.

@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from rules.contract import DrawMethod, DrawRecord, EventState
 from rules.draws import DrawSource
@@ -53,7 +54,10 @@ def enter_external(
     standings are recomputed: before, they kept the tie until a later result came in."""
     with transaction.atomic():
         if RandomDraw.objects.filter(event=event, key=key).exists():
-            raise ServiceError(f"The draw '{key}' has already been made; a draw is never redone.")
+            raise ServiceError(
+                _("The draw '%(key)s' has already been made; a draw is never redone.")
+                % {"key": key}
+            )
         (draw,) = store(
             event,
             [DrawRecord(key, value, DrawMethod.EXTERNAL, purpose)],

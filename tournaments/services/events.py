@@ -9,6 +9,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from rules import registry
 from rules.contract import Problem
@@ -128,7 +129,7 @@ def withdraw(
         event = locking.lock_event(entrant.event_id)
         entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
         if entrant.status == Entrant.Status.WITHDRAWN:
-            raise ServiceError(f"{entrant.name} has already withdrawn.")
+            raise ServiceError(_("%(entrant)s has already withdrawn.") % {"entrant": entrant.name})
         last = (
             event.rounds.exclude(status=Round.Status.DRAFT)
             .order_by("-number")

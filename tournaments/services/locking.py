@@ -10,18 +10,23 @@ event. Call these inside ``transaction.atomic()``: a lock lasts until the commit
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+from django_stubs_ext import StrOrPromise
+
 from tournaments.match_reads import with_seats_and_games
 from tournaments.models import Event, Match
 from tournaments.services.errors import ServiceError
 
 
-def lock_event(event: Event | int, *, format: str = "", refusal: str = "") -> Event:
+def lock_event(event: Event | int, *, format: str = "", refusal: StrOrPromise = "") -> Event:
     """The event's row, locked and read afresh. With ``format``, an event of another
     format is refused with ``refusal`` ("a bot contest": "X is not a bot contest.")."""
     pk = event.pk if isinstance(event, Event) else event
     locked = Event.objects.select_for_update().get(pk=pk)
     if format and locked.format != format:
-        raise ServiceError(f"{locked.name} is not {refusal or format}.")
+        raise ServiceError(
+            _("%(event)s is not %(kind)s.") % {"event": locked.name, "kind": refusal or format}
+        )
     return locked
 
 

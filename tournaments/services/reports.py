@@ -19,6 +19,7 @@ from django.conf import settings as conf
 from django.core.files.base import ContentFile
 from django.db import DatabaseError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tournaments.models import (
     CheckIn,
@@ -60,7 +61,7 @@ def request(
     links under it."""
     now = now or timezone.now()
     if kind not in BUILDERS:
-        raise ServiceError(f"'{kind}' is not a kind of report.")
+        raise ServiceError(_("'%(kind)s' is not a kind of report.") % {"kind": kind})
     options: dict[str, Any] = {}
     if kind in OPTION_KINDS:
         if not base_url.startswith(("http://", "https://")):
@@ -76,7 +77,9 @@ def request(
         if round_number is None:
             raise ServiceError("There is no round to print yet: draft a round first.")
         if not event.rounds.filter(number=round_number).exists():
-            raise ServiceError(f"round: the event has no round {round_number}.")
+            raise ServiceError(
+                _("Round: the event has no round %(number)s.") % {"number": round_number}
+            )
     else:
         round_number = None
     with transaction.atomic():

@@ -9,6 +9,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from rules.contract import EngineError, Finished, NeedsDecision, Problem, RoundPlan, SwapPlan
 from rules.draws import DrawNeeded, InvalidDraw
@@ -27,6 +28,7 @@ from tournaments.services import audit, checkin, draws, locking, notifications, 
 from tournaments.services.errors import ServiceError
 from tournaments.services.result_json import reasons_json, score_json
 from tournaments.services.state import jsonable, load_event_state
+from tournaments.words import label as round_label
 
 
 @dataclass(frozen=True)
@@ -43,9 +45,15 @@ def draft_next_round(event: Event, *, by: Any, now: datetime | None = None) -> D
         event = locking.lock_event(event)
         last = event.rounds.order_by("-number").first()
         if last is not None and last.status == Round.Status.DRAFT:
-            raise ServiceError(f"{last.label} is still a draft: publish or delete it first.")
+            raise ServiceError(
+                _("%(round)s is still a draft: publish or delete it first.")
+                % {"round": round_label(last.label)}
+            )
         if last is not None and last.status != Round.Status.COMPLETED:
-            raise ServiceError(f"{last.label} is not complete yet: close it before the next round.")
+            raise ServiceError(
+                _("%(round)s is not complete yet: close it before the next round.")
+                % {"round": round_label(last.label)}
+            )
         # check-in: the entrants marked absent for this round (services/checkin.py)
         number = last.number + 1 if last is not None else 1
         absent = checkin.absent_ids(event, number)
@@ -147,7 +155,9 @@ def publish_round(rnd: Round, *, by: Any, now: datetime | None = None) -> Round:
         event = locking.lock_event(rnd.event_id)
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if rnd.status != Round.Status.DRAFT:
-            raise ServiceError(f"{rnd.label} is already published.")
+            raise ServiceError(
+                _("%(round)s is already published.") % {"round": round_label(rnd.label)}
+            )
         rnd.status = Round.Status.PUBLISHED
         rnd.published_at = now
         rnd.save(update_fields=["status", "published_at"])
@@ -189,7 +199,10 @@ def delete_draft(rnd: Round, *, by: Any, now: datetime | None = None) -> None:
         event = locking.lock_event(rnd.event_id)
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if rnd.status != Round.Status.DRAFT:
-            raise ServiceError(f"{rnd.label} is published: a published round is never deleted.")
+            raise ServiceError(
+                _("%(round)s is published: a published round is never deleted.")
+                % {"round": round_label(rnd.label)}
+            )
         rnd.draws.all().delete()
         label = rnd.label
         rnd.delete()
@@ -350,7 +363,10 @@ def swap(
         event = locking.lock_event(rnd.event_id)
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if rnd.status != Round.Status.DRAFT:
-            raise ServiceError(f"{rnd.label} is published: only a draft's pairings can change.")
+            raise ServiceError(
+                _("%(round)s is published: only a draft's pairings can change.")
+                % {"round": round_label(rnd.label)}
+            )
         seats = list(
             MatchParticipant.objects.filter(match__round=rnd, entrant__number__in=[first, second])
             .select_related("entrant", "match")

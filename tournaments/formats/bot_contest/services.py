@@ -16,6 +16,8 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from rules.contract import DrawMethod, DrawRecord, Problem
 from tournaments.formats.bot_contest import games as reading
@@ -25,6 +27,7 @@ from tournaments.services.errors import InvalidResult, ServiceError
 from tournaments.services.state import load_event_state
 
 FORMAT = "bot_contest"
+REFUSAL = gettext_lazy("a bot contest")
 WINNER_KEY = "final/winner"
 
 
@@ -86,7 +89,7 @@ def import_csv(
     """Every game of the file, or none: one error anywhere refuses the whole file."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = locking.lock_event(event, format=FORMAT, refusal="a bot contest")
+        event = locking.lock_event(event, format=FORMAT, refusal=REFUSAL)
         checked = check_csv(event, text)
         if not checked.valid:
             raise GamesRefused(checked.errors or [reading.RowError(0, "", "No games.")])
@@ -118,7 +121,7 @@ def create_token(event: Event, *, by: Any, now: datetime | None = None) -> tuple
     now = now or timezone.now()
     token = secrets.token_urlsafe(32)
     with transaction.atomic():
-        event = locking.lock_event(event, format=FORMAT, refusal="a bot contest")
+        event = locking.lock_event(event, format=FORMAT, refusal=REFUSAL)
         event.referee_tokens.filter(revoked_at__isnull=True).update(revoked_at=now)
         row = RefereeToken.objects.create(
             event=event,
@@ -134,7 +137,7 @@ def create_token(event: Event, *, by: Any, now: datetime | None = None) -> tuple
 def revoke_token(event: Event, *, by: Any, now: datetime | None = None) -> int:
     now = now or timezone.now()
     with transaction.atomic():
-        event = locking.lock_event(event, format=FORMAT, refusal="a bot contest")
+        event = locking.lock_event(event, format=FORMAT, refusal=REFUSAL)
         count = event.referee_tokens.filter(revoked_at__isnull=True).update(revoked_at=now)
         if count:
             audit.log(event, "bot_contest.token_revoked", actor=by, at=now)
@@ -179,7 +182,7 @@ def post_game(
             [reading.RowError(0, k, f"{k}: not a field of a game.") for k in unknown]
         )
     with transaction.atomic():
-        event = locking.lock_event(event, format=FORMAT, refusal="a bot contest")
+        event = locking.lock_event(event, format=FORMAT, refusal=REFUSAL)
         RefereeToken.objects.filter(pk=token.pk).update(last_used_at=now)
         seen = _seen(event, game_id)
         if seen is not None:
@@ -249,7 +252,7 @@ def choose_board(
     ``board/round-N``, which the engine reads when it plans that round."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = locking.lock_event(event, format=FORMAT, refusal="a bot contest")
+        event = locking.lock_event(event, format=FORMAT, refusal=REFUSAL)
         settings = event.resolved_settings()
         if settings["board_choice"] != "director":
             raise ServiceError("The engine rotates the boards in this event.")
@@ -270,7 +273,9 @@ def choose_board(
             )
         key = f"board/round-{round_number}"
         if RandomDraw.objects.filter(event=event, key=key).exists():
-            raise ServiceError(f"The board of round {round_number} is chosen already.")
+            raise ServiceError(
+                _("The board of round %(number)s is chosen already.") % {"number": round_number}
+            )
         (draw,) = draws.store(
             event,
             [
@@ -306,7 +311,7 @@ def decide_final(
     if not reason.strip():
         raise ServiceError([Problem("final.reason", "reason", "Say how you decided.")])
     with transaction.atomic():
-        event = locking.lock_event(event, format=FORMAT, refusal="a bot contest")
+        event = locking.lock_event(event, format=FORMAT, refusal=REFUSAL)
         question = final_question(event)
         if question is None:
             raise ServiceError("The final has no tie for first to decide.")

@@ -22,6 +22,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from rules.contract import DrawMethod, DrawRecord, EngineError, NeedsDecision, Problem
 from rules.draws import DrawNeeded, DrawSource, InvalidDraw
@@ -221,7 +222,7 @@ def check_withdrawal(event: Event, entrant: Entrant, *, during: bool) -> Round |
     """Refuse a withdrawal the rules cannot take (already withdrawn, in a draft, "during" with
     no round in play for him); the round in play or last played, if any."""
     if entrant.status == Entrant.Status.WITHDRAWN:
-        raise ServiceError(f"{entrant.name} has already withdrawn.")
+        raise ServiceError(_("%(entrant)s has already withdrawn.") % {"entrant": entrant.name})
     draft = event.rounds.filter(status=Round.Status.DRAFT).first()
     if draft is not None and draft.matches.filter(participants__entrant=entrant).exists():
         raise ServiceError(

@@ -24,6 +24,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext
+from django.utils.translation import gettext as _
+from django_stubs_ext import StrOrPromise
 
 from rules.contract import EventState, MatchScore, MatchState, Problem
 from rules.words_common import ROUND
@@ -34,6 +36,7 @@ from tournaments.services import audit, locking, notifications, result_changes, 
 from tournaments.services.errors import InvalidResult, NotAllowed, ServiceError
 from tournaments.services.result_json import score_json
 from tournaments.services.state import match_state
+from tournaments.words import label
 
 INVERSE = {"W": "L", "L": "W", "D": "D"}
 
@@ -103,10 +106,13 @@ def shown(event: Event, moment: datetime | None) -> str:
 # -- checks ----------------------------------------------------------------------------------
 
 
-def _open(event: Event, locked: Match, now: datetime, what: str) -> None:
+def _open(event: Event, locked: Match, now: datetime, what: StrOrPromise) -> None:
     rnd = locked.round
     if rnd.status != Round.Status.PUBLISHED:
-        raise ServiceError(f"{rnd.label} is closed: {what} is no longer possible.")
+        raise ServiceError(
+            _("%(round)s is closed: %(what)s is no longer possible.")
+            % {"round": label(rnd.label), "what": what}
+        )
     end = schedule.deadline(event, rnd)
     if end is not None and now >= end:
         raise ServiceError(
@@ -202,7 +208,7 @@ def report(
         event, locked = locking.lock_match(match, seats=True)
         _seat(locked, entrant)
         _two_players(locked)
-        _open(event, locked, now, "reporting a result")
+        _open(event, locked, now, _("reporting a result"))
         if _complete(locked):
             raise ServiceError(
                 f"A result is already recorded ({(locked.result or {}).get('summary', '')}). "
@@ -311,7 +317,7 @@ def confirm(
     with transaction.atomic():
         event, locked = locking.lock_match(match, seats=True)
         _seat(locked, entrant)
-        _open(event, locked, now, "confirming a result")
+        _open(event, locked, now, _("confirming a result"))
         me = str(entrant.number)
         entry = dict(locked.details.get("report") or {})
         counter = entry.get("counter")
@@ -369,7 +375,7 @@ def dispute(
     with transaction.atomic():
         event, locked = locking.lock_match(match, seats=True)
         _seat(locked, entrant)
-        _open(event, locked, now, "disputing a result")
+        _open(event, locked, now, _("disputing a result"))
         entry = _pending_for(locked, entrant, (REPORTED,))
         entry.update(status=DISPUTED, disputed_by=str(entrant.number), note=note)
         if outcome or games:
@@ -411,7 +417,7 @@ def message_director(
         event, locked = locking.lock_match(match, seats=True)
         _seat(locked, entrant)
         _two_players(locked)
-        _open(event, locked, now, "messaging the director about this match")
+        _open(event, locked, now, _("messaging the director about this match"))
         if _complete(locked):
             raise ServiceError("This match has a result: there is nothing to tell the director.")
         me = str(entrant.number)

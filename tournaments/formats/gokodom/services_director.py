@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from rules.contract import DrawMethod, DrawRecord, Problem, RoundState
 from rules.formats.gokodom import resolve_deadline
@@ -31,6 +32,7 @@ from tournaments.models import Event, Match, RandomDraw, ResultChange, Round
 from tournaments.services import audit, draws, locking, results, rounds, standings
 from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
 from tournaments.services.state import load_event_state
+from tournaments.words import label
 
 CODES = ("W", "L", "D", "WD", "DD", "LD")
 EIGHTH_PLACE_KEY = "knockout/eighth-place"
@@ -192,13 +194,16 @@ def set_round_times(
     now = now or timezone.now()
     if starts_at and deadline and deadline <= starts_at:
         raise ServiceError(
-            [Problem("gokodom.times", "deadline", "The deadline must come after the start.")]
+            [Problem("gokodom.times", "deadline", _("The deadline must come after the start."))]
         )
     with transaction.atomic():
         event = locking.lock_event(rnd.event_id)
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if rnd.status == Round.Status.COMPLETED:
-            raise ServiceError(f"{rnd.label} is closed: its times can no longer change.")
+            raise ServiceError(
+                _("%(round)s is closed: its times can no longer change.")
+                % {"round": label(rnd.label)}
+            )
         before = {"starts_at": _iso(rnd.starts_at), "deadline": _iso(rnd.deadline)}
         rnd.starts_at, rnd.deadline = starts_at, deadline
         if deadline is not None:
@@ -214,6 +219,8 @@ def set_round_times(
             before=before,
             after={"starts_at": _iso(starts_at), "deadline": _iso(deadline)},
         )
+        # the public pages and the API show the round's times: a saved event moves their stamp
+        event.save(update_fields=["updated_at"])
         return rnd
 
 

@@ -15,11 +15,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_POST, require_safe
+from django_stubs_ext import StrOrPromise
 
 from accounts.permissions import event_for_director
-from rules.contract import NeedsDecision
+from rules.contract import NeedsDecision, Problem
 from rules.draws import DrawNeeded, DrawSource, InvalidDraw
 from rules.formats.gokodom.schedule import season as season_dates
 from tournaments import selectors
@@ -145,13 +147,22 @@ def schedule_view(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("tournaments:gokodom_manage", slug=slug)
 
 
-def _moment(event: Event, text: str, label: str) -> datetime.datetime | None:
+def _moment(event: Event, text: str, label: StrOrPromise, field: str) -> datetime.datetime | None:
     if not text.strip():
         return None
     try:
         naive = datetime.datetime.fromisoformat(text.strip())
     except ValueError:
-        raise ServiceError(f"{label}: '{text}' is not a date and time.") from None
+        raise ServiceError(
+            [
+                Problem(
+                    "gokodom.moment",
+                    field,
+                    _("%(label)s: '%(text)s' is not a date and time.")
+                    % {"label": label, "text": text},
+                )
+            ]
+        ) from None
     return naive.replace(tzinfo=schedule.zone(event))
 
 
@@ -163,8 +174,8 @@ def round_times(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if rnd is None:
         raise Http404("No such round.")
     try:
-        starts = _moment(event, request.POST.get("starts_at", ""), "Start")
-        ends = _moment(event, request.POST.get("deadline", ""), "Deadline")
+        starts = _moment(event, request.POST.get("starts_at", ""), _("Start"), "starts_at")
+        ends = _moment(event, request.POST.get("deadline", ""), _("Deadline"), "deadline")
         director.set_round_times(rnd, starts, ends, by=request.user)
         messages.success(request, f"{rnd.label}: times saved.")
     except ServiceError as error:

@@ -13,6 +13,8 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from rules.contract import Problem
 from rules.formats.wpf_playoffs.puzzles import preference_list
@@ -21,8 +23,10 @@ from rules.formats.wpf_playoffs.schedule import ONLINE_LETTERS, SESSIONS, Stage
 from tournaments.models import Entrant, Event, Match, Round
 from tournaments.services import audit, locking, standings
 from tournaments.services.errors import ServiceError
+from tournaments.words import label
 
 FORMAT = "wpf_playoffs"
+REFUSAL = gettext_lazy("a WPF GP playoff")
 ONLINE_ROUNDS = len(ONLINE_LETTERS)  # engine rounds 1-7 are the online rounds A-G
 
 
@@ -45,7 +49,7 @@ def save_eligibility(
     Returns how many entrants changed."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = locking.lock_event(event, format=FORMAT, refusal="a WPF GP playoff")
+        event = locking.lock_event(event, format=FORMAT, refusal=REFUSAL)
         if event.rounds.exists():
             raise ServiceError(
                 "Round A is drafted: the seeds are fixed. Delete its draft to change eligibility."
@@ -114,7 +118,7 @@ def save_puzzles(
     is drafted (earlier picks were made from it), the live pool once a heat is drafted."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = locking.lock_event(event, format=FORMAT, refusal="a WPF GP playoff")
+        event = locking.lock_event(event, format=FORMAT, refusal=REFUSAL)
         settings = dict(event.settings)
         new = {
             **settings,
@@ -203,7 +207,7 @@ def save_preferences(
     (on the player's behalf, audited)."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = locking.lock_event(entrant.event_id, format=FORMAT, refusal="a WPF GP playoff")
+        event = locking.lock_event(entrant.event_id, format=FORMAT, refusal=REFUSAL)
         entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
         settings = event.resolved_settings()
         pool = [str(p) for p in settings["online_puzzles"]]
@@ -282,17 +286,23 @@ def choose_live_puzzle(rnd: Round, puzzle: str, *, by: Any, now: datetime | None
     (round details ``puzzle``, which the engine reads)."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = locking.lock_event(rnd.event_id, format=FORMAT, refusal="a WPF GP playoff")
+        event = locking.lock_event(rnd.event_id, format=FORMAT, refusal=REFUSAL)
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if rnd.details.get("stage") != Stage.LIVE.value:
-            raise ServiceError(f"{rnd.label} is an online round: its puzzle is picked by rule.")
+            raise ServiceError(
+                _("%(round)s is an online round: its puzzle is picked by rule.")
+                % {"round": label(rnd.label)}
+            )
         options = [str(p) for p in rnd.details.get("puzzle_options") or []]
         if "puzzle_options" not in rnd.details:
             raise ServiceError(
                 f"{rnd.label} plays the puzzle chosen on the first heat of its round."
             )
         if event.rounds.filter(number__gt=rnd.number).exists():
-            raise ServiceError(f"A later heat is drafted: {rnd.label}'s puzzle is fixed.")
+            raise ServiceError(
+                _("A later heat is drafted: the puzzle of %(round)s is fixed.")
+                % {"round": label(rnd.label)}
+            )
         if puzzle not in options:
             raise ServiceError(
                 [
@@ -321,7 +331,7 @@ def reveal_online_results(event: Event, *, by: Any, now: datetime | None = None)
     once round G's online matches are all closed; done once."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = locking.lock_event(event, format=FORMAT, refusal="a WPF GP playoff")
+        event = locking.lock_event(event, format=FORMAT, refusal=REFUSAL)
         if event.settings.get(REVEAL_SETTING, False):
             raise ServiceError("The online results are public already.")
         closed = event.rounds.filter(
