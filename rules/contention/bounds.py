@@ -129,7 +129,10 @@ class TopBound:
         goal: str,
         unit: dict[str, Any],
         left: dict[str, Any],
+        before: TopBound | None = None,
     ) -> TopBound:
+        """``before``: an earlier bound, whose verdicts are shared again where they say the
+        same (when its goal, places, unit, what is left and scale are the same)."""
         by_entrant = {r.entrant: r for r in reaches}
         scale = math.lcm(1, *{v.denominator for r in by_entrant.values() for v in (r.low, r.high)})
         keys = {e: (_key(r.low, scale), _key(r.high, scale)) for e, r in by_entrant.items()}
@@ -148,6 +151,8 @@ class TopBound:
             {},
             {},
         )
+        if before is not None and before.figures == bound.figures:
+            bound.said = before.said
         for entrant, reach in by_entrant.items():
             bound.verdicts[entrant] = bound._judge(reach)
         return bound
@@ -172,6 +177,7 @@ class TopBound:
                 goal=self.goal,
                 unit=self.unit,
                 left=left,
+                before=self,
             )
         bound = TopBound(
             self.places,
@@ -214,6 +220,11 @@ class TopBound:
         for entrant in again:
             bound.verdicts[entrant] = bound._judge(bound.reaches[entrant])
         return bound
+
+    @property
+    def figures(self) -> tuple[Any, ...]:
+        """What a verdict says besides the entrant's own numbers and counts."""
+        return (self.places, self.goal, self.unit, self.left, self.scale)
 
     def _judge(self, me: Reach) -> Verdict:
         if not me.can_place:
