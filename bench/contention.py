@@ -16,8 +16,9 @@ never fails a build.
 prints instead the CPU seconds of the contention after one more result, computed afresh and
 with ``reuse`` (the previous outlook carried over, issue 33), at each format's largest
 realistic size: the round robin of ``make bench`` (1,000 entrants, 5 rounds played, the 6th
-open), a GokoDom Swiss of 500 and a WOC Swiss of 10,000 (``bench.woc_pairing.event``, the
-last round half in). ``bench.standings`` prints the same table in ``make bench``.
+open), a GokoDom Swiss of 500, a WOC Swiss of 10,000 (``bench.woc_pairing.event``, the
+last round half in) and the Freestyle case above (28, exact at its worst).
+``bench.standings`` prints the same table in ``make bench``.
 """
 
 from __future__ import annotations
@@ -178,6 +179,7 @@ def reuse_cases() -> list[tuple[str, EventState, EventState]]:
         ("round robin 1,000 (make bench's), round 6", rr, rr),
         ("gokodom 500, Swiss round before the last", _cut(goko, len(swiss) - 1, 100), goko),
         ("woc swiss 10,000, round 13, half in", _cut(woc, 13, 2500), woc),
+        *((label, state, state) for label, state in freestyle(28)),
     ]
 
 
@@ -195,8 +197,8 @@ def reuse_table() -> None:
     from rules.contention import Reuse
 
     print(f"Contention after one result, CPU s, best of 3; load average {os.getloadavg()[0]:.1f}")
-    print(f"| {'event':44} | {'afresh':>7} | {'reuse':>7} | rows carried |")
-    print(f"| {'-' * 44} | {'-' * 7} | {'-' * 7} | {'-' * 12} |")
+    print(f"| {'event':46} | {'afresh':>7} | {'reuse':>7} | rows carried |")
+    print(f"| {'-' * 46} | {'-' * 7} | {'-' * 7} | {'-' * 12} |")
     for label, before, done in reuse_cases():
         engine = registry.get(before.format)
         previous = contention(before, engine.standings(before))
@@ -210,7 +212,7 @@ def reuse_table() -> None:
         kept = previous.by_entrant
         carried = sum(1 for row in result.entrants if kept.get(row.entrant) is row)
         rows = f"{carried:,} of {len(result.entrants):,}"
-        print(f"| {label:44} | {fresh:7.3f} | {again:7.3f} | {rows:>12} |", flush=True)
+        print(f"| {label:46} | {fresh:7.3f} | {again:7.3f} | {rows:>12} |", flush=True)
 
 
 def main() -> None:
@@ -218,7 +220,7 @@ def main() -> None:
         reuse_table()
         return
     entrants = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
-    print(f"{'event':44} {'standings s':>11} {'contention s':>12}  method  clinched/alive/out")
+    print(f"{'event':46} {'standings s':>11} {'contention s':>12}  method  clinched/alive/out")
     for build in (woc, round_robin, gokodom, freestyle):
         start = time.perf_counter()
         try:
