@@ -179,6 +179,9 @@ class TopBound:
                 left=left,
                 before=self,
             )
+        # The shared verdicts grow by those a result says anew (an eliminated entrant's
+        # sentence names them): past a few per entrant, start again rather than keep them all.
+        said = self.said if len(self.said) <= 4 * len(self.reaches) + 1000 else {}
         bound = TopBound(
             self.places,
             self.goal,
@@ -191,7 +194,7 @@ class TopBound:
             list(self.by_low),
             list(self.by_high),
             dict(self.verdicts),
-            self.said,
+            said,
         )
         again: set[str] = set(moved)
         for entrant, reach in moved.items():

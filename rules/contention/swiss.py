@@ -217,7 +217,10 @@ def _after(
         return None
     waiting, touched = after
     if stage.rounds_left == 0 and _affordable(state, stage, len(ids), waiting):
-        return None  # few enough outcomes to walk: the exact method answers
+        # Few enough outcomes to walk: the exact method answers, afresh. Its verdicts rest
+        # on every outcome of the games left and on the tiebreaks splitting them, and each
+        # says how many outcomes there are: a result changes them all (the walk is small).
+        return None
     rows = {r.entrant: (r.values.get(stage.points), r.status) for r in table.rows}
     if rows.keys() != work.rows.keys():
         return None

@@ -180,7 +180,9 @@ def _after(
     figures = _Figures.of(state)
     left = (len(waiting.matches) + work.later_games) * figures.games
     if left <= work.limit.bit_length() and affordable(3**left, len(state.entrants), work.limit):
-        return None  # few enough outcomes to walk: the exact method answers
+        # few enough outcomes to walk: the exact method answers afresh (its verdicts count
+        # the outcomes, which every result changes; see swiss._after)
+        return None
     table = (standings or ENGINE.standings(state)).tables[0]
     points = {r.entrant: r.values["points"] for r in table.rows}
     if points.keys() != work.points.keys():
