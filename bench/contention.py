@@ -10,10 +10,20 @@ of the engine's standings and of ``rules.contention.contention`` (best of three)
 package chose (exact or bound) and how many entrants are clinched, alive and eliminated. The
 standings task runs both on the same state, so the second column is what contention adds. It
 never fails a build.
+
+    PYTHONPATH=. .venv/bin/python bench/contention.py --reuse
+
+prints instead the CPU seconds of the contention after one more result, computed afresh and
+with ``reuse`` (the previous outlook carried over, issue 33), at each format's largest
+realistic size: the round robin of ``make bench`` (1,000 entrants, 5 rounds played, the 6th
+open), a GokoDom Swiss of 500, a WOC Swiss of 10,000 (``bench.woc_pairing.event``, the
+last round half in) and the Freestyle case above (28, exact at its worst).
+``bench.standings`` prints the same table in ``make bench``.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 import time
@@ -111,9 +121,106 @@ def freestyle(entrants: int) -> list[tuple[str, EventState]]:
     return [("freestyle (28), round 1, 5 games open a group", state)]
 
 
+def _rr_event(entrants: int = 1000, played: int = 5) -> EventState:
+    """bench/event.py's event (the one ``make bench`` imports) as the engine's state."""
+    from fractions import Fraction
+
+    from bench.event import event_file
+    from rules.contract import EntrantState, MatchState, Participant, RoundState
+
+    data = event_file("bench-open", entrants, played)
+    people = tuple(EntrantState(str(e["number"]), e["name"]) for e in data["entrants"])
+    rounds = tuple(
+        RoundState(
+            r["number"],
+            r["label"],
+            RoundStatus(r["status"]),
+            tuple(
+                MatchState(
+                    m["code"],
+                    r["number"],
+                    tuple(Participant(str(p["entrant"]), p["role"]) for p in m["participants"]),
+                    tuple(
+                        GameState(g["number"], tuple(Fraction(str(x)) for x in g["scores"]))
+                        for g in m["games"]
+                    ),
+                    table=m["table"],
+                )
+                for m in r["matches"]
+            ),
+        )
+        for r in data["rounds"]
+    )
+    return EventState("round_robin", data["event"]["settings"], people, rounds)
+
+
+def _one_more(state: EventState, done: EventState) -> tuple[EventState, tuple[int, str]]:
+    """``state`` with the first match waiting in its last round given its result in
+    ``done`` (the same event further on), or a win for the first seat."""
+    last = state.rounds[-1]
+    match = next(m for m in last.matches if not m.is_bye and not m.games)
+    found = next((m for m in done.rounds[last.number - 1].matches if m.code == match.code), None)
+    games = found.games if found is not None and found.games else (GameState(1, (1, 0)),)
+    matches = tuple(replace(m, games=games) if m is match else m for m in last.matches)
+    rounds = (*state.rounds[:-1], replace(last, matches=matches))
+    return replace(state, rounds=rounds), (last.number, match.code)
+
+
+def reuse_cases() -> list[tuple[str, EventState, EventState]]:
+    """(label, the event during a round, the same event further on)."""
+    from bench.woc_pairing import event
+    from rules.formats.gokodom.simulate import simulate
+
+    rr = _rr_event()
+    goko = simulate(500, random.Random(3)).state
+    swiss = [r for r in goko.rounds if not r.stage or r.stage == "swiss"]
+    woc = event(10_000, 13, 10_000)
+    return [
+        ("round robin 1,000 (make bench's), round 6", rr, rr),
+        ("gokodom 500, Swiss round before the last", _cut(goko, len(swiss) - 1, 100), goko),
+        ("woc swiss 10,000, round 13, half in", _cut(woc, 13, 2500), woc),
+        *((label, state, state) for label, state in freestyle(28)),
+    ]
+
+
+def _cpu(call: Callable[[], object]) -> float:
+    times = []
+    for _ in range(3):
+        start = time.process_time()
+        call()
+        times.append(time.process_time() - start)
+    return min(times)
+
+
+def reuse_table() -> None:
+    """Contention after one more result: afresh, and reusing the previous outlook."""
+    from rules.contention import Reuse
+
+    print(f"Contention after one result, CPU s, best of 3; load average {os.getloadavg()[0]:.1f}")
+    print(f"| {'event':46} | {'afresh':>7} | {'reuse':>7} | rows carried |")
+    print(f"| {'-' * 46} | {'-' * 7} | {'-' * 7} | {'-' * 12} |")
+    for label, before, done in reuse_cases():
+        engine = registry.get(before.format)
+        previous = contention(before, engine.standings(before))
+        after, key = _one_more(before, done)
+        standings = engine.standings(after)
+        reuse = Reuse(before, previous, frozenset({key}))
+        fresh = _cpu(lambda a=after, s=standings: contention(a, s))
+        again = _cpu(lambda a=after, s=standings, r=reuse: contention(a, s, reuse=r))
+        result = contention(after, standings, reuse=reuse)
+        assert result == contention(after, standings)
+        kept = previous.by_entrant
+        carried = sum(1 for row in result.entrants if kept.get(row.entrant) is row)
+        rows = f"{carried:,} of {len(result.entrants):,}"
+        print(f"| {label:46} | {fresh:7.3f} | {again:7.3f} | {rows:>12} |", flush=True)
+
+
 def main() -> None:
+    if "--reuse" in sys.argv:
+        reuse_table()
+        return
     entrants = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
-    print(f"{'event':44} {'standings s':>11} {'contention s':>12}  method  clinched/alive/out")
+    print(f"{'event':46} {'standings s':>11} {'contention s':>12}  method  clinched/alive/out")
     for build in (woc, round_robin, gokodom, freestyle):
         start = time.perf_counter()
         try:

@@ -22,7 +22,9 @@ The engine is timed with the cyclic collector on and off (the refresh turns it o
 Without ``--engine-only`` it needs a migrated PostgreSQL database in DATABASE_URL (the
 event is imported there under a fresh slug and deleted afterwards; ``BENCH_KEEP=1`` keeps
 it as ``bench-standings-<size>`` and reuses it on the next run: the import of 10,000
-entrants takes minutes). It never fails a build.
+entrants takes minutes). Then, unless ``--no-reuse``, the table of
+``bench/contention.py --reuse``: the contention after one more result, afresh and reusing
+the previous outlook, per format at its largest size. It never fails a build.
 """
 
 from __future__ import annotations
@@ -313,6 +315,11 @@ def main(argv: list[str]) -> None:
             rows += recompute_row(state, size)
         for what, wall, cpu in rows:
             print(f"| {size:>8,} | {what:<42} | {wall:7.3f} | {cpu:7.3f} |", flush=True)
+    if "--no-reuse" not in argv:
+        from bench.contention import reuse_table
+
+        print()
+        reuse_table()  # contention after one result, afresh and with reuse (issue 33)
 
 
 if __name__ == "__main__":

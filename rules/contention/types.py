@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rules import words
-from rules.contract import Reason
+from rules.contract import EventState, Reason
 
 
 class Status(enum.StrEnum):
@@ -64,6 +64,10 @@ class Contention:
     entrants: tuple[EntrantContention, ...]
     method: Method
     notes: tuple[Reason, ...] = ()
+    # What the method worked out on the way (each entrant's bound, the matches waiting for
+    # a result), kept for the next contention of the same event after a result (Reuse).
+    # Not part of the answer: equality and the stored snapshot ignore it.
+    work: Any = field(default=None, compare=False, repr=False)
 
     def of(self, entrant: str) -> EntrantContention:
         for row in self.entrants:
@@ -74,6 +78,17 @@ class Contention:
     @property
     def by_entrant(self) -> Mapping[str, EntrantContention]:
         return {row.entrant: row for row in self.entrants}
+
+
+@dataclass(frozen=True)
+class Reuse:
+    """The previous outlook of an event and how its state has changed since: only the
+    results (games) of the matches in ``changed``, each named (round number, match code).
+    Entrants, settings, rounds and draws are the same (the caller never asks otherwise)."""
+
+    previous_state: EventState  # the state the previous outlook was computed for
+    previous: Contention  # that outlook
+    changed: frozenset[tuple[int, str]]  # matches whose results differ
 
 
 def verdict(code: str, method: Method = Method.EXACT, **params: Any) -> Verdict:

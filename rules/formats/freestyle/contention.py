@@ -23,7 +23,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rules import registry
@@ -35,12 +35,20 @@ from rules.contention.types import (
     EntrantContention,
     Finish,
     Method,
+    Reuse,
     Status,
     Verdict,
     english,
     verdict,
 )
-from rules.contract import Engine, EventState, GameState, MatchState, Standings
+from rules.contract import (
+    Engine,
+    EventState,
+    GameState,
+    MatchState,
+    Standings,
+    StandingsTable,
+)
 from rules.formats.freestyle import ENGINE
 from rules.formats.freestyle.results import Context, RoundRecord
 from rules.formats.freestyle.tables import FINALS, SEMI_FINALS
@@ -61,59 +69,44 @@ NEXT = {
 }
 
 
-def contention(state: EventState, standings: Standings | None = None) -> Contention:
+def contention(
+    state: EventState, standings: Standings | None = None, *, reuse: Reuse | None = None
+) -> Contention:
+    """``reuse``: a group whose table and games of the round are as they were keeps its
+    rows (its verdicts rest on those alone: the walk plays the group's own games), when
+    every changed result is of the current round; the others are worked out again."""
     standings = standings or ENGINE.standings(state)
     names = {e.id: e.name for e in state.entrants}
     current = max((r.number for r in state.rounds), default=0)
     if current >= 4 or current == 0:
         return _knockout(state, names)
     key, target, places = NEXT[current]
+    before: dict[str, Group] = {}
+    if (
+        reuse is not None
+        and isinstance(reuse.previous.work, dict)
+        and all(number == current for number, _ in reuse.changed)
+    ):
+        before = reuse.previous.work
     rows: list[EntrantContention] = []
     seen: set[str] = set()
     method = Method.EXACT
+    groups: dict[str, Group] = {}
     for table in standings.tables:
         if not table.key.startswith(f"round-{current}/"):
             continue
-        size = len(table.rows)
-        reaches = []
-        statuses = {}
-        for row in table.rows:
-            played = int(row.values.get("played") or 0)
-            wins = fraction(row.values.get("wins"))
-            high = wins + (size - 1 - played)
-            # Leaving after this round: takes no place, those below move up.
-            can_place = row.status != "withdrawn"
-            reaches.append(Reach(row.entrant, names[row.entrant], wins, high, can_place))
-            statuses[row.entrant] = row.status
         group = table.key.split("/group-", 1)[1]
-        left = message("contention.left.group")
-        bound = _exact(
-            state, current, group, [r.entrant for r in table.rows], places, names, target
+        games = tuple(
+            m for r in state.rounds if r.number == current for m in r.matches if m.group == group
         )
-        if not bound:
-            if bound is None:
-                method = Method.BOUND
-            unit = message("contention.unit.wins")
-            bound = top_bound(reaches, places, goal="stage", unit=unit, left=left)
-        for row in table.rows:
-            stage: Verdict
-            if statuses[row.entrant] == "tiebreaker":
-                stage = verdict(
-                    "contention.stage.alive.tiebreaker", rank=row.rank, table=table.title
-                )
-            elif statuses[row.entrant] == "qualified":
-                stage = verdict("contention.stage.clinched.group", table=table.title)
-            elif statuses[row.entrant] in ("eliminated", "withdrawn"):
-                stage = verdict("contention.stage.eliminated.group", table=table.title)
-            else:
-                stage = bound[row.entrant]
-            win = (
-                verdict("contention.win.eliminated.stage", target=target)
-                if stage.status is Status.ELIMINATED
-                else verdict("contention.win.alive.stage", target=target)
-            )
-            rows.append(EntrantContention(row.entrant, win, stage))
-            seen.add(row.entrant)
+        found = before.get(table.key)
+        if found is None or found.table != table or found.games != games:
+            found = _group(state, current, group, table, games, names, target, places)
+        groups[table.key] = found
+        if found.bound:
+            method = Method.BOUND
+        rows.extend(found.rows)
+        seen.update(row.entrant for row in found.rows)
     for entrant in state.entrants:
         if entrant.id not in seen:
             rows.append(
@@ -123,7 +116,66 @@ def contention(state: EventState, standings: Standings | None = None) -> Content
                     verdict("contention.stage.eliminated.earlier"),
                 )
             )
-    return Contention(state.format, key, english(target), tuple(rows), method)
+    return Contention(state.format, key, english(target), tuple(rows), method, work=groups)
+
+
+@dataclass(frozen=True)
+class Group:
+    """One group's rows and what they rest on."""
+
+    table: StandingsTable
+    games: tuple[MatchState, ...]  # the group's matches of the round
+    rows: tuple[EntrantContention, ...]
+    bound: bool  # too many games left to walk: the points bound answered
+
+
+def _group(
+    state: EventState,
+    current: int,
+    group: str,
+    table: StandingsTable,
+    games: tuple[MatchState, ...],
+    names: dict[str, str],
+    target: dict[str, Any],
+    places: int,
+) -> Group:
+    size = len(table.rows)
+    reaches = []
+    statuses = {}
+    for row in table.rows:
+        played = int(row.values.get("played") or 0)
+        wins = fraction(row.values.get("wins"))
+        high = wins + (size - 1 - played)
+        # Leaving after this round: takes no place, those below move up.
+        can_place = row.status != "withdrawn"
+        reaches.append(Reach(row.entrant, names[row.entrant], wins, high, can_place))
+        statuses[row.entrant] = row.status
+    left = message("contention.left.group")
+    bound = _exact(state, current, group, [r.entrant for r in table.rows], places, names, target)
+    used_bound = False
+    if not bound:
+        if bound is None:
+            used_bound = True
+        unit = message("contention.unit.wins")
+        bound = top_bound(reaches, places, goal="stage", unit=unit, left=left)
+    rows = []
+    for row in table.rows:
+        stage: Verdict
+        if statuses[row.entrant] == "tiebreaker":
+            stage = verdict("contention.stage.alive.tiebreaker", rank=row.rank, table=table.title)
+        elif statuses[row.entrant] == "qualified":
+            stage = verdict("contention.stage.clinched.group", table=table.title)
+        elif statuses[row.entrant] in ("eliminated", "withdrawn"):
+            stage = verdict("contention.stage.eliminated.group", table=table.title)
+        else:
+            stage = bound[row.entrant]
+        win = (
+            verdict("contention.win.eliminated.stage", target=target)
+            if stage.status is Status.ELIMINATED
+            else verdict("contention.win.alive.stage", target=target)
+        )
+        rows.append(EntrantContention(row.entrant, win, stage))
+    return Group(table, games, tuple(rows), used_bound)
 
 
 def _exact(

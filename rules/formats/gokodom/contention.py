@@ -23,6 +23,7 @@ from rules.contention.types import (
     Contention,
     EntrantContention,
     Method,
+    Reuse,
     Status,
     Verdict,
     english,
@@ -105,13 +106,24 @@ def _auto(state: EventState) -> int:
     return _swiss_count(state, ENGINE.resolved(state))
 
 
-def contention(state: EventState, standings: Standings | None = None) -> Contention:
-    names = {e.id: e.name for e in state.entrants}
+def contention(
+    state: EventState, standings: Standings | None = None, *, reuse: Reuse | None = None
+) -> Contention:
+    """``reuse``: the Swiss bound carries over what a result cannot move (swiss.outlook);
+    the knockout is read from the standings in one pass, with nothing to carry."""
     if any(r.stage in (KNOCKOUT, PLAYOFF) for r in state.rounds):
+        names = {e.id: e.name for e in state.entrants}
         return _knockout(state, names, standings)
-    stage, method = swiss.verdicts(state, swiss_stage(state), standings)
-    rows = tuple(EntrantContention(e, _win_from_stage(v), v) for e, v in stage.items())
-    return Contention(state.format, STAGE, english(TARGET), rows, method)
+    previous = reuse.previous if reuse is not None else None
+    stage, method, work = swiss.outlook(
+        state,
+        swiss_stage(state),
+        standings,
+        work=previous.work if previous is not None else None,
+        changed=reuse.changed if reuse is not None else None,
+    )
+    rows = swiss.entrant_rows(stage, previous, _win_from_stage)
+    return Contention(state.format, STAGE, english(TARGET), rows, method, work=work)
 
 
 def _win_from_stage(stage: Verdict) -> Verdict:

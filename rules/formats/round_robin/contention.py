@@ -20,11 +20,19 @@ from fractions import Fraction
 from typing import Any
 
 from rules import berger, registry
-from rules.contention.bounds import Reach, fraction, top_bound
+from rules.contention.bounds import Reach, TopBound, fraction
 from rules.contention.cuts import table_finishes
 from rules.contention.exact import exact_verdicts
 from rules.contention.explore import Outcome, Walk, affordable, pending_by_score
-from rules.contention.types import Contention, EntrantContention, Finish, Method
+from rules.contention.types import (
+    Contention,
+    EntrantContention,
+    Finish,
+    Method,
+    Reuse,
+    Verdict,
+)
+from rules.contention.waiting import Waiting
 from rules.contract import Engine, EventState, GameState, MatchState, Standings
 from rules.formats.round_robin import ENGINE
 from rules.words import message
@@ -63,67 +71,179 @@ def evaluate(state: EventState) -> Outcome:
 
 
 def contention(
-    state: EventState, standings: Standings | None = None, *, limit: int = 500
+    state: EventState,
+    standings: Standings | None = None,
+    *,
+    limit: int = 500,
+    reuse: Reuse | None = None,
 ) -> Contention:
-    """``standings`` is not read: every outcome is ranked by the engine anew."""
-    names = {e.id: e.name for e in state.entrants}
+    """``standings``: the engine's standings of ``state`` (the bound reads the points from
+    them; the exact walk ranks every outcome anew). ``reuse``: the bound carries over what
+    a result cannot move (TopBound.after); the walk, small by its limit, runs anew."""
     ids = [e.id for e in state.entrants]
+    work = reuse.previous.work if reuse is not None else None
+    if isinstance(work, Work) and reuse is not None and work.limit == limit:
+        after = _after(state, standings, work, reuse.changed)
+        if after is not None:
+            rows = _rows(ids, after.bound.verdicts, reuse.previous)
+            return Contention(state.format, "", "", rows, Method.BOUND, work=after)
+    names = {e.id: e.name for e in state.entrants}
     walk = Walk(AS_ENGINE, menu, evaluate, pending_by_score(AS_ENGINE), limit=limit)
-    # 3 results a game: skip the walk when the count alone is over the limit.
     future = _future(state)  # the Berger rounds not yet planned, worked out once
-    left = _games_left(state, future)
+    waiting = Waiting.of(state, pending_by_score(AS_ENGINE))  # each match scored once
+    # 3 results a game: skip the walk when the count alone is over the limit.
+    left = _games_left(state, future, waiting)
     small = left <= limit.bit_length() and affordable(3**left, len(ids), limit)
     outcomes = walk.outcomes(state) if small else None
     if outcomes is not None:
         verdicts = exact_verdicts(outcomes, ids, names, index=0, goal="win", target=FIRST)
-        method = Method.EXACT
-    else:
-        verdicts = bound(state, future)
-        method = Method.BOUND
-    rows = tuple(EntrantContention(e, verdicts[e]) for e in ids)
-    return Contention(state.format, "", "", rows, method)
+        rows = tuple(EntrantContention(e, verdicts[e]) for e in ids)
+        return Contention(state.format, "", "", rows, Method.EXACT)
+    built = _bound(state, future, waiting, standings, limit)
+    rows = _rows(ids, built.bound.verdicts, None)
+    return Contention(state.format, "", "", rows, Method.BOUND, work=built)
 
 
-def bound(state: EventState, future: Mapping[str, Slots] | None = None) -> dict[str, Any]:
-    settings = ENGINE.resolved(state)
-    games = int(settings["games_per_match"])
-    win, loss = fraction(settings["win_points"]), fraction(settings["loss_points"])
-    bye = fraction(settings["bye_points"])
-    table = ENGINE.standings(state).tables[0]
-    points = {r.entrant: fraction(r.values["points"]) for r in table.rows}
-    low: dict[str, Fraction] = dict(points)
-    high: dict[str, Fraction] = dict(points)
-    pending = pending_by_score(AS_ENGINE)
-    rounds_left = 0
-    for rnd in state.rounds:
-        if any(pending(state, m) for m in rnd.matches):
-            rounds_left += 1
-        for match in rnd.matches:
-            if pending(state, match):
-                for entrant in match.entrant_ids:
-                    if entrant is not None:
-                        low[entrant] += loss * games
-                        high[entrant] += win * games
-    for entrant, slots in (future if future is not None else _future(state)).items():
-        # counted, then multiplied once: a 1,000-entrant field has a million slots
-        low[entrant] += bye * slots.byes + loss * games * slots.games
-        high[entrant] += bye * slots.byes + win * games * slots.games
-    rounds_left += _future_rounds(state)
-    left = message(
-        "contention.left.round" if rounds_left == 1 else "contention.left.rounds",
-        rounds=rounds_left,
-    )
+def _rows(
+    ids: list[str], verdicts: Mapping[str, Verdict], previous: Contention | None
+) -> tuple[EntrantContention, ...]:
+    """A row whose verdict the bound carried over is the previous row itself."""
+    before = previous.by_entrant if previous is not None else {}
+    rows = []
+    for entrant in ids:
+        row = before.get(entrant)
+        verdict = verdicts[entrant]
+        rows.append(
+            row if row is not None and row.win is verdict else EntrantContention(entrant, verdict)
+        )
+    return tuple(rows)
+
+
+@dataclass(frozen=True)
+class Work:
+    """What the bound rested on, for the next contention after a result."""
+
+    limit: int
+    points: dict[str, Any]  # entrant -> points as the standings gave them
+    waiting: Waiting
+    future: Mapping[str, Slots]
+    later_rounds: int  # Berger rounds not yet planned
+    later_games: int  # games in them
+    bound: TopBound
+
+
+def bound(state: EventState, future: Mapping[str, Slots] | None = None) -> dict[str, Verdict]:
+    future = future if future is not None else _future(state)
+    waiting = Waiting.of(state, pending_by_score(AS_ENGINE))
+    return _bound(state, future, waiting, None, 0).bound.verdicts
+
+
+def _bound(
+    state: EventState,
+    future: Mapping[str, Slots],
+    waiting: Waiting,
+    standings: Standings | None,
+    limit: int,
+) -> Work:
+    table = (standings or ENGINE.standings(state)).tables[0]
+    points = {r.entrant: r.values["points"] for r in table.rows}
     names = {e.id: e.name for e in state.entrants}
-    reaches = [Reach(e, names[e], low[e], high[e]) for e in points]
-    return top_bound(reaches, 1, goal="win", unit=message("contention.unit.points"), left=left)
-
-
-def _games_left(state: EventState, future: Mapping[str, Slots]) -> int:
-    games = int(ENGINE.resolved(state)["games_per_match"])
-    pending = pending_by_score(AS_ENGINE)
-    now = sum(1 for r in state.rounds for m in r.matches if pending(state, m))
+    figures = _Figures.of(state)
+    later_rounds = _future_rounds(state)
+    reaches = [
+        figures.reach(e, names[e], value, waiting.counts.get(e, 0), future.get(e))
+        for e, value in points.items()
+    ]
+    bound = TopBound.build(
+        reaches,
+        1,
+        goal="win",
+        unit=message("contention.unit.points"),
+        left=_left(waiting.open_rounds + later_rounds),
+    )
     later = sum(slots.games for slots in future.values()) // 2
-    return (now + later) * games
+    return Work(limit, points, waiting, future, later_rounds, later, bound)
+
+
+def _after(
+    state: EventState,
+    standings: Standings | None,
+    work: Work,
+    changed: frozenset[tuple[int, str]],
+) -> Work | None:
+    """The bound's work of ``state`` from ``work``, or None when the fresh computation must
+    answer (the walk's turn, an entrant in or out of the table)."""
+    after = work.waiting.after(state, pending_by_score(AS_ENGINE), changed)
+    if after is None:
+        return None
+    waiting, touched = after
+    figures = _Figures.of(state)
+    left = (len(waiting.matches) + work.later_games) * figures.games
+    if left <= work.limit.bit_length() and affordable(3**left, len(state.entrants), work.limit):
+        # few enough outcomes to walk: the exact method answers afresh (its verdicts count
+        # the outcomes, which every result changes; see swiss._after)
+        return None
+    table = (standings or ENGINE.standings(state)).tables[0]
+    points = {r.entrant: r.values["points"] for r in table.rows}
+    if points.keys() != work.points.keys():
+        return None
+    # an entrant's points move with its own results only; compared all the same
+    touched.update(e for e, value in points.items() if work.points[e] != value)
+    reaches = work.bound.reaches
+    changes = {
+        e: figures.reach(
+            e, reaches[e].name, points[e], waiting.counts.get(e, 0), work.future.get(e)
+        )
+        for e in touched
+        if e in points
+    }
+    bound = work.bound.after(changes, _left(waiting.open_rounds + work.later_rounds))
+    return Work(
+        work.limit, points, waiting, work.future, work.later_rounds, work.later_games, bound
+    )
+
+
+@dataclass(frozen=True)
+class _Figures:
+    games: int
+    win: Fraction
+    loss: Fraction
+    bye: Fraction
+
+    @classmethod
+    def of(cls, state: EventState) -> _Figures:
+        settings = ENGINE.resolved(state)
+        return cls(
+            int(settings["games_per_match"]),
+            fraction(settings["win_points"]),
+            fraction(settings["loss_points"]),
+            fraction(settings["bye_points"]),
+        )
+
+    def reach(
+        self, entrant: str, name: str, points: Any, waiting: int, slots: Slots | None
+    ) -> Reach:
+        """Every game left lost, or won: those waiting for a result and the Berger rounds
+        not yet planned (counted, then multiplied once: a 1,000-entrant field has a million
+        slots)."""
+        games, byes = waiting, 0
+        if slots is not None:
+            games, byes = games + slots.games, slots.byes
+        low = fraction(points) + self.bye * byes + self.loss * self.games * games
+        high = fraction(points) + self.bye * byes + self.win * self.games * games
+        return Reach(entrant, name, low, high)
+
+
+def _left(rounds: int) -> dict[str, Any]:
+    return message(
+        "contention.left.round" if rounds == 1 else "contention.left.rounds", rounds=rounds
+    )
+
+
+def _games_left(state: EventState, future: Mapping[str, Slots], waiting: Waiting) -> int:
+    games = int(ENGINE.resolved(state)["games_per_match"])
+    later = sum(slots.games for slots in future.values()) // 2
+    return (len(waiting.matches) + later) * games
 
 
 def _numbers(state: EventState) -> list[str]:

@@ -25,6 +25,7 @@ from rules.contention.types import (
     Contention,
     EntrantContention,
     Method,
+    Reuse,
     Status,
     Verdict,
     english,
@@ -78,22 +79,37 @@ def qualifying_stage(
     )
 
 
-def contention(state: EventState, standings: Standings | None = None) -> Contention:
+def contention(
+    state: EventState, standings: Standings | None = None, *, reuse: Reuse | None = None
+) -> Contention:
+    """``reuse``: the qualifying bound carries over what a result cannot move
+    (swiss.outlook); the final stages are read in one pass, with nothing to carry."""
     settings = ENGINE.resolved(state)
+    previous = reuse.previous if reuse is not None else None
+    work = previous.work if previous is not None else None
+    changed = reuse.changed if reuse is not None else None
     if not settings["final_stages"]:
-        win, method = swiss.verdicts(
-            state, qualifying_stage(state, goal="win", places=1, target=FIRST), standings
+        win, method, work = swiss.outlook(
+            state,
+            qualifying_stage(state, goal="win", places=1, target=FIRST),
+            standings,
+            work=work,
+            changed=changed,
         )
-        rows = tuple(EntrantContention(e, v) for e, v in win.items())
-        return Contention(state.format, "", "", rows, method)
+        rows = swiss.entrant_rows(win, previous, None)
+        return Contention(state.format, "", "", rows, method, work=work)
     prog = ENGINE.progress(state) if _qualifying_over(state) else None
     semis = prog.semi_finalists if prog is not None else None
     if semis is None:
-        stage, method = swiss.verdicts(
-            state, qualifying_stage(state, goal="stage", places=4, target=TARGET), standings
+        stage, method, work = swiss.outlook(
+            state,
+            qualifying_stage(state, goal="stage", places=4, target=TARGET),
+            standings,
+            work=work,
+            changed=changed,
         )
-        rows = tuple(EntrantContention(e, _win_from_stage(v), v) for e, v in stage.items())
-        return Contention(state.format, STAGE, english(TARGET), rows, method)
+        rows = swiss.entrant_rows(stage, previous, _win_from_stage)
+        return Contention(state.format, STAGE, english(TARGET), rows, method, work=work)
     assert prog is not None
     beaten = {r[1] for r in prog.semi_results() if r}
     final = prog.final_pair()
