@@ -776,7 +776,7 @@ def min_cost_perfect(
     graph = rustworkx.PyGraph()
     graph.add_nodes_from(range(len(ids)))
     graph.add_edges_from([(local[a], local[b], top - w) for (a, b), w in edges.items()])
-    matching = rustworkx.max_weight_matching(graph, max_cardinality=True, weight_fn=lambda w: w)
+    matching = rustworkx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
     if 2 * len(matching) != vertices:
         return None
     pairs = []

@@ -36,12 +36,14 @@ class Table:
         self.limit = 2 if modified else 1
         # rule (a): the vertices each vertex may not meet (either side's record counts)
         self.blocked: list[set[int]] = [set() for _ in entrants]
+        index, blocked = self.index, self.blocked
         for i, p in enumerate(entrants):
             for other, times in p.opponents.items():
-                j = self.index.get(other)
-                if j is not None and times >= self.limit:
-                    self.blocked[i].add(j)
-                    self.blocked[j].add(i)
+                if times >= self.limit:
+                    j = index.get(other)
+                    if j is not None:
+                        blocked[i].add(j)
+                        blocked[j].add(i)
         # weighted colour cost of each seat: (Black, White)
         self.seat: list[tuple[int, int]] = []
         # a player's colour costs depend on his balance and last colour only: a few kinds
