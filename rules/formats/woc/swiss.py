@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
 
 import rustworkx
 
@@ -49,10 +48,11 @@ class SwissPlayer:
     country: str = ""
     name: str = ""
 
-    @cached_property
+    @property
     def balance(self) -> int:
-        """Blacks minus whites."""
-        return sum(1 if s == BLACK else -1 for s in self.seats)
+        """Blacks minus whites (every seat that is not Black counts as White)."""
+        # tuple.count: a round of 10,000 asks for every player's balance a few times
+        return 2 * self.seats.count(BLACK) - len(self.seats)
 
     @property
     def due(self) -> int | None:
@@ -107,15 +107,19 @@ def allowed(a: SwissPlayer, b: SwissPlayer, modified: bool) -> bool:
 
 def pair_cost(a: SwissPlayer, b: SwissPlayer, modified: bool, order: Mapping[str, int]) -> PairCost:
     """The cost of pairing ``a`` with ``b``, with the better colours (d, then f)."""
-    diff = 2 * (a.points - b.points)
-    score = int(diff * diff)
+    # int((2 * (a.points - b.points)) ** 2) in whole numbers (Fraction arithmetic is slow
+    # and this runs for every pair of a round): gap / under is the doubled difference
+    x, y = a.points, b.points
+    gap = 2 * (x.numerator * y.denominator - y.numerator * x.denominator)
+    under = x.denominator * y.denominator
+    score = gap * gap // (under * under)
     if b.id == BYE or a.id == BYE:
         player = b if a.id == BYE else a
         return PairCost(player.id, BYE, (score, 0, 0, 0, 0, 0))
     rematch = 1 if modified and a.opponents.get(b.id, 0) else 0
     floats = 0
-    if a.points != b.points:
-        high, low = (a, b) if a.points > b.points else (b, a)
+    if gap:
+        high, low = (a, b) if gap > 0 else (b, a)
         floats = int(high.last_float == "down") + int(low.last_float == "up")
     country = 1 if a.country and a.country == b.country else 0
     options = []

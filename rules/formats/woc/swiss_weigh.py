@@ -11,6 +11,7 @@ the graph use it; every pairing they return is costed again with ``pair_cost`` i
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 from rules.formats.woc.swiss import BLACK, BYE, WHITE, PairCost, SwissPlayer, colour_cost
 
@@ -26,7 +27,7 @@ class Table:
         self.scale = tuple(scale)
         wb, _, wd, _, wf, _ = self.scale
         self.wb = wb
-        self.half = [int(2 * p.points) for p in entrants]
+        self.half = [_twice(p.points) for p in entrants]
         self.bye = [p.id == BYE for p in entrants]
         self.index = {p.id: i for i, p in enumerate(entrants)}
         self.country = [p.country for p in entrants]
@@ -35,20 +36,28 @@ class Table:
         self.limit = 2 if modified else 1
         # rule (a): the vertices each vertex may not meet (either side's record counts)
         self.blocked: list[set[int]] = [set() for _ in entrants]
+        index, blocked = self.index, self.blocked
         for i, p in enumerate(entrants):
             for other, times in p.opponents.items():
-                j = self.index.get(other)
-                if j is not None and times >= self.limit:
-                    self.blocked[i].add(j)
-                    self.blocked[j].add(i)
+                if times >= self.limit:
+                    j = index.get(other)
+                    if j is not None:
+                        blocked[i].add(j)
+                        blocked[j].add(i)
         # weighted colour cost of each seat: (Black, White)
         self.seat: list[tuple[int, int]] = []
+        # a player's colour costs depend on his balance and last colour only: a few kinds
+        kinds: dict[tuple[int, int | None], tuple[int, int]] = {}
         for p in entrants:
             if p.id == BYE:
                 self.seat.append((0, 0))
                 continue
-            (db, fb), (dw, fw) = colour_cost(p, BLACK), colour_cost(p, WHITE)
-            self.seat.append((wd * db + wf * fb, wd * dw + wf * fw))
+            kind = (p.balance, p.seats[-1] if p.seats else None)
+            seat = kinds.get(kind)
+            if seat is None:
+                (db, fb), (dw, fw) = colour_cost(p, BLACK), colour_cost(p, WHITE)
+                seat = kinds[kind] = (wd * db + wf * fb, wd * dw + wf * fw)
+            self.seat.append(seat)
 
     def __len__(self) -> int:
         return len(self.entrants)
@@ -59,21 +68,23 @@ class Table:
 
     def weight(self, i: int, j: int) -> int:
         """The weighted cost of pairing ``i`` and ``j`` (which rule (a) allows)."""
-        wb, wc, _, we, _, wg = self.scale
+        # called a few hundred thousand times in a large round: no ``min``, no unpacking
         diff = self.half[i] - self.half[j]
-        cost = wb * diff * diff
+        cost = self.wb * diff * diff
         if self.bye[i] or self.bye[j]:
             return cost
         if self.modified and self.entrants[i].opponents.get(self.entrants[j].id, 0):
-            cost += wc
+            cost += self.scale[1]
         if diff > 0:
-            cost += we * (self.down[i] + self.up[j])
+            cost += self.scale[3] * (self.down[i] + self.up[j])
         elif diff < 0:
-            cost += we * (self.up[i] + self.down[j])
-        (bi, wi), (bj, wj) = self.seat[i], self.seat[j]
-        cost += min(bi + wj, bj + wi)
-        if self.country[i] and self.country[i] == self.country[j]:
-            cost += wg
+            cost += self.scale[3] * (self.up[i] + self.down[j])
+        seat_i, seat_j = self.seat[i], self.seat[j]
+        one, two = seat_i[0] + seat_j[1], seat_j[0] + seat_i[1]
+        cost += one if one < two else two
+        country = self.country[i]
+        if country and country == self.country[j]:
+            cost += self.scale[5]
         return cost
 
     def role_cost(self, i: int, kind: str, seat: int | None) -> int:
@@ -89,3 +100,10 @@ class Table:
 
     def cost_of(self, pair: PairCost) -> int:
         return sum(w * c for w, c in zip(self.scale, pair.costs, strict=True))
+
+
+def _twice(points: Fraction) -> int:
+    """``int(2 * points)`` without building a Fraction (10,000 players: a few hundredths
+    of a second)."""
+    numerator, denominator = points.numerator, points.denominator
+    return 2 * numerator // denominator if numerator >= 0 else int(2 * points)
