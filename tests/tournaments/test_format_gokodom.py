@@ -434,4 +434,4 @@ def test_times_in_the_wrong_order_name_the_field_in_the_directors_language(direc
     with translation.override("fr"), pytest.raises(ServiceError) as refused:
         director_service.set_round_times(rnd, start_at, start_at, by=director)
     assert refused.value.problems[0].field == "deadline"
-    assert "échéance" in refused.value.messages[0]
+    assert "date limite" in refused.value.messages[0]
