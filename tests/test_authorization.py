@@ -84,6 +84,8 @@ CSRF_EXEMPT = {
             "api-v1:rounds",
             "api-v1:round",
             "api-v1:standings",
+            "api_event_calendar",
+            "api_entrant_calendar",
         )
     },
 }
@@ -184,6 +186,8 @@ TABLE: dict[str, list[Case]] = {
         Case("public", "404 404 404 404 404", kwargs={"number": 2}),
     ],
     "api-v1:standings": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
+    "api_event_calendar": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
+    "api_entrant_calendar": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
     # --- a player's own things, and the mails' links ------------------------------------
     # an unsubscribe link needs no sign-in; a link that was not made here is refused
     "tournaments:unsubscribe": [

@@ -214,6 +214,8 @@ def set_round_times(
             before=before,
             after={"starts_at": _iso(starts_at), "deadline": _iso(deadline)},
         )
+        # the public pages and calendars are cached by the event's stamp: a saved event moves it
+        event.save(update_fields=["updated_at"])
         return rnd
 
 
