@@ -377,6 +377,11 @@ TABLE: dict[str, list[Case]] = {
         Case("private", "405 405 405 405 405"),
         Case("private", "404 404 404 302 302", method="POST", data={"kind": "entrants_csv"}),
     ],
+    # the rating officer's page: a director's; a send without the page's token is refused
+    "tournaments:reports_rating": [
+        Case("private", "404 404 404 200 200"),
+        Case("private", "404 404 404 409 409", method="POST", data={"country": "F"}),
+    ],
     # a public event's standings PDF is for anyone; a private event's for its directors
     "tournaments:reports_public_standings": [
         Case("private", "404 404 404 202 202"),
