@@ -251,7 +251,7 @@ def test_a_stale_page_cannot_send(director, officer):
 
     match = game.match
     results.record(match, [{"scores": [20, 44]}], expected_version=match.version, by=director)
-    with pytest.raises(ServiceError, match="changed after this page"):
+    with pytest.raises(ServiceError, match="out of date"):
         rating_report.send(event, HEADER, token, by=director)
     assert not RatingSubmission.objects.exists()
 
@@ -321,10 +321,11 @@ def test_the_page_lists_the_check_shows_the_file_and_sends(
     after = client.get(_page(event)).content.decode()
     assert "rr-wof.elo is kept and mailed to ratings@wof.example" in after
     assert "mailed" in after and "%%Sender: Ada Director" in after
-    # the same page sent again: stale (the audit row moved nothing, the event did not change)
-    again = client.post(_page(event), {**typed, "token": "0.0"})
-    assert again.status_code == 409 and "changed after this page" in again.content.decode()
-    assert RatingSubmission.objects.count() == 1
+    # the same page sent again (a second click, a reload): stale, nothing sent twice
+    for token_sent in (token, "0.0.0"):
+        again = client.post(_page(event), {**typed, "token": token_sent})
+        assert again.status_code == 409 and "out of date" in again.content.decode()
+    assert RatingSubmission.objects.count() == 1 and len(mail.outbox) == 1
 
 
 def test_the_reports_page_links_it_for_woc_and_round_robin_only(client, director):

@@ -79,8 +79,11 @@ def eligible(event: Event) -> bool:
 
 
 def token(event: Event) -> str:
-    """The state the page showed: any result or change of the event makes it stale."""
-    return f"{event.results_version}.{int(event.updated_at.timestamp() * 1e6)}"
+    """The state the page showed: any result or change of the event, or a file sent since
+    (a second click, another director), makes it stale."""
+    sent = last_sent(event)
+    changed = int(event.updated_at.timestamp() * 1e6)
+    return f"{event.results_version}.{changed}.{sent.pk if sent else 0}"
 
 
 def last_sent(event: Event) -> RatingSubmission | None:
@@ -151,8 +154,8 @@ def send(
         if seen_token != token(event):
             raise ServiceError(
                 _(
-                    "The event changed after this page was shown: check the file again "
-                    "before sending it."
+                    "This page is out of date (a result changed, or a file was sent since): "
+                    "check the file again before sending it."
                 )
             )
         prepared = prepare(event, given, now=now)
