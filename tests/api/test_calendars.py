@@ -243,3 +243,19 @@ def test_a_miss_costs_the_same_queries_whatever_the_size_and_a_hit_none(client, 
     # the stamp, the event, its public rounds, the audit's changes; the entrant and their
     # matches with seats
     assert sizes[0] == [4, 6], sizes
+
+
+def test_hidden_wpf_online_rounds_stay_out_of_the_feeds(client, director):
+    """WPF GP Playoffs: the online rounds are hidden until the reveal, in calendars too."""
+    from tests.factories import wpf_imported_event
+
+    event = wpf_imported_event(director, 2, {"A1": 1})
+    assert event.rounds.exclude(status="draft").count() == 2  # played, not yet revealed
+    for rnd in event.rounds.all():
+        rnd.starts_at = datetime.datetime(2026, 9, rnd.number, 18, tzinfo=datetime.UTC)
+        rnd.save()
+    Event.objects.get(pk=event.pk).save()  # the stamp moves, as an edit through a service
+    entries = _parse(client.get(_event_url(event))).walk("VEVENT")
+    assert not [e for e in entries if "-round-" in str(e["UID"])]
+    for number in event.entrants.values_list("number", flat=True)[:4]:
+        assert _parse(client.get(_entrant_url(event, number))).walk("VEVENT") == []
