@@ -298,6 +298,9 @@ EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 20)
 # The address mails link to (pairings, unsubscribe links): the site as players reach it.
 ARBITER_SITE_URL = env_str("ARBITER_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# The WOF rating officer: "Send to the rating officer" mails the event's WOF file here
+# (tournaments/services/rating_report.py); empty: the page checks the file but cannot send.
+ARBITER_RATING_OFFICER_EMAIL = env_str("ARBITER_RATING_OFFICER_EMAIL", "")
 # Mails (tournaments/services/notifications.py) are sent by a task after the commit; this
 # sweep sends those whose task was lost or whose SMTP server was down.
 CELERY_BEAT_SCHEDULE["sweep-notifications"] = {

@@ -98,6 +98,8 @@ CSRF_EXEMPT = {
             "api-v1:outlook",
             "api-v1:draws",
             *(f"api-v1:{page}" for page in API_FORMAT_PAGES),
+            "api_event_calendar",
+            "api_entrant_calendar",
         )
     },
 }
@@ -209,6 +211,8 @@ TABLE: dict[str, list[Case]] = {
         ]
         for page, key in API_FORMAT_PAGES.items()
     },
+    "api_event_calendar": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
+    "api_entrant_calendar": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
     # --- a player's own things, and the mails' links ------------------------------------
     # an unsubscribe link needs no sign-in; a link that was not made here is refused
     "tournaments:unsubscribe": [
@@ -397,6 +401,11 @@ TABLE: dict[str, list[Case]] = {
     "tournaments:reports_create": [
         Case("private", "405 405 405 405 405"),
         Case("private", "404 404 404 302 302", method="POST", data={"kind": "entrants_csv"}),
+    ],
+    # the rating officer's page: a director's; a send without the page's token is refused
+    "tournaments:reports_rating": [
+        Case("private", "404 404 404 200 200"),
+        Case("private", "404 404 404 409 409", method="POST", data={"country": "F"}),
     ],
     # a public event's standings PDF is for anyone; a private event's for its directors
     "tournaments:reports_public_standings": [

@@ -32,6 +32,7 @@ ACTIONS = {
     "round.drafted": _("Round drafted"),
     "round.published": _("Round published"),
     "round.start_time": _("Start time set"),
+    "rating_report.sent": _("WOF file sent to the rating officer"),
     "round.completed": _("Round closed"),
     "round.draft_deleted": _("Draft deleted"),
     "round.redrawn": _("Round paired again"),

@@ -801,3 +801,31 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} to {self.user} ({self.get_status_display()})"
+
+
+class RatingSubmission(models.Model):
+    """A WOF rating file sent to the rating officer (issue 30, step 6): the copy as sent,
+    to whom, by whom, and when (tournaments/services/rating_report.py). One row per
+    sending; the newest is the event's."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rating_submissions")
+    recipient = models.EmailField()
+    filename = models.CharField(max_length=120)
+    text = models.TextField(help_text=_("The file exactly as it was sent."))
+    # The header fields the director typed (Country, Sender): the next file starts from them.
+    header = models.JSONField(default=dict, blank=True)
+    results_version = models.PositiveIntegerField()
+    sent_by = models.ForeignKey(
+        conf.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    confirmed_at = models.DateTimeField()
+    # Set by the mail task once the mail server took it; empty while it waits (or retries).
+    mailed_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-confirmed_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.filename} to {self.recipient}"

@@ -16,7 +16,7 @@ from typing import TypedDict
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from tournaments.services import event_import, notifications, reports, standings
+from tournaments.services import event_import, notifications, rating_report, reports, standings
 
 log = logging.getLogger(__name__)
 
@@ -141,6 +141,19 @@ def scheduled_backup() -> str:
 def send_notifications(ids: list[int]) -> int:
     """Mail the pending Notification rows among ``ids``; a row sent is never sent again."""
     return notifications.deliver(ids)
+
+
+@shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(*TRANSIENT, rating_report.MailNotSent),
+    retry_backoff=30,
+    retry_backoff_max=900,
+    max_retries=8,
+)
+def mail_rating_report(submission_id: int) -> bool:
+    """Mail a WOF file kept for the rating officer; a copy mailed is never mailed again."""
+    return rating_report.deliver(submission_id)
 
 
 @shared_task(**SWEEP)

@@ -61,6 +61,9 @@ NOT_PAGES = {
     "api-v1:rounds",
     "api-v1:round",
     "api-v1:standings",
+    # the calendar feeds (text/calendar), linked from the event's and entrants' pages
+    "api_event_calendar",
+    "api_entrant_calendar",
 }
 ENTRANT_PAGES = {"tournaments:entrant", "tournaments:manage_entrant"}
 ENTRANTS_PER_EVENT = 3  # of each kind of entrant page: a few, not all 120

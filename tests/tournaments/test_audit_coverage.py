@@ -123,6 +123,9 @@ EXEMPT = {
     "notifications.send_later": "enqueues the mail task (without a worker: deliver)",
     "notifications.sweep": "re-enqueues mail whose task was lost (see deliver)",
     "notifications.set_player_emails": "a person's own mail switches, not event data",
+    "rating_report.deliver": "marks the kept WOF copy mailed (rating_report.sent is the "
+    "audit row of the sending); no event data",
+    "rating_report.mail_later": "enqueues the mail task (without a worker: deliver)",
     "notifications.unsubscribe": "a person's own mail switch, from a mail's signed link",
 }
 
@@ -401,6 +404,28 @@ def _(d):
         by=d,
         reason="typo on the sheet",
     )
+
+
+@scenario("rating_report.send")
+def _(d):
+    from django.test import override_settings
+
+    from tournaments.services import rating_report
+
+    event = _rr(d)
+    header = {"Country": "France", "Date": "01/08/2026", "Sender": "Ada"}
+    for entrant in event.entrants.all():
+        entrant.family_name, entrant.given_name = "DOE", "Jo"
+        entrant.save()
+    play_round(event, d, scores=lambda match: [40, 24])
+    event.refresh_from_db()
+    token = rating_report.prepare(event, header).token
+
+    def send():
+        with override_settings(ARBITER_RATING_OFFICER_EMAIL="ratings@wof.example"):
+            return rating_report.send(event, header, token, by=d)
+
+    return send
 
 
 @scenario("corrections.confirm_withdrawal")

@@ -362,6 +362,21 @@ def lived_in(many_events, director, django_user_model):
     double_entry.enter(waiting, [{"scores": [3, 1]}], expected_version=waiting.version, by=director)
     checkin.set_presence(rr.entrants.get(number=3), present=False, by=director)
     notifications.pairings_published(rr.rounds.get(number=3), now=timezone.now())
+    # a WOF file sent to the rating officer: the copy and its dates are the event's record
+    from tournaments.models import RatingSubmission
+
+    RatingSubmission.objects.create(
+        event=rr,
+        recipient="ratings@wof.example",
+        filename="rr.elo",
+        text="%%Tournament: RR\n",
+        header={"Country": "France"},
+        results_version=rr.results_version,
+        sent_by=director,
+        confirmed_at=timezone.now(),
+        mailed_at=timezone.now(),
+        attempts=1,
+    )
     return rr
 
 

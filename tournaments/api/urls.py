@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import URLPattern, path, re_path
 from django.views.decorators.csrf import csrf_exempt
 
+from tournaments.api import calendar_views
 from tournaments.api import formats as _formats  # noqa: F401 - registers its operations
 from tournaments.api.docs import api_docs
 from tournaments.api.errors import not_found_response
@@ -34,6 +35,7 @@ def _read_only(urls: tuple[list[Any], str, str]) -> tuple[list[Any], str, str]:
 
 urlpatterns = [
     path("v1/docs/", csrf_exempt(api_docs), name="api_docs"),
+    *calendar_views.urlpatterns,  # text/calendar, beside the JSON (docs/api.md)
     path("v1/", _read_only(api.urls)),
     re_path(r"^(?P<rest>.*)$", _nowhere, name="api_not_found"),
 ]

@@ -253,6 +253,11 @@ class FormatUI:
         """(label, url) of the format's own director screens, for the director's navigation."""
         return []
 
+    def round_start(self, event: Any, rnd: Any) -> Any:
+        """When the round starts (a datetime, or None): the calendars say it. A format that
+        computes its round times gives its own."""
+        return rnd.starts_at
+
     def round_deadline(self, event: Any, rnd: Any) -> Any:
         """When the round's games must be played by (a datetime, or None): the pairing mail
         says it. A format that computes its deadlines gives its own."""

@@ -38,6 +38,7 @@ from tournaments.models import (
     Match,
     Notification,
     RandomDraw,
+    RatingSubmission,
     RefereeGame,
     RefereeToken,
     ResultChange,
@@ -254,6 +255,21 @@ def export_owned(event: Event) -> tuple[dict[str, Any], set[str]]:
             }
             for n in event.notifications.select_related("round").order_by("created_at", "pk")
         ],
+        "rating_submissions": [
+            {
+                "recipient": r.recipient,
+                "filename": r.filename,
+                "text": r.text,
+                "header": r.header,
+                "results_version": r.results_version,
+                "sent_by": who(r.sent_by_id),
+                "confirmed_at": _iso(r.confirmed_at),
+                "mailed_at": _iso(r.mailed_at),
+                "attempts": r.attempts,
+                "last_error": r.last_error,
+            }
+            for r in event.rating_submissions.order_by("confirmed_at", "pk")
+        ],
     }
     return doc, users
 
@@ -272,7 +288,15 @@ def export_accounts(usernames: Iterable[str]) -> list[dict[str, Any]]:
 # -- checking and restoring ----------------------------------------------------------------
 
 
-USER_FIELDS = ("user", "created_by", "changed_by", "actor", "drawn_by", "entered_by")
+USER_FIELDS = (
+    "user",
+    "created_by",
+    "changed_by",
+    "actor",
+    "drawn_by",
+    "entered_by",
+    "sent_by",
+)
 SECTIONS = (
     "directors",
     "entrants",
@@ -286,7 +310,8 @@ SECTIONS = (
     "referee_games",
 )
 # Sections a version-1 file lacks: read as empty, and the restore says they were not there.
-ADDED_IN_2 = ("check_ins", "result_entries", "notifications")
+# The WOF files sent to the rating officer came later still: read as empty when absent.
+ADDED_IN_2 = ("check_ins", "result_entries", "notifications", "rating_submissions")
 ALL_SECTIONS = SECTIONS + ADDED_IN_2
 LACKING_IN_1 = (
     "check-in marks, result entries waiting for a second entry, e-mails, the double-entry switch"
@@ -542,7 +567,8 @@ def _apply_desk_rows(
     entrants: Mapping[int, Entrant],
     matches: Mapping[tuple[Any, ...], Match],
 ) -> None:
-    """The check-ins, the result entries waiting for a second entry and the e-mails."""
+    """The check-ins, the result entries waiting for a second entry, the e-mails and the
+    WOF files sent to the rating officer."""
     _rows(
         CheckIn,
         event,
@@ -600,6 +626,21 @@ def _apply_desk_rows(
             }
         )
     _rows(Notification, event, rows)
+    _rows(
+        RatingSubmission,
+        event,
+        (
+            {
+                **{k: r[k] for k in ("recipient", "filename", "text", "header", "attempts")},
+                "results_version": r["results_version"],
+                "last_error": r["last_error"],
+                "sent_by": user(r["sent_by"]),
+                "confirmed_at": _at(r["confirmed_at"], "rating_submissions.confirmed_at"),
+                "mailed_at": _when(r["mailed_at"], "rating_submissions.mailed_at"),
+            }
+            for r in sections["rating_submissions"]
+        ),
+    )
 
 
 _ROW_FIELDS = (

@@ -88,9 +88,10 @@ def _player(entrant: EntrantState, row_values: Any, ident: int, names: Names) ->
     )
 
 
-def _line(index: int, game: GameState, official: Any, ids: list[int]) -> Any:
-    """The game as a WOF line, or the words of a comment when it is not a rated game."""
-    black = game.first if game.first is not None else 0
+def _line(index: int, game: GameState, official: Any, ids: list[int], black_seat: int = 0) -> Any:
+    """The game as a WOF line, or the words of a comment when it is not a rated game;
+    ``black_seat``: who played Black when the game does not say (the seats' roles)."""
+    black = game.first if game.first is not None else black_seat
     decided = (game.details or {}).get("decided")
     if is_unplayed(str(game.ending)) or (game.details or {}).get("unplayed"):
         return f"% not played: {ids[0]} v {ids[1]} ({game.ending})"
@@ -119,8 +120,18 @@ def _line(index: int, game: GameState, official: Any, ids: list[int]) -> Any:
     )
 
 
-def export_wof(event: Event, *, now: datetime | None = None) -> str:
-    """The event as a WOF file (see the module's docstring)."""
+def wof_ident(number: str, external_id: str, flags: Mapping[str, Any] | None) -> int:
+    """The entrant's id in the file: its WOF id, else its number (negative: '??????')."""
+    if ((flags or {}).get("wof") or {}).get("no_id"):
+        return -int(number)
+    return int(external_id) if external_id.isdigit() else int(number)
+
+
+def export_wof(
+    event: Event, *, now: datetime | None = None, header: Mapping[str, str] | None = None
+) -> str:
+    """The event as a WOF file (see the module's docstring); ``header``: fields the
+    director typed (Country, Sender), over the file's own."""
     rows = event.entrants.values_list("number", "external_id", "family_name", "given_name")
     external = {}
     names = {}
@@ -134,6 +145,7 @@ def export_wof(event: Event, *, now: datetime | None = None) -> str:
         name=event.name,
         dates=(event.starts_on, event.ends_on),
         now=now or timezone.now(),
+        header=header,
     )
 
 
@@ -145,6 +157,7 @@ def export_state(
     name: str,
     dates: tuple[date | None, date | None] = (None, None),
     now: datetime,
+    header: Mapping[str, str] | None = None,
 ) -> str:
     """The file of an event given as engine state and its entrants' external ids (the WOF
     ids) and family and given names: what ``export_wof`` writes, without the database."""
@@ -153,10 +166,7 @@ def export_state(
     by_id = state.entrants_by_id
 
     def wof_id(entrant: str) -> int:
-        if ((by_id[entrant].flags or {}).get("wof") or {}).get("no_id"):
-            return -int(entrant)
-        value = external.get(entrant, "")
-        return int(value) if value.isdigit() else int(entrant)
+        return wof_ident(entrant, external.get(entrant, ""), by_id[entrant].flags)
 
     players = [_player(by_id[row.entrant], row.values, wof_id(row.entrant), names) for row in rows]
     rounds: list[list[wof.WofGame]] = []
@@ -174,8 +184,10 @@ def export_state(
                 continue
             ids = [wof_id(str(e)) for e in match.entrant_ids]
             official = ENGINE.score_match(state, match).game_scores
+            roles = [p.role for p in match.participants]
+            black_seat = roles.index("black") if "black" in roles else 0
             for index, game in enumerate(match.games):
-                line = _line(index, game, official, ids)
+                line = _line(index, game, official, ids, black_seat)
                 if isinstance(line, str):
                     comments.setdefault(len(rounds) if qualifying else 0, []).append(line)
                 elif qualifying:
@@ -190,8 +202,9 @@ def export_state(
         for e in state.entrants
         if e.withdrawn_after_round and e.withdrawn_after_round < len(rounds)
     }
+    typed = {k: v.strip() for k, v in (header or {}).items() if v.strip()}
     data = wof.WofFile(
-        _header(name, dates, source),
+        {**_header(name, dates, source), **typed},
         players,
         rounds,
         byes,

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from accounts.permissions import event_for_director, event_for_viewer, is_director
 from tournaments import selectors
 from tournaments.models import Event, Report
-from tournaments.services import reports
+from tournaments.services import rating_report, reports
 from tournaments.services.errors import ServiceError
 from tournaments.services.report_files import ROUND_KINDS
 
@@ -47,7 +47,13 @@ def _page(request: HttpRequest, event: Event, form: ReportForm, status: int = 20
     return render(
         request,
         PAGE,
-        {"event": event, "form": form, "reports": reports.for_event(event), **_choices(event)},
+        {
+            "event": event,
+            "form": form,
+            "reports": reports.for_event(event),
+            "rating_report": rating_report.eligible(event),
+            **_choices(event),
+        },
         status=status,
     )
 

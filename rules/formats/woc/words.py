@@ -412,6 +412,32 @@ WORDS: dict[str, str] = {
     # what differs between the list and the games, in the import preview's table
     "wof.difference.points": _("points"),
     "wof.difference.discs": _("discs"),
+    # -- the rating officer's file (wof_validate.py): {field} is the file's own word -----
+    "wof.check.header_empty": _("The header's {field} is empty: fill it in."),
+    "wof.check.header_date": _(
+        'The header\'s Date reads "{value}": write it dd/mm/yyyy, or the first and last '
+        "days as dd/mm/yyyy - dd/mm/yyyy."
+    ),
+    "wof.check.name_empty": _("Player {id} has no {field}: type the entrant's names apart."),
+    "wof.check.name_digits": _(
+        "Player {id}'s {field} reads \"{value}\": a name has no digits. Type the entrant's "
+        "family and given names."
+    ),
+    "wof.check.name_guessed": _(
+        'Player {id} was typed as one name, split here as NAME "{name}", Firstname '
+        '"{first}": check it, or type the family and given names.'
+    ),
+    "wof.check.no_discs": _(
+        "The game {black} v {white} has a result and no discs: type its discs, or mark it "
+        "a forfeit."
+    ),
+    "wof.check.few_discs": _(
+        "The game {black} v {white} reads {discs}: a finished game leaves at least {fewest} "
+        "discs on the board. Type its discs, or mark it a forfeit."
+    ),
+    "wof.check.contradiction": _("{what}"),
+    "wof.check.unreadable": _("The file cannot be read here: {what}"),
+    "wof.check.list": _("Player {id}'s {field} in the list is {listed}; the games give {games}."),
     # -- the checker's findings (checker.py); {players} and the like are as recorded -----
     "woc.check.system": _("{players} players play a {expected}; the record uses a {system}."),
     "woc.check.swiss_rounds": _("A Swiss of the WOC has 13 rounds; the record plans {planned}."),

@@ -36,6 +36,11 @@ class GokodomUI(FormatUI):
     def director_links(self, event: Any) -> list[tuple[Any, str]]:
         return [(_("Season"), reverse("tournaments:gokodom_manage", args=[event.slug]))]
 
+    def round_start(self, event: Any, rnd: Any) -> Any:
+        from tournaments.formats.gokodom.schedule import starts_at
+
+        return starts_at(event, rnd)
+
     def round_deadline(self, event: Any, rnd: Any) -> Any:
         from tournaments.formats.gokodom.schedule import deadline
 
