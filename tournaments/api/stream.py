@@ -28,6 +28,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
+from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
@@ -105,6 +106,16 @@ def _state_of(event_id: int) -> dict[str, Any] | None:
     return None if event is None else live.public_state(event)
 
 
+def _state_and_let_go(event_id: int) -> dict[str, Any] | None:
+    """For a stream under ASGI: read, then close this thread's database connection. The
+    request's thread lives as long as its stream; a connection kept in each would hold one
+    database connection per open stream."""
+    try:
+        return _state_of(event_id)
+    finally:
+        connection.close()
+
+
 class _Hub:
     """One per process (its event loop): one Redis subscription, fanned out to the queues
     of the streams by event."""
@@ -137,7 +148,7 @@ class _Hub:
 
     async def _resync(self) -> None:
         for event_id in tuple(self.queues):
-            state = await sync_to_async(_state_of)(event_id)
+            state = await sync_to_async(_state_and_let_go)(event_id)
             if state is not None:
                 self.dispatch({"event": event_id, "kind": VERSION, **state})
 
@@ -200,7 +211,7 @@ async def _async_stream(
     hub = _current_hub()
     queue = hub.join(event_id)  # before the state is read: a change in between is queued
     try:
-        state = await sync_to_async(_state_of)(event_id)
+        state = await sync_to_async(_state_and_let_go)(event_id)
         for frame in follower.opening(state, last_id):
             yield frame
         heartbeat = _heartbeat()
@@ -233,7 +244,7 @@ def _sync_stream(
     pubsub: Any, event_id: int, follower: _Follower, last_id: str | None
 ) -> Iterator[bytes]:
     try:
-        yield from follower.opening(_state_of(event_id), last_id)
+        yield from follower.opening(_state_and_let_go(event_id), last_id)
         heartbeat = _heartbeat()
         idle = time.monotonic()
         while not follower.done:
@@ -281,6 +292,7 @@ def event_stream(request: HttpRequest, slug: str) -> HttpResponseBase:
         if _hub_down():
             return _unavailable()
         content = _async_stream(event.pk, follower, last_id)
+        connection.close()  # see _state_and_let_go
     elif getattr(settings, "ARBITER_LIVE_WSGI", settings.DEBUG):
         try:
             pubsub = _sync_subscribe()

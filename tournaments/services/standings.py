@@ -111,8 +111,8 @@ def results_changed(event: Event) -> int:
     version = Event.objects.values_list("results_version", flat=True).get(pk=event.pk)
     event.results_version = version
     event_id = event.pk
-    transaction.on_commit(lambda: schedule_recompute(event_id, version))
     live.changed(event_id, live.RESULT_SAVED)
+    transaction.on_commit(lambda: schedule_recompute(event_id, version))
     return version
 
 
