@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -106,14 +107,19 @@ def _state_of(event_id: int) -> dict[str, Any] | None:
     return None if event is None else live.public_state(event)
 
 
+# Under ASGI each request has a thread of its own for its synchronous parts, alive as long
+# as its stream: a database connection kept in each would hold one per open stream, and a
+# crowd arriving at once would open hundreds. So a stream reads through a few slots per
+# process and closes its connection after each read.
+DATABASE_SLOTS = threading.BoundedSemaphore(4)
+
+
 def _state_and_let_go(event_id: int) -> dict[str, Any] | None:
-    """For a stream under ASGI: read, then close this thread's database connection. The
-    request's thread lives as long as its stream; a connection kept in each would hold one
-    database connection per open stream."""
-    try:
-        return _state_of(event_id)
-    finally:
-        connection.close()
+    with DATABASE_SLOTS:
+        try:
+            return _state_of(event_id)
+        finally:
+            connection.close()
 
 
 class _Hub:
@@ -156,7 +162,7 @@ class _Hub:
         import redis.asyncio as aioredis
 
         while True:
-            client = aioredis.Redis.from_url(self.url, socket_connect_timeout=1)
+            client = aioredis.Redis.from_url(self.url, socket_connect_timeout=5)
             try:
                 pubsub = client.pubsub()
                 await pubsub.subscribe(self.name)
@@ -278,7 +284,13 @@ def event_stream(request: HttpRequest, slug: str) -> HttpResponseBase:
     """The event's changes as they are committed (text/event-stream). A private event is
     the API's 404; an event that has ended answers 204 (an EventSource stops reconnecting);
     without Redis, 503."""
-    event = event_for_viewer(request.user, slug)
+    asgi = isinstance(request, ASGIRequest)
+    with DATABASE_SLOTS if asgi else contextlib.nullcontext():
+        try:
+            event = event_for_viewer(request.user, slug)
+        finally:
+            if asgi:
+                connection.close()  # see DATABASE_SLOTS
     if event.status == Event.Status.FINISHED:
         return HttpResponse(status=204)
     if not getattr(settings, "REDIS_URL", None):
@@ -288,11 +300,10 @@ def event_stream(request: HttpRequest, slug: str) -> HttpResponseBase:
     content: AsyncIterator[bytes] | Iterator[bytes]
     if request.META.get("REQUEST_METHOD") == "HEAD":  # the API's HEAD: headers alone
         content = iter(())
-    elif isinstance(request, ASGIRequest):
+    elif asgi:
         if _hub_down():
             return _unavailable()
         content = _async_stream(event.pk, follower, last_id)
-        connection.close()  # see _state_and_let_go
     elif getattr(settings, "ARBITER_LIVE_WSGI", settings.DEBUG):
         try:
             pubsub = _sync_subscribe()
