@@ -48,6 +48,19 @@ def _tree(pid: int) -> list[int]:
     return found
 
 
+def _cpu(pids: list[int]) -> float:
+    """User and system CPU seconds of these processes so far."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().split(") ")[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, ValueError, IndexError):
+            continue
+    return total / ticks
+
+
 def _status(pid: int, field: str) -> int:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -137,7 +150,9 @@ def _save(match_id: int, committed: list[float]) -> str:
     return f"{event.results_version}.{event.standings_version}.{rounds}"
 
 
-async def run(streams: int, changes: int, port: int, slug: str, matches: list[int]) -> dict:
+async def run(
+    streams: int, changes: int, port: int, slug: str, matches: list[int], server: int
+) -> dict:
     client = Client(port, f"/api/v1/events/{slug}/stream")
     started = time.monotonic()
     tasks = []
@@ -148,6 +163,7 @@ async def run(streams: int, changes: int, port: int, slug: str, matches: list[in
     while client.opened + len(client.failed) < streams and time.monotonic() - started < 180:
         await asyncio.sleep(0.2)
     connect = time.monotonic() - started
+    cpu = _cpu(_tree(server))
     rows = []
     for match_id in matches[:changes]:
         await asyncio.sleep(2)
@@ -162,9 +178,16 @@ async def run(streams: int, changes: int, port: int, slug: str, matches: list[in
             await asyncio.sleep(0.05)
         latencies = sorted(t - committed[0] for t in client.seen.values())
         rows.append((token, latencies))
+    cpu = _cpu(_tree(server)) - cpu
     for task in tasks:
         task.cancel()
-    return {"connect": connect, "opened": client.opened, "failed": client.failed, "rows": rows}
+    return {
+        "connect": connect,
+        "opened": client.opened,
+        "failed": client.failed,
+        "rows": rows,
+        "cpu": cpu,
+    }
 
 
 def _build(slug: str) -> tuple[str, list[int]]:
@@ -222,7 +245,7 @@ def main() -> None:
         load_before = os.getloadavg()
         cpu_before = time.process_time()
         with mock.patch("tournaments.services.standings.schedule_recompute"):
-            result = asyncio.run(run(streams, changes, port, slug, matches))
+            result = asyncio.run(run(streams, changes, port, slug, matches, server.pid))
         pids = _tree(server.pid)
         rss = sum(_status(pid, "VmRSS") for pid in pids) / 1024
         threads = sum(_status(pid, "Threads") for pid in pids)
@@ -238,6 +261,9 @@ def main() -> None:
           + (f" (first: {result['failed'][0]})" if result["failed"] else ""))  # fmt: skip
     print(f"servers: {rss:.0f} MiB resident, {threads} threads; client CPU "
           f"{time.process_time() - cpu_before:.1f} s")  # fmt: skip
+    each = result["cpu"] / max(1, changes) * 1000
+    print(f"servers' CPU while the changes went out: {result['cpu']:.2f} s for {changes}"
+          f" changes ({each:.0f} ms each, heartbeats included)")  # fmt: skip
     print("change  token        reached   median    p99      max     over 1 s")
     for n, (token, latencies) in enumerate(result["rows"], 1):
         if not latencies:

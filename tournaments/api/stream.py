@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import threading
@@ -53,16 +54,25 @@ def _heartbeat() -> float:
 
 
 def _frame(kind: str, state: dict[str, Any]) -> bytes:
+    return _framed(
+        kind, state["token"], state["results_version"], state["standings_version"], state["rounds"]
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _framed(
+    kind: str, token: str, results: int | None, standings: int | None, rounds: int
+) -> bytes:
+    """Encoded once per message, not once per stream (2,000 streams share it)."""
     data = {
         "kind": kind,
-        "token": state["token"],
-        "results_version": state["results_version"],
-        "standings_version": state["standings_version"],
-        "rounds": state["rounds"],
+        "token": token,
+        "results_version": results,
+        "standings_version": standings,
+        "rounds": rounds,
     }
-    return (
-        f"id: {state['token']}\nevent: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
-    ).encode()
+    body = json.dumps(data, separators=(",", ":"))
+    return f"id: {token}\nevent: {kind}\ndata: {body}\n\n".encode()
 
 
 def _end(reason: str) -> bytes:
