@@ -403,3 +403,27 @@ def test_a_follower_closes_when_the_event_ends_or_turns_private():
     assert not director.done
     frames = director.follow({"kind": "standings_changed", **state, "finished": True})
     assert director.done and b"finished" in frames[-1]
+
+
+@needs_redis
+@pytest.mark.django_db
+def test_while_results_are_hidden_only_rounds_are_told_and_no_version(director, monkeypatch):
+    """As the pages and the API: while a format hides its results (WPF online rounds),
+    neither a result saved nor new standings is told, and no version goes out."""
+    import redis
+
+    from tournaments.formats import ui_for
+
+    event = round_robin_event(director, players=4)
+    monkeypatch.setattr(type(ui_for(event)), "hides_results", lambda self, event, rounds: True)
+    listener = redis.Redis.from_url(REDIS_URL).pubsub()
+    listener.subscribe(live.channel())
+    assert listener.get_message(timeout=2)["type"] == "subscribe"
+    assert not live.publish(event.pk, live.RESULT_SAVED)
+    assert not live.publish(event.pk, live.STANDINGS_CHANGED)
+    assert live.publish(event.pk, live.ROUND_PUBLISHED)
+    body = json.loads(listener.get_message(timeout=2)["data"])
+    assert listener.get_message(timeout=0.5) is None  # nothing else was sent
+    listener.close()
+    assert body["kind"] == "round_published" and body["token"] == "hidden.0"
+    assert body["results_version"] is None and body["standings_version"] is None
