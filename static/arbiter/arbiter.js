@@ -60,12 +60,18 @@ document.addEventListener("htmx:beforeSwap", function (event) {
     source.addEventListener("error", function () {
       open = false; // the poller asks meanwhile; the browser reconnects unless refused
       document.documentElement.dataset.live = "poll";
+      if (source.readyState === EventSource.CLOSED) {
+        // refused (503 without Redis, 204 once the event has ended): ask again in a minute
+        source = null;
+        window.setTimeout(follow, 60000);
+      }
     });
     KINDS.forEach(function (kind) {
       source.addEventListener(kind, changed);
     });
     source.addEventListener("end", function () {
       source.close();
+      source = null;
       open = false;
       document.documentElement.dataset.live = "poll";
     });

@@ -427,3 +427,16 @@ def test_while_results_are_hidden_only_rounds_are_told_and_no_version(director, 
     listener.close()
     assert body["kind"] == "round_published" and body["token"] == "hidden.0"
     assert body["results_version"] is None and body["standings_version"] is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_streams_count_in_the_api_rate_limit(running, live_server, settings):
+    settings.ARBITER_RATE_LIMITS = {**settings.ARBITER_RATE_LIMITS, "api": "1/m"}
+    settings.REDIS_URL = None  # refused after the count: each connection counts all the same
+    first = Stream(live_server.url, "/api/v1/events/live/stream")
+    first.close()
+    second = Stream(live_server.url, "/api/v1/events/live/stream")
+    body = json.loads(second._until(b"}") + b"}")
+    second.close()
+    assert first.status == 503 and second.status == 429
+    assert body["code"] == "rate_limited" and "retry-after" in second.headers
