@@ -98,6 +98,7 @@ CSRF_EXEMPT = {
             "api-v1:outlook",
             "api-v1:draws",
             *(f"api-v1:{page}" for page in API_FORMAT_PAGES),
+            "api_event_stream",
             "api_event_calendar",
             "api_entrant_calendar",
         )
@@ -212,6 +213,12 @@ TABLE: dict[str, list[Case]] = {
         for page, key in API_FORMAT_PAGES.items()
     },
     "api_event_calendar": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
+    # The stream is served by the live process (config.asgi); a WSGI worker never holds one
+    # and answers 503 (the page polls). What this row checks is who learns the event exists.
+    "api_event_stream": [
+        Case("private", "404 503 404 503 503"),
+        Case("public", "503 503 503 503 503"),
+    ],
     "api_entrant_calendar": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
     # --- a player's own things, and the mails' links ------------------------------------
     # an unsubscribe link needs no sign-in; a link that was not made here is refused

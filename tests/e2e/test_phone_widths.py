@@ -33,7 +33,7 @@ from axe_playwright_python.sync_playwright import Axe
 from django.urls import Resolver404, resolve, reverse
 
 from accounts.services import claim_entrant
-from tests.test_authorization import PARAMS, PERSONAS, TABLE
+from tests.test_authorization import API_FORMAT_PAGES, PARAMS, PERSONAS, TABLE
 from tournaments.demo import DEMO_BUILDERS
 from tournaments.models import EventDirector
 from tournaments.services import reports
@@ -61,6 +61,10 @@ NOT_PAGES = {
     "api-v1:rounds",
     "api-v1:round",
     "api-v1:standings",
+    "api-v1:outlook",
+    "api-v1:draws",
+    *(f"api-v1:{page}" for page in API_FORMAT_PAGES),
+    "api_event_stream",  # text/event-stream
     # the calendar feeds (text/calendar), linked from the event's and entrants' pages
     "api_event_calendar",
     "api_entrant_calendar",

@@ -308,19 +308,22 @@ def event_stream(request: HttpRequest, slug: str) -> HttpResponseBase:
     follower = _Follower(by_role=not event.public)
     last_id = request.headers.get("Last-Event-ID") or None
     content: AsyncIterator[bytes] | Iterator[bytes]
-    if request.META.get("REQUEST_METHOD") == "HEAD":  # the API's HEAD: headers alone
-        content = iter(())
-    elif asgi:
+    # HEAD answers what GET would, headers alone (a monitor, a link checker)
+    head = request.META.get("REQUEST_METHOD") == "HEAD"
+    if asgi:
         if _hub_down():
             return _unavailable()
-        content = _async_stream(event.pk, follower, last_id)
+        content = iter(()) if head else _async_stream(event.pk, follower, last_id)
     elif getattr(settings, "ARBITER_LIVE_WSGI", settings.DEBUG):
-        try:
-            pubsub = _sync_subscribe()
-        except Exception as error:
-            log.warning("live: no Redis subscription (%s)", error.__class__.__name__)
-            return _unavailable()
-        content = _sync_stream(pubsub, event.pk, follower, last_id)
+        if head:
+            content = iter(())
+        else:
+            try:
+                pubsub = _sync_subscribe()
+            except Exception as error:
+                log.warning("live: no Redis subscription (%s)", error.__class__.__name__)
+                return _unavailable()
+            content = _sync_stream(pubsub, event.pk, follower, last_id)
     else:
         return _unavailable()  # a WSGI worker is never held by a stream
     response = StreamingHttpResponse(content, content_type="text/event-stream; charset=utf-8")
