@@ -76,10 +76,13 @@ def _test_pause() -> None:
     max_retries=8,
 )
 def recompute_standings(event_id: int, results_version: int) -> bool:
-    stored = standings.refresh(event_id, results_version, after_compute=_test_pause)
-    if stored:
-        _prerender(event_id)
-    return stored
+    """The event's newest standings, published as soon as they are computed, then their
+    outlook; again while results are saved meanwhile (standings.recompute). Each
+    publication's public tables are rendered at once. ``results_version``: the version
+    that sent the task, for the logs; the task always computes the newest."""
+    return standings.recompute(
+        event_id, after_compute=_test_pause, on_published=lambda part: _prerender(event_id)
+    )
 
 
 def _prerender(event_id: int) -> None:

@@ -108,6 +108,9 @@ EXEMPT = {
     "standings.sweep": "re-enqueues lost recomputes; no row changes",
     "standings.refresh": "stores a standings snapshot, derived from the audited results",
     "standings.store_snapshot": "the derived standings snapshot (see refresh)",
+    "standings.publish_standings": "the first half of refresh: the derived snapshot",
+    "standings.attach_outlook": "the second half of refresh: the derived outlook",
+    "standings.recompute": "the task's refresh, again while results were saved meanwhile",
     "reports.request": "a Report row is a file request that records who asked and when; it "
     "changes no event data",
     "reports.build": "builds the requested file and marks its Report row done",

@@ -217,7 +217,8 @@ def standings_tables(
         return html + (MORE if more else "")
 
     kind = "standings-top" if top else "standings"
-    html = fragment(kind, event, [snapshot.pk, top, hidden], build)
+    # the outlook is attached to the snapshot after it is published: another fragment
+    html = fragment(kind, event, [snapshot.pk, snapshot.outlook_pending, top, hidden], build)
     return html, html.endswith(MORE)
 
 

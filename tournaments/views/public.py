@@ -45,12 +45,16 @@ def _zone(event: Event) -> zoneinfo.ZoneInfo:
 
 def version_token(event: Event, public_round_count: int, hidden: bool = False) -> str:
     """Changes whenever something a public page shows changes: a result or a publication
-    (results_version), new standings (standings_version), a round made public. While the
+    (results_version), new standings (standings_version), their outlook when it follows
+    them (outlook_version), a round made public. While the
     format hides its results, results and standings are not public: only a round made
     public (or the reveal) changes it."""
     if hidden:
         return f"hidden.{public_round_count}"
-    return f"{event.results_version}.{event.standings_version}.{public_round_count}"
+    return (
+        f"{event.results_version}.{event.standings_version}.{event.outlook_version}."
+        f"{public_round_count}"
+    )
 
 
 def _page(
@@ -232,6 +236,7 @@ def version(request: HttpRequest, slug: str) -> HttpResponse:
         versions = {
             "results_version": event.results_version,
             "standings_version": event.standings_version,
+            "outlook_version": event.outlook_version,
         }
         response = JsonResponse({**({} if hidden else versions), "rounds": count, "token": token})
     response["Cache-Control"] = "no-cache"
