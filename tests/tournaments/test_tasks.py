@@ -209,3 +209,20 @@ def test_eager_tasks_without_redis_publish_at_once(settings, director, event):
     _save(match, director, [0, 1])
     event.refresh_from_db()
     assert event.standings_version == event.results_version == event.outlook_version
+
+
+def test_the_sweep_finds_an_outlook_lost_with_its_worker(monkeypatch, director, event):
+    """A worker killed between publishing the standings and attaching their outlook: the
+    sweep sends the task again, which attaches it."""
+    calls = _sent(monkeypatch)
+    _save(Match.objects.filter(round__event=event).first(), director, [1, 0])
+    assert standings.publish_standings(event.pk) is True  # ... and the worker dies here
+    event.refresh_from_db()
+    assert event.outlook_version < event.standings_version == event.results_version
+    assert standings.lagging_events() == [(event.pk, event.results_version)]
+    assert tasks.sweep_standings() == 1
+    (event_id, version), _ = calls[-1]
+    assert tasks.recompute_standings(event_id, version) is False  # no new standings ...
+    event.refresh_from_db()
+    assert event.outlook_version == event.standings_version  # ... their outlook attached
+    assert standings.lagging_events() == []

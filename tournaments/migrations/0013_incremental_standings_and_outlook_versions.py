@@ -3,6 +3,12 @@
 from django.db import migrations, models
 
 
+def outlooks_published(apps, schema_editor):
+    """Every snapshot stored before carries its outlook already."""
+    Event = apps.get_model("tournaments", "Event")
+    Event.objects.update(outlook_version=models.F("standings_version"))
+
+
 class Migration(migrations.Migration):
     dependencies = [
         ("tournaments", "0012_entrant_names_from_wof_files"),
@@ -29,4 +35,5 @@ class Migration(migrations.Migration):
             name="outlook_pending",
             field=models.BooleanField(default=False),
         ),
+        migrations.RunPython(outlooks_published, migrations.RunPython.noop),
     ]

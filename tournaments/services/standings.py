@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import json
 import logging
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from typing import Any
 from django.conf import settings as conf
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import F, Field
+from django.db.models import F, Field, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
@@ -211,11 +212,13 @@ def _running(event_id: int) -> Iterator[None]:
 
 
 def lagging_events() -> list[tuple[int, int]]:
-    """(event id, results version) of every event whose published standings lag."""
+    """(event id, results version) of every event whose published standings lag, or whose
+    outlook lags its standings (a worker lost between the two)."""
     return list(
-        Event.objects.filter(standings_version__lt=F("results_version")).values_list(
-            "pk", "results_version"
-        )
+        Event.objects.filter(
+            Q(standings_version__lt=F("results_version"))
+            | Q(outlook_version__lt=F("standings_version"))
+        ).values_list("pk", "results_version")
     )
 
 
@@ -300,6 +303,7 @@ def publish_standings(
     match results changed since this process's last recompute of the event, the state and
     the standings are updated from it (services/standings_kept.py).
     """
+    started = time.perf_counter()
     now = now or timezone.now()
     _forget_pending(event_id)
     event = Event.objects.filter(pk=event_id).first()
@@ -337,6 +341,14 @@ def publish_standings(
             Event.objects.filter(pk=event.pk).update(**update)
             transaction.on_commit(lambda: published(event_id, version, "standings"))
         standings_kept.keep(kept)
+        # read by bench/latency.py (the standings part of a save's way to the public page)
+        log.info(
+            "standings of event %s v%s published in %.3f s (%s)",
+            event_id,
+            version,
+            time.perf_counter() - started,
+            "whole" if computed.changed is None else f"{len(computed.changed)} matches changed",
+        )
         return True
 
 
@@ -360,6 +372,7 @@ def attach_outlook(event_id: int, *, now: datetime | None = None) -> bool:
     )
     if snapshot is None:
         return False
+    started = time.perf_counter()
     with collector_paused():
         kept = standings_kept.peek(event_id)
         if kept is None or kept.version != version:
@@ -381,6 +394,12 @@ def attach_outlook(event_id: int, *, now: datetime | None = None) -> bool:
             kept.outlook, kept.outlook_state = outlook, kept.state
             kept.outlook_version, kept.since_outlook = version, frozenset()
             standings_kept.keep(kept)
+    log.info(
+        "outlook of event %s v%s attached in %.3f s",
+        event_id,
+        version,
+        time.perf_counter() - started,
+    )
     return True
 
 
