@@ -140,14 +140,10 @@ def names_changed(event_id: int) -> None:
     events_changed()
 
 
+# what a page's key needs of its event (the standings' outlook follows them: its version)
 STAMPED = (
     "pk", "created_at", "updated_at", "results_version", "standings_version", "outlook_version",
 )  # fmt: skip
-
-
-# what a page's key needs of its event (the standings' outlook follows them: its version)
-STAMPED = ("pk", "created_at", "updated_at", "results_version", "standings_version")
-STAMPED += ("outlook_version",)
 
 
 def _stamp(slug: str) -> dict[str, Any] | None:
