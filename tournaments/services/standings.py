@@ -321,6 +321,8 @@ def publish_standings(
                 standings_kept.keep(kept)  # still the record as of ``version``
                 return False
             previous = computed.previous
+            if kept.entrant_ids is None:
+                kept.entrant_ids = entrant_ids(event)
             snapshot = store_snapshot(
                 event,
                 kept.standings,
@@ -328,6 +330,8 @@ def publish_standings(
                 now=now,
                 published=True,
                 outlook_pending=bool(kept.state.rounds),
+                entrants=kept.entrant_ids,
+                after_round=standings_kept.after_round(kept.state),
                 previous=(
                     (previous.snapshot_id, previous.standings)
                     if previous is not None and previous.snapshot_id is not None
@@ -509,19 +513,23 @@ def store_snapshot(
     contention: Contention | None = None,
     outlook_pending: bool = False,
     previous: tuple[int, Standings] | None = None,
+    entrants: dict[str, int] | None = None,
+    after_round: int | None = None,
 ) -> StandingsSnapshot:
     """Store ``standings`` as the snapshot of ``version``. ``previous``: (snapshot id,
     standings) of a snapshot of the same entrants; on PostgreSQL the rows equal in both are
     copied from it by the server, and only the others are written (a result moves a few
-    rows of thousands). ``outlook_pending``: the contention follows (``attach_outlook``)."""
-    entrants = {
-        str(number): pk
-        for number, pk in Entrant.objects.filter(event=event).values_list("number", "pk")
-    }
-    # "After round 7" only once round 7 is complete; a round in play shows beside it
-    after_round = (
-        event.rounds.filter(status="completed").order_by("-number").values_list("number", flat=True)
-    ).first() or 0
+    rows of thousands). ``outlook_pending``: the contention follows (``attach_outlook``).
+    ``entrants`` (number -> id) and ``after_round``: when the caller knows them."""
+    if entrants is None:
+        entrants = entrant_ids(event)
+    if after_round is None:
+        # "After round 7" only once round 7 is complete; a round in play shows beside it
+        after_round = (
+            event.rounds.filter(status="completed")
+            .order_by("-number")
+            .values_list("number", flat=True)
+        ).first() or 0
     snapshot, created = StandingsSnapshot.objects.get_or_create(
         event=event,
         results_version=version,
@@ -568,6 +576,14 @@ def store_snapshot(
         if row.entrant in entrants and (table.key, position) not in same
     )
     return snapshot
+
+
+def entrant_ids(event: Event) -> dict[str, int]:
+    """Entrant number (the engine's id) -> row id."""
+    return {
+        str(number): pk
+        for number, pk in Entrant.objects.filter(event=event).values_list("number", "pk")
+    }
 
 
 def _same_rows(

@@ -27,9 +27,9 @@ from typing import Any
 from django.db import connection
 
 from rules.contention import Contention
-from rules.contract import EventState, MatchState, Standings
-from tournaments.models import Entrant, Event, Group, GroupMember, Match, Round
-from tournaments.services.state import load_event_state, load_matches
+from rules.contract import EventState, MatchState, RoundStatus, Standings
+from tournaments.models import Entrant, Event, Group, GroupMember, Round
+from tournaments.services.state import load_changed_matches, load_event_state
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +51,7 @@ class Kept:
     work: object | None
     standings: Standings
     snapshot_id: int | None = None  # the snapshot these standings were stored as
+    entrant_ids: dict[str, int] | None = None  # entrant number -> row id, for the store
     # The outlook last computed, the state it was computed for, and the matches changed
     # since (None: unknown, e.g. after a whole refresh; no reuse then).
     outlook: Contention | None = None
@@ -109,6 +110,11 @@ def compute(event: Event, version: int, kept: Kept | None) -> Computed:
     )
 
 
+def after_round(state: EventState) -> int:
+    """The last completed round of the record (what the snapshot says it is after)."""
+    return max((r.number for r in state.rounds if r.status == RoundStatus.COMPLETED), default=0)
+
+
 def standings_work(engine: Any, state: EventState) -> tuple[Standings, object | None]:
     """The engine's whole computation and its reusable work (docs: engine_api)."""
     whole = getattr(engine, "standings_work", None)
@@ -126,14 +132,7 @@ def _incremental(event: Event, version: int, kept: Kept, digest: str) -> Compute
         or version <= kept.version
     ):
         return None
-    ids = list(
-        Match.objects.filter(round__event=event, results_version__gt=kept.version).values_list(
-            "pk", flat=True
-        )
-    )
-    loaded = load_matches(event, ids) if ids else {}
-    if len(loaded) != len(ids):
-        return None  # a changed match outside the record (a draft round): the whole way
+    loaded = load_changed_matches(event, kept.version)
     state = replace_matches(kept.state, loaded)
     if state is None:
         return None
@@ -158,6 +157,7 @@ def _incremental(event: Event, version: int, kept: Kept, digest: str) -> Compute
         state,
         work,
         standings,
+        entrant_ids=kept.entrant_ids,  # the digest names the entrants' ids too
         outlook=kept.outlook,
         outlook_state=kept.outlook_state,
         outlook_version=kept.outlook_version,

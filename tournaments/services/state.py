@@ -246,21 +246,23 @@ def _round_states(event: Event, *, drafts: bool) -> tuple[RoundState, ...]:
     )
 
 
-def load_matches(event: Event, ids: Iterable[int]) -> dict[tuple[int, str], MatchState]:
-    """The matches ``ids`` of the event's record, each as the whole load builds it, named
-    (round number, code): what the incremental standings refresh puts in place of a kept
-    state's matches. Three queries."""
-    ids = list(ids)
-    rounds = Round.objects.filter(event=event, matches__pk__in=ids).exclude(
-        status=Round.Status.DRAFT
-    )
-    numbers = dict(rounds.values_list("pk", "number").distinct())
-    where = {"pk__in": ids, "round_id__in": list(numbers)}
-    return {(numbers[rid], m.code): m for rid, m in _match_states(where, numbers)}
+def load_changed_matches(event: Event, since: int) -> dict[tuple[int, str], MatchState]:
+    """The matches of the event's record whose results changed after results version
+    ``since`` (Match.results_version), each as the whole load builds it, named (round
+    number, code): what the incremental standings refresh puts in place of a kept state's
+    matches. A drafted round's are left out, as the record leaves them. Three queries."""
+    where = {"round__event_id": event.pk, "results_version__gt": since}
+    states = _match_states(where, None, exclude={"round__status": Round.Status.DRAFT})
+    return {(m.round_number, m.code): m for _, m in states}
 
 
-def _match_states(where: dict[str, Any], numbers: dict[int, int]) -> list[tuple[int, MatchState]]:
-    """(round id, state) of the matches ``where`` selects, in the rounds' match order."""
+def _match_states(
+    where: dict[str, Any],
+    numbers: dict[int, int] | None,
+    exclude: dict[str, Any] | None = None,
+) -> list[tuple[int, MatchState]]:
+    """(round id, state) of the matches ``where`` selects (less ``exclude``), in the rounds'
+    match order. ``numbers``: round id -> number (None: read with the matches)."""
     by_match: dict[int, list[Participant]] = {}
     # a participant or game without details is the same value wherever it recurs: made once
     people: dict[tuple[Any, ...], Participant] = {}
@@ -302,19 +304,21 @@ def _match_states(where: dict[str, Any], numbers: dict[int, int]) -> list[tuple[
                 )
             game = found_game
         games_of.setdefault(match_id, []).append(game)
-    for pk, round_id, code, bracket, group_id, group, table, details in (
-        Match.objects.filter(**where)
-        .order_by("order", "code")
-        .values_list(
-            "pk", "round_id", "code", "bracket", "group_id", "group__key", "table", _text("details")
-        )
-    ):
+    matches = Match.objects.filter(**where)
+    if exclude:
+        matches = matches.exclude(**exclude)
+    for pk, round_id, number, code, bracket, group_id, group, table, details in matches.order_by(
+        "order", "code"
+    ).values_list(
+        "pk", "round_id", "round__number", "code", "bracket", "group_id", "group__key", "table",
+        _text("details"),
+    ):  # fmt: skip
         states.append(
             (
                 round_id,
                 MatchState(
                     code=code,
-                    round_number=numbers[round_id],
+                    round_number=number if numbers is None else numbers[round_id],
                     participants=tuple(by_match.get(pk, ())),
                     games=tuple(games_of.get(pk, ())),
                     bracket=bracket,
