@@ -135,6 +135,7 @@ def _delete(event) -> None:
 
 def _games(match, pure) -> list[dict]:
     from tournaments.services import results
+    from tournaments.services.state import jsonable  # (a simulation's Fractions as numbers)
 
     if pure is not None and not match.result:
         for rnd in pure.rounds:
@@ -143,7 +144,7 @@ def _games(match, pure) -> list[dict]:
             for m in rnd.matches:
                 if m.code == match.code and m.games:
                     return [
-                        {"number": g.number, "scores": list(g.scores), "first": g.first,
+                        {"number": g.number, "scores": jsonable(g.scores), "first": g.first,
                          "ending": str(g.ending), "details": dict(g.details)}
                         for g in m.games
                     ]  # fmt: skip

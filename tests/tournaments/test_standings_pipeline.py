@@ -19,6 +19,7 @@ from tournaments.models import Entrant, Event, Match, Round, StandingsRow, Stand
 from tournaments.services import events, results, rounds, standings, standings_kept
 from tournaments.services.errors import ServiceError
 from tournaments.services.eventfile import import_event
+from tournaments.services.state import jsonable
 
 pytestmark = pytest.mark.django_db
 
@@ -193,7 +194,7 @@ def _games_of(match_state) -> list[dict]:
     return [
         {
             "number": g.number,
-            "scores": list(g.scores),
+            "scores": jsonable(g.scores),  # a simulation's Fractions as numbers
             "first": g.first,
             "ending": str(g.ending),
             "details": dict(g.details),
