@@ -246,10 +246,10 @@ def recompute(
     stored = False
     with _running(event_id):
         for _ in range(RECOMPUTE_PASSES):
-            published = publish_standings(event_id, after_compute=after_compute)
-            if published and on_published is not None:
+            fresh = publish_standings(event_id, after_compute=after_compute)
+            if fresh and on_published is not None:
                 on_published("standings")
-            stored |= published
+            stored |= fresh
             if _lagging(event_id):
                 continue  # newer results first: this outlook would be stale at once
             if attach_outlook(event_id) and on_published is not None:
