@@ -16,7 +16,7 @@ from django.utils import timezone
 from tests.factories import play_round, round_robin_event
 from tournaments import simulation
 from tournaments.models import Entrant, Event, Match, Round, StandingsRow, StandingsSnapshot
-from tournaments.services import events, results, rounds, standings, standings_kept
+from tournaments.services import events, results, rounds, standings, standings_kept, standings_store
 from tournaments.services.errors import ServiceError
 from tournaments.services.eventfile import import_event
 from tournaments.services.state import jsonable
@@ -159,7 +159,7 @@ def test_a_snapshot_stored_by_difference_equals_a_whole_store():
         results.record(match, games, expected_version=match.version, by=None)
     after = event.engine.standings(standings.record_state(event))
     assert after != before
-    with mock.patch.object(standings, "_copy_rows", wraps=standings._copy_rows) as copy:
+    with mock.patch.object(standings_store, "_copy_rows", wraps=standings_store._copy_rows) as copy:
         by_difference = standings.store_snapshot(
             event, after, 102, now=now, published=False, previous=(first.pk, before)
         )
