@@ -59,6 +59,7 @@ format: install
 # docs/conformance.md). BENCH_EVENTS sets the conformance events per format.
 bench: install
 	$(PY) -m bench
+	$(PY) -m bench.latency
 	$(PY) -m bench.pages
 	$(PY) -m bench.woc_pairing --quick
 	$(PY) -m bench.saves

@@ -187,8 +187,8 @@ def main() -> None:
         print(
             "saved result -> updated public standings: "
             + ", ".join(f"{d:.1f}" for d in delays)
-            + f" s (median {statistics.median(delays):.1f} s; includes the "
-            f"{os.environ.get('ARBITER_STANDINGS_DELAY', '1')} s coalescing delay)"
+            + f" s (median {statistics.median(delays):.1f} s; a lone save waits for no "
+            "coalescing delay; per format: python -m bench.latency)"
         )
     else:
         print("saved result -> updated public standings: not measured (no Redis)")

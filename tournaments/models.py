@@ -74,6 +74,13 @@ class Event(models.Model):
     # Raised by every result change; standings are current when both versions match.
     results_version = models.PositiveIntegerField(default=0)
     standings_version = models.PositiveIntegerField(default=0)
+    # The results version of the last change that was not one match's result (a round
+    # published, a draw, a withdrawal, an import): the incremental standings refresh
+    # (services/standings.py) goes the whole way when it is newer than what it kept.
+    shape_version = models.PositiveIntegerField(default=0)
+    # The standings version whose outlook (contention) is published: the standings are
+    # published first, the outlook when it is ready.
+    outlook_version = models.PositiveIntegerField(default=0)
     directors: models.ManyToManyField[User, EventDirector] = models.ManyToManyField(
         conf.AUTH_USER_MODEL, through="EventDirector", related_name="directed_events"
     )
@@ -370,6 +377,9 @@ class Match(models.Model):
     order = models.PositiveIntegerField(default=0)
     # Raised by every result change: a save names the version it read (optimistic locking).
     version = models.PositiveIntegerField(default=0)
+    # The event's results version of this match's last result change (result_changes.py):
+    # the incremental standings refresh reloads only the matches changed since its state.
+    results_version = models.PositiveIntegerField(default=0, db_index=True)
     # The engine's score of the games: {"points": [...], "winner": seat, "summary": "33-31"}.
     result = models.JSONField(null=True, blank=True)
     reasons = models.JSONField(default=list, blank=True)
@@ -549,6 +559,8 @@ class StandingsSnapshot(models.Model):
     # Who can still win / reach the next stage (rules.contention), stored with the standings
     # so public pages read it without another query: stage_key, stage_name, method, notes.
     contention = models.JSONField(default=dict, blank=True)
+    # True from the standings' publication until their outlook (contention) is attached.
+    outlook_pending = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["event", "-results_version"]

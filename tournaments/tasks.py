@@ -76,20 +76,26 @@ def _test_pause() -> None:
     max_retries=8,
 )
 def recompute_standings(event_id: int, results_version: int) -> bool:
-    stored = standings.refresh(event_id, results_version, after_compute=_test_pause)
-    if stored:
-        _prerender(event_id)
-    return stored
+    """The event's newest standings, published as soon as they are computed, then their
+    outlook; again while results are saved meanwhile (standings.recompute). Each
+    publication's public tables are rendered at once. ``results_version``: the version
+    that sent the task, for the logs; the task always computes the newest."""
+    return standings.recompute(
+        event_id,
+        after_compute=_test_pause,
+        # an outlook changes the standings tables only, not the round's pairings
+        on_published=lambda part: _prerender(event_id, pairings=part == "standings"),
+    )
 
 
-def _prerender(event_id: int) -> None:
+def _prerender(event_id: int, *, pairings: bool = True) -> None:
     """The new snapshot's public tables rendered now, by the worker, rather than by the
     first visitor (tournaments/views/fragments.py). Only an optimisation: a failure leaves
     the pages to render them."""
     from tournaments.views import fragments
 
     try:
-        fragments.prerender(event_id)
+        fragments.prerender(event_id, pairings=pairings)
     except Exception:
         log.warning("public fragments of event %s not prerendered", event_id, exc_info=True)
 

@@ -56,8 +56,8 @@ def _after_bump(action):
     save's transaction, before its COMMIT."""
     original = standings.results_changed
 
-    def wrapped(event):
-        version = original(event)
+    def wrapped(event, **kwargs):
+        version = original(event, **kwargs)
         action()
         return version
 
@@ -71,9 +71,9 @@ def test_database_dropped_mid_save_shows_503_saves_nothing_and_retry_saves_once(
     version = open_match.version
     original = standings.results_changed
 
-    def drop_then_bump(event):
+    def drop_then_bump(event, **kwargs):
         db_proxy.drop()
-        return original(event)
+        return original(event, **kwargs)
 
     with mock.patch(BUMP, drop_then_bump):
         response = _save(client, open_match, version)

@@ -107,7 +107,11 @@ EXEMPT = {
     "standings.schedule_recompute": "enqueues a task and clears a cache key; no row changes",
     "standings.sweep": "re-enqueues lost recomputes; no row changes",
     "standings.refresh": "stores a standings snapshot, derived from the audited results",
-    "standings.store_snapshot": "the derived standings snapshot (see refresh)",
+    "standings_store.store_snapshot": "the derived standings snapshot (see refresh)",
+    "standings_store.store_outlook": "the derived outlook of a snapshot (see refresh)",
+    "standings.publish_standings": "the first half of refresh: the derived snapshot",
+    "standings.attach_outlook": "the second half of refresh: the derived outlook",
+    "standings.recompute": "the task's refresh, again while results were saved meanwhile",
     "reports.request": "a Report row is a file request that records who asked and when; it "
     "changes no event data",
     "reports.build": "builds the requested file and marks its Report row done",

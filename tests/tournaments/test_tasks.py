@@ -51,7 +51,8 @@ def test_a_burst_of_forty_saves_sends_one_recompute(monkeypatch, director, event
         )
     assert len(calls) == 1
     (event_id, version), options = calls[0]
-    assert event_id == event.pk and options["countdown"] == standings.conf.ARBITER_STANDINGS_DELAY
+    # no other recompute was running: a lone result waits for nothing (issue 33, item 3)
+    assert event_id == event.pk and options["countdown"] == 0
     # The one task publishes the newest results, whatever version it was sent with.
     assert standings.refresh(event_id, version) is True
     event.refresh_from_db()
@@ -144,3 +145,84 @@ def test_standings_state_tells_the_director_current_or_being_recomputed(
     state = standings.standings_state(event)
     assert not state.current and str(state.label) == "being recomputed"
     assert state.results_version == state.standings_version + 1
+
+
+# -- adaptive coalescing (issue 33, item 3) -------------------------------------------------
+
+
+def _save(match, director, scores):
+    match.refresh_from_db()
+    results.record(match, [{"scores": scores}], expected_version=match.version, by=director)
+
+
+def test_a_save_during_a_recompute_waits_and_the_running_task_publishes_the_burst(
+    monkeypatch, director, event
+):
+    """Saves made while a recompute runs send one delayed task between them, and the
+    running task publishes their results itself as soon as it is done: one more recompute
+    for the burst, not one per save, and no countdown for the first."""
+    calls = _sent(monkeypatch)
+    matches = list(Match.objects.filter(round__event=event).order_by("pk"))
+    _save(matches[0], director, [1, 0])
+    assert [kw["countdown"] for _, kw in calls] == [0]
+    snapshots = StandingsSnapshot.objects.filter(event=event).count()
+    burst = []
+
+    def burst_of_saves():
+        if burst:
+            return
+        for i, match in enumerate(matches[:4]):  # while the first recompute runs
+            _save(match, director, [i % 2, 1 - i % 2])
+        burst.append(True)
+
+    assert standings.recompute(event.pk, after_compute=burst_of_saves) is True
+    assert [kw["countdown"] for _, kw in calls] == [0, standings.conf.ARBITER_STANDINGS_DELAY]
+    event.refresh_from_db()
+    assert event.standings_version == event.results_version  # the burst is published
+    assert event.outlook_version == event.standings_version
+    # two snapshots: the first save's, and one for the whole burst
+    assert StandingsSnapshot.objects.filter(event=event).count() == snapshots + 2
+    # the delayed task finds nothing left to do
+    assert tasks.recompute_standings(event.pk, event.results_version) is False
+    # and once nothing runs, a lone save waits for nothing again
+    _save(matches[1], director, [1, 0])
+    assert calls[-1][1]["countdown"] == 0
+
+
+def test_a_recompute_killed_mid_way_does_not_make_later_saves_wait_forever(
+    monkeypatch, director, event
+):
+    calls = _sent(monkeypatch)
+    from django.core.cache import cache
+
+    cache.set(standings._running_key(event.pk), 1, timeout=1)  # a dead worker's marker
+    _save(Match.objects.filter(round__event=event).first(), director, [1, 0])
+    assert calls[-1][1]["countdown"] == standings.conf.ARBITER_STANDINGS_DELAY  # still sent
+    assert standings.RUNNING_MARKER_SECONDS <= 120
+
+
+def test_eager_tasks_without_redis_publish_at_once(settings, director, event):
+    """No broker, no Redis (the default local setup): a save publishes its standings and
+    their outlook before the request ends."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    match = Match.objects.filter(round__event=event).first()
+    _save(match, director, [0, 1])
+    event.refresh_from_db()
+    assert event.standings_version == event.results_version == event.outlook_version
+
+
+def test_the_sweep_finds_an_outlook_lost_with_its_worker(monkeypatch, director, event):
+    """A worker killed between publishing the standings and attaching their outlook: the
+    sweep sends the task again, which attaches it."""
+    calls = _sent(monkeypatch)
+    _save(Match.objects.filter(round__event=event).first(), director, [1, 0])
+    assert standings.publish_standings(event.pk) is True  # ... and the worker dies here
+    event.refresh_from_db()
+    assert event.outlook_version < event.standings_version == event.results_version
+    assert standings.lagging_events() == [(event.pk, event.results_version)]
+    assert tasks.sweep_standings() == 1
+    (event_id, version), _ = calls[-1]
+    assert tasks.recompute_standings(event_id, version) is False  # no new standings ...
+    event.refresh_from_db()
+    assert event.outlook_version == event.standings_version  # ... their outlook attached
+    assert standings.lagging_events() == []

@@ -38,12 +38,16 @@ RETRY_AFTER_FAILURE = 5.0  # seconds a down Redis is left alone: a save pays its
 
 def version_token(event: Event, public_round_count: int, hidden: bool = False) -> str:
     """Changes whenever something a public page shows changes: a result or a publication
-    (results_version), new standings (standings_version), a round made public. While the
-    format hides its results, results and standings are not public: only a round made
-    public (or the reveal) changes it."""
+    (results_version), new standings (standings_version), their outlook when it follows
+    them (outlook_version), a round made public. While the format hides its results,
+    results and standings are not public: only a round made public (or the reveal)
+    changes it."""
     if hidden:
         return f"hidden.{public_round_count}"
-    return f"{event.results_version}.{event.standings_version}.{public_round_count}"
+    return (
+        f"{event.results_version}.{event.standings_version}.{event.outlook_version}."
+        f"{public_round_count}"
+    )
 
 
 def public_state(event: Event) -> dict[str, Any]:
@@ -56,6 +60,7 @@ def public_state(event: Event) -> dict[str, Any]:
         "token": version_token(event, len(rounds), hidden),
         "results_version": None if hidden else event.results_version,
         "standings_version": None if hidden else event.standings_version,
+        "outlook_version": None if hidden else event.outlook_version,
         "rounds": len(rounds),
         "hidden": hidden,
         "public": event.public,

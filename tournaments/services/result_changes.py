@@ -55,5 +55,5 @@ def write(
         # change for the same version.
         raise StaleResult(match.version, None) from None
     if refresh:
-        standings.results_changed(event)
+        standings.results_changed(event, matches=[match.pk])
     return match.version

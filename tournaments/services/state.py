@@ -213,66 +213,9 @@ def _round_states(event: Event, *, drafts: bool) -> tuple[RoundState, ...]:
     )
     ids = [row[0] for row in round_rows]
     numbers = {row[0]: row[1] for row in round_rows}
-    by_match: dict[int, list[Participant]] = {}
-    # a participant or game without details is the same value wherever it recurs: made once
-    people: dict[tuple[Any, ...], Participant] = {}
-    for match_id, number, role, details in (
-        MatchParticipant.objects.filter(match__round_id__in=ids)
-        .order_by("match_id", "seat")
-        .values_list("match_id", "entrant__number", "role", _text("details"))
-    ):
-        if details != "{}":
-            participant = Participant(entrant_key(number), role, _mapping(details))
-        else:
-            found = people.get((number, role))
-            if found is None:
-                found = people[(number, role)] = Participant(entrant_key(number), role, {})
-            participant = found
-        by_match.setdefault(match_id, []).append(participant)
-    endings = {e.value: e for e in GameEnding}
-    games_of: dict[int, list[GameState]] = {}
-    plays: dict[tuple[Any, ...], GameState] = {}
-    for match_id, number, scores, first, ending, details in (
-        Game.objects.filter(match__round_id__in=ids)
-        .order_by("match_id", "number")
-        .values_list(
-            "match_id", "number", _text("scores"), "first_seat", "ending", _text("details")
-        )
-    ):
-        if details != "{}":
-            game = GameState(
-                number, tuple(json.loads(scores)), first, _known(endings, ending), _mapping(details)
-            )
-        else:
-            # the same game text is the same value: decoded and built once
-            key = (number, first, ending, scores)
-            found_game = plays.get(key)
-            if found_game is None:
-                found_game = plays[key] = GameState(
-                    number, tuple(json.loads(scores)), first, _known(endings, ending), {}
-                )
-            game = found_game
-        games_of.setdefault(match_id, []).append(game)
     matches_of: dict[int, list[MatchState]] = {}
-    for pk, round_id, code, bracket, group_id, group, table, details in (
-        Match.objects.filter(round_id__in=ids)
-        .order_by("order", "code")
-        .values_list(
-            "pk", "round_id", "code", "bracket", "group_id", "group__key", "table", _text("details")
-        )
-    ):
-        matches_of.setdefault(round_id, []).append(
-            MatchState(
-                code=code,
-                round_number=numbers[round_id],
-                participants=tuple(by_match.get(pk, ())),
-                games=tuple(games_of.get(pk, ())),
-                bracket=bracket,
-                group=group if group_id else "",
-                table=table,
-                details=_mapping(details),
-            )
-        )
+    for round_id, match in _match_states({"round_id__in": ids}, numbers):
+        matches_of.setdefault(round_id, []).append(match)
     members: dict[int, list[tuple[int, str]]] = {}
     for group_id, number, seed in GroupMember.objects.filter(group__round_id__in=ids).values_list(
         "group_id", "entrant__number", "seed"
@@ -301,6 +244,91 @@ def _round_states(event: Event, *, drafts: bool) -> tuple[RoundState, ...]:
         )
         for pk, number, label, status, stage_id, stage, details in round_rows
     )
+
+
+def load_changed_matches(event: Event, since: int) -> dict[tuple[int, str], MatchState]:
+    """The matches of the event's record whose results changed after results version
+    ``since`` (Match.results_version), each as the whole load builds it, named (round
+    number, code): what the incremental standings refresh puts in place of a kept state's
+    matches. A drafted round's are left out, as the record leaves them. Three queries."""
+    where = {"round__event_id": event.pk, "results_version__gt": since}
+    states = _match_states(where, None, exclude={"round__status": Round.Status.DRAFT})
+    return {(m.round_number, m.code): m for _, m in states}
+
+
+def _match_states(
+    where: dict[str, Any],
+    numbers: dict[int, int] | None,
+    exclude: dict[str, Any] | None = None,
+) -> list[tuple[int, MatchState]]:
+    """(round id, state) of the matches ``where`` selects (less ``exclude``), in the rounds'
+    match order. ``numbers``: round id -> number (None: read with the matches)."""
+    by_match: dict[int, list[Participant]] = {}
+    # a participant or game without details is the same value wherever it recurs: made once
+    people: dict[tuple[Any, ...], Participant] = {}
+    states: list[tuple[int, MatchState]] = []
+    for match_id, number, role, details in (
+        MatchParticipant.objects.filter(**{"match__" + k: v for k, v in where.items()})
+        .order_by("match_id", "seat")
+        .values_list("match_id", "entrant__number", "role", _text("details"))
+    ):
+        if details != "{}":
+            participant = Participant(entrant_key(number), role, _mapping(details))
+        else:
+            found = people.get((number, role))
+            if found is None:
+                found = people[(number, role)] = Participant(entrant_key(number), role, {})
+            participant = found
+        by_match.setdefault(match_id, []).append(participant)
+    endings = {e.value: e for e in GameEnding}
+    games_of: dict[int, list[GameState]] = {}
+    plays: dict[tuple[Any, ...], GameState] = {}
+    for match_id, number, scores, first, ending, details in (
+        Game.objects.filter(**{"match__" + k: v for k, v in where.items()})
+        .order_by("match_id", "number")
+        .values_list(
+            "match_id", "number", _text("scores"), "first_seat", "ending", _text("details")
+        )
+    ):
+        if details != "{}":
+            game = GameState(
+                number, tuple(json.loads(scores)), first, _known(endings, ending), _mapping(details)
+            )
+        else:
+            # the same game text is the same value: decoded and built once
+            key = (number, first, ending, scores)
+            found_game = plays.get(key)
+            if found_game is None:
+                found_game = plays[key] = GameState(
+                    number, tuple(json.loads(scores)), first, _known(endings, ending), {}
+                )
+            game = found_game
+        games_of.setdefault(match_id, []).append(game)
+    matches = Match.objects.filter(**where)
+    if exclude:
+        matches = matches.exclude(**exclude)
+    for pk, round_id, number, code, bracket, group_id, group, table, details in matches.order_by(
+        "order", "code"
+    ).values_list(
+        "pk", "round_id", "round__number", "code", "bracket", "group_id", "group__key", "table",
+        _text("details"),
+    ):  # fmt: skip
+        states.append(
+            (
+                round_id,
+                MatchState(
+                    code=code,
+                    round_number=number if numbers is None else numbers[round_id],
+                    participants=tuple(by_match.get(pk, ())),
+                    games=tuple(games_of.get(pk, ())),
+                    bracket=bracket,
+                    group=group if group_id else "",
+                    table=table,
+                    details=_mapping(details),
+                ),
+            )
+        )
+    return states
 
 
 def jsonable(value: Any) -> Any:

@@ -217,7 +217,8 @@ def standings_tables(
         return html + (MORE if more else "")
 
     kind = "standings-top" if top else "standings"
-    html = fragment(kind, event, [snapshot.pk, top, hidden], build)
+    # the outlook is attached to the snapshot after it is published: another fragment
+    html = fragment(kind, event, [snapshot.pk, snapshot.outlook_pending, top, hidden], build)
     return html, html.endswith(MORE)
 
 
@@ -243,7 +244,7 @@ def _format_cells(tables: list[dict[str, Any]]) -> None:
             row["cells"] = [text(v) for v in row["cells"]]
 
 
-def prerender(event_id: int) -> None:
+def prerender(event_id: int, *, pairings: bool = True) -> None:
     """Store the public fragments of an event's newest standings and current round, in
     each of the site's languages: called by the standings task once a snapshot is stored,
     so the first visitor after it, English or French, does not render a thousand rows."""
@@ -261,7 +262,7 @@ def prerender(event_id: int) -> None:
                 if snapshot is not None:
                     standings_tables(event, snapshot, rounds)
                     standings_tables(event, snapshot, rounds, top=HOME_ROWS)
-                if rounds:
+                if rounds and pairings:
                     pairings_tables(event, rounds[-1], rounds)
             finally:
                 timezone.deactivate()

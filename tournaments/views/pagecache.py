@@ -140,6 +140,12 @@ def names_changed(event_id: int) -> None:
     events_changed()
 
 
+# what a page's key needs of its event (the standings' outlook follows them: its version)
+STAMPED = (
+    "pk", "created_at", "updated_at", "results_version", "standings_version", "outlook_version",
+)  # fmt: skip
+
+
 def _stamp(slug: str) -> dict[str, Any] | None:
     """The public event's stamp, from the cache when its generation is current; None for a
     private or missing event (never stored: its view decides)."""
@@ -154,11 +160,7 @@ def _stamp(slug: str) -> dict[str, Any] | None:
         return stamp
     # The generation was read before the database: a write committed after that read
     # moves it, so the stamp stored below is stale at once rather than wrong for long.
-    event = (
-        Event.objects.filter(slug=slug, public=True)
-        .values("pk", "created_at", "updated_at", "results_version", "standings_version")
-        .first()
-    )
+    event = Event.objects.filter(slug=slug, public=True).values(*STAMPED).first()
     if event is None:
         return None
     stamp = {
@@ -171,6 +173,9 @@ def _stamp(slug: str) -> dict[str, Any] | None:
                 int(event["updated_at"].timestamp() * 1e6),
                 event["results_version"],
                 event["standings_version"],
+                # the standings are published before their outlook: a page built between
+                # the two is built again once the outlook is attached
+                event["outlook_version"],
                 names_epoch(event["pk"]),
             )
         ),

@@ -223,6 +223,7 @@ def version(request: HttpRequest, slug: str) -> HttpResponse:
         versions = {
             "results_version": event.results_version,
             "standings_version": event.standings_version,
+            "outlook_version": event.outlook_version,
         }
         response = JsonResponse({**({} if hidden else versions), "rounds": count, "token": token})
     response["Cache-Control"] = "no-cache"

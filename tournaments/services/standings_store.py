@@ -1,0 +1,262 @@
+"""The standings' stored form: a snapshot and its rows (written by COPY, or by difference
+from the last snapshot on PostgreSQL), and the outlook (contention) attached to them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from django.db import connection
+from django.db.models import Field
+
+from rules.contention import Contention, Verdict
+from rules.contract import Standings
+from tournaments.models import Entrant, Event, StandingsRow, StandingsSnapshot
+from tournaments.services.state import jsonable
+from tournaments.words import stored
+
+
+def verdict_json(verdict: Verdict | None) -> dict[str, Any] | None:
+    if verdict is None:
+        return None
+    return {
+        "status": verdict.status.value,
+        "method": verdict.method.value,
+        **stored(verdict.reason),
+    }
+
+
+def contention_json(result: Contention | None) -> dict[str, Any]:
+    """The snapshot's part: what the stage is and how the answers were found."""
+    if result is None:
+        return {}
+    return {
+        "stage_key": result.stage_key,
+        "stage_name": result.stage_name,
+        "method": result.method.value,
+        "notes": [stored(n) for n in result.notes],
+    }
+
+
+def entrant_contention_json(result: Contention | None) -> dict[str, dict[str, Any]]:
+    """Per entrant id: {"win": verdict, "stage": verdict or None}."""
+    if result is None:
+        return {}
+    return {
+        row.entrant: {"win": verdict_json(row.win), "stage": verdict_json(row.stage)}
+        for row in result.entrants
+    }
+
+
+def store_outlook(snapshot_id: int, outlook: Contention | None) -> None:
+    """The snapshot's outlook and each of its rows' verdicts, in two statements."""
+    per_entrant = entrant_contention_json(outlook)
+    StandingsSnapshot.objects.filter(pk=snapshot_id).update(
+        contention=contention_json(outlook), outlook_pending=False
+    )
+    if not per_entrant:
+        return
+    rows = StandingsRow.objects.filter(snapshot_id=snapshot_id).values_list(
+        "pk", "entrant__number", "details"
+    )
+    # a row that hides its values (results not public yet) carries no outlook
+    changes = [
+        (pk, per_entrant[str(number)])
+        for pk, number, details in rows
+        if str(number) in per_entrant and not details.get("hidden")
+    ]
+    if connection.vendor != "postgresql":
+        StandingsRow.objects.bulk_update(
+            [StandingsRow(pk=pk, contention=c) for pk, c in changes], ["contention"], 500
+        )
+        return
+    table = connection.ops.quote_name(StandingsRow._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} AS r SET contention = d.c::jsonb "
+            "FROM unnest(%s::bigint[], %s::text[]) AS d(id, c) WHERE r.id = d.id",
+            [[pk for pk, _ in changes], [json.dumps(c) for _, c in changes]],
+        )
+
+
+def store_snapshot(
+    event: Event,
+    standings: Standings,
+    version: int,
+    *,
+    now: datetime,
+    published: bool,
+    contention: Contention | None = None,
+    outlook_pending: bool = False,
+    previous: tuple[int, Standings] | None = None,
+    entrants: dict[str, int] | None = None,
+    after_round: int | None = None,
+) -> StandingsSnapshot:
+    """Store ``standings`` as the snapshot of ``version``. ``previous``: (snapshot id,
+    standings) of a snapshot of the same entrants; on PostgreSQL the rows equal in both are
+    copied from it by the server, and only the others are written (a result moves a few
+    rows of thousands). ``outlook_pending``: the contention follows (``attach_outlook``).
+    ``entrants`` (number -> id) and ``after_round``: when the caller knows them."""
+    if entrants is None:
+        entrants = entrant_ids(event)
+    if after_round is None:
+        # "After round 7" only once round 7 is complete; a round in play shows beside it
+        after_round = (
+            event.rounds.filter(status="completed")
+            .order_by("-number")
+            .values_list("number", flat=True)
+        ).first() or 0
+    snapshot, created = StandingsSnapshot.objects.get_or_create(
+        event=event,
+        results_version=version,
+        defaults={
+            "computed_at": now,
+            "after_round": after_round,
+            "published": published,
+            "final": standings.final,
+            "tables": [table_json(t) for t in standings.tables],
+            "pending": [
+                {**stored(p), "key": p.key, "options": list(p.options)} for p in standings.pending
+            ],
+            "contention": contention_json(contention),
+            "outlook_pending": outlook_pending,
+        },
+    )
+    if not created:
+        return snapshot
+    per_entrant = entrant_contention_json(contention)
+    same: set[tuple[str, int]] = set()
+    if previous is not None and connection.vendor == "postgresql" and not per_entrant:
+        same = _same_rows(previous[1], standings, entrants)
+        if same and _copy_rows(previous[0], snapshot.pk, same) != len(same):
+            # the previous snapshot is gone (or not what it was): every row written here
+            StandingsRow.objects.filter(snapshot=snapshot).delete()
+            same = set()
+    _insert_rows(
+        (
+            snapshot.pk,
+            table.key,
+            position,
+            entrants[row.entrant],
+            row.rank,
+            _float(row.values.get("points")),
+            jsonable(row.values),
+            row.status,
+            jsonable(row.details),
+            # a row that hides its values (results not public yet) carries no outlook
+            {} if row.details.get("hidden") else per_entrant.get(row.entrant, {}),
+        )
+        for table in standings.tables
+        for position, row in enumerate(table.rows, start=1)
+        # virtual players (a WPF bye filler) are rows of the engine, not entrants
+        if row.entrant in entrants and (table.key, position) not in same
+    )
+    return snapshot
+
+
+def entrant_ids(event: Event) -> dict[str, int]:
+    """Entrant number (the engine's id) -> row id."""
+    return {
+        str(number): pk
+        for number, pk in Entrant.objects.filter(event=event).values_list("number", "pk")
+    }
+
+
+def _same_rows(
+    before: Standings, after: Standings, entrants: dict[str, int]
+) -> set[tuple[str, int]]:
+    """(table key, position) of the stored rows equal in both standings."""
+    old = {table.key: table.rows for table in before.tables}
+    same = set()
+    for table in after.tables:
+        rows = old.get(table.key)
+        if rows is None:
+            continue
+        for position, (row, was) in enumerate(zip(table.rows, rows, strict=False), start=1):
+            if row == was and row.entrant in entrants:
+                same.add((table.key, position))
+    return same
+
+
+def _copy_rows(source: int, target: int, rows: set[tuple[str, int]]) -> int:
+    """Copy the rows ``rows`` of snapshot ``source`` into snapshot ``target``, server-side,
+    without their outlook (the new snapshot's follows). Returns how many were copied."""
+    meta = StandingsRow._meta
+    quote = connection.ops.quote_name
+    table = quote(meta.db_table)
+    columns = [quote(_column(meta.get_field(f))) for f in ROW_FIELDS]
+    kept = ", ".join(columns[1:-1])
+    keys, positions = zip(*sorted(rows), strict=True)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} ({', '.join(columns)}) "
+            f"SELECT %s, {kept}, '{{}}'::jsonb FROM {table} AS r "
+            f"JOIN unnest(%s::text[], %s::int[]) AS s(k, p) "
+            f"ON r.{columns[1]} = s.k AND r.{columns[2]} = s.p "
+            f"WHERE r.{columns[0]} = %s",
+            [target, list(keys), list(positions), source],
+        )
+        return int(cursor.rowcount)
+
+
+ROW_FIELDS = (
+    "snapshot_id", "table_key", "position", "entrant_id", "rank", "points", "values", "status",
+    "details", "contention",
+)  # fmt: skip
+JSON_FIELDS = frozenset({"values", "details", "contention"})
+
+
+def _insert_rows(rows: Iterable[tuple[Any, ...]]) -> None:
+    """Standings rows (values in ROW_FIELDS order) in one statement. On PostgreSQL a COPY:
+    10,000 rows through bulk_create took seconds (a model instance each, every value
+    quoted into arrays); COPY streams them as they are."""
+    if connection.vendor != "postgresql":
+        StandingsRow.objects.bulk_create(
+            StandingsRow(**dict(zip(ROW_FIELDS, row, strict=True))) for row in rows
+        )
+        return
+    meta = StandingsRow._meta
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(_column(meta.get_field(f))) for f in ROW_FIELDS)
+    encoded = [i for i, f in enumerate(ROW_FIELDS) if f in JSON_FIELDS]
+    statement = f"COPY {quote(meta.db_table)} ({columns}) FROM STDIN"
+    with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
+        for row in rows:
+            values = list(row)
+            for i in encoded:
+                values[i] = json.dumps(values[i])
+            copy.write_row(values)
+
+
+def table_json(table: Any) -> dict[str, Any]:
+    return {
+        "key": table.key,
+        "title": table.title,
+        "columns": [{"key": c.key, "label": c.label, "help": c.help} for c in table.columns],
+        "decided": [
+            {
+                "ahead": d.ahead,
+                "behind": d.behind,
+                "step": d.step,
+                "detail": d.detail,
+                **({"params": jsonable(dict(d.params))} if d.params else {}),
+            }
+            for d in table.decided
+        ],
+        "notes": [stored(n) for n in table.notes],
+    }
+
+
+def _float(value: Any) -> float | None:
+    try:
+        return None if value is None else float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _column(field: object) -> str:
+    """The database column of one of a row's own fields."""
+    assert isinstance(field, Field) and field.column is not None
+    return field.column
