@@ -27,7 +27,7 @@ document.addEventListener("htmx:beforeSwap", function (event) {
   var source = null;
   var open = false;
   var asked = false;
-  var KINDS = ["version", "round_published", "result_saved", "standings_changed"];
+  var KINDS = ["version", "round_published", "result_saved", "standings_changed", "outlook_changed"];
 
   function poller() {
     return document.getElementById("live-poller");

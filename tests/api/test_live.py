@@ -70,6 +70,7 @@ def test_a_change_is_published_after_the_commit_and_not_when_rolled_back(
         (event.pk, live.RESULT_SAVED),
         (event.pk, live.ROUND_PUBLISHED),
         (event.pk, live.STANDINGS_CHANGED),
+        (event.pk, live.OUTLOOK_CHANGED),  # the outlook follows its standings
     ]
 
     sent.clear()
@@ -85,7 +86,11 @@ def test_a_change_is_published_after_the_commit_and_not_when_rolled_back(
 
     with django_capture_on_commit_callbacks(execute=True):
         _save_a_result(event, director)
-    assert sent == [(event.pk, live.RESULT_SAVED), (event.pk, live.STANDINGS_CHANGED)]
+    assert sent == [
+        (event.pk, live.RESULT_SAVED),
+        (event.pk, live.STANDINGS_CHANGED),
+        (event.pk, live.OUTLOOK_CHANGED),
+    ]
     sent.clear()
     event.refresh_from_db()
     with django_capture_on_commit_callbacks(execute=True):
@@ -121,9 +126,10 @@ def test_the_message_on_redis_holds_the_public_state(director):
     assert body == {
         "event": event.pk,
         "kind": "result_saved",
-        "token": f"{event.results_version}.{event.standings_version}.0",
+        "token": live.version_token(event, 0),
         "results_version": event.results_version,
         "standings_version": event.standings_version,
+        "outlook_version": event.outlook_version,
         "rounds": 0,
         "public": True,
         "finished": False,
@@ -257,7 +263,7 @@ def running(director) -> Event:
 
 def _token(event: Event) -> str:
     event.refresh_from_db()
-    return f"{event.results_version}.{event.standings_version}.1"
+    return live.version_token(event, 1)
 
 
 @needs_redis
@@ -277,15 +283,17 @@ def test_a_stream_tells_of_a_saved_result_and_the_new_standings(
     assert opening[1]["data"]["results_version"] == running.results_version
 
     _save_a_result(running, director)  # tasks run eagerly: the standings follow at once
-    told = watching.messages(until="standings_changed")
+    told = watching.messages(until="outlook_changed")
     watching.close()
     kinds = [m["event"] for m in told if "event" in m]
-    assert kinds[-2:] == ["result_saved", "standings_changed"]
+    # the standings are told at once, their outlook when it is attached
+    assert kinds[-3:] == ["result_saved", "standings_changed", "outlook_changed"]
     assert told[-1]["data"] == {
-        "kind": "standings_changed",
+        "kind": "outlook_changed",
         "token": _token(running),
         "results_version": running.results_version,
         "standings_version": running.standings_version,
+        "outlook_version": running.outlook_version,
         "rounds": 1,
     }
     assert running.standings_version == running.results_version
@@ -314,7 +322,7 @@ def test_several_streams_and_last_event_id(director, asgi_server, settings):
     again = Stream(asgi_server, "/api/v1/events/live/stream", {"Last-Event-ID": _token(running)})
     assert again.messages(seconds=1.5) == [{"retry": "5000"}]
     again.close()
-    old = Stream(asgi_server, "/api/v1/events/live/stream", {"Last-Event-ID": "0.0.0"})
+    old = Stream(asgi_server, "/api/v1/events/live/stream", {"Last-Event-ID": "0.0.0.0"})
     assert old.messages(until="version")[1]["id"] == _token(running)
     old.close()
 

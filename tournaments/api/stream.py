@@ -55,13 +55,23 @@ def _heartbeat() -> float:
 
 def _frame(kind: str, state: dict[str, Any]) -> bytes:
     return _framed(
-        kind, state["token"], state["results_version"], state["standings_version"], state["rounds"]
+        kind,
+        state["token"],
+        state["results_version"],
+        state["standings_version"],
+        state.get("outlook_version"),
+        state["rounds"],
     )
 
 
 @functools.lru_cache(maxsize=256)
 def _framed(
-    kind: str, token: str, results: int | None, standings: int | None, rounds: int
+    kind: str,
+    token: str,
+    results: int | None,
+    standings: int | None,
+    outlook: int | None,
+    rounds: int,
 ) -> bytes:
     """Encoded once per message, not once per stream (2,000 streams share it)."""
     data = {
@@ -69,6 +79,7 @@ def _framed(
         "token": token,
         "results_version": results,
         "standings_version": standings,
+        "outlook_version": outlook,
         "rounds": rounds,
     }
     body = json.dumps(data, separators=(",", ":"))

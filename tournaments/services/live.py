@@ -30,9 +30,11 @@ log = logging.getLogger(__name__)
 ROUND_PUBLISHED = "round_published"
 RESULT_SAVED = "result_saved"
 STANDINGS_CHANGED = "standings_changed"
-KINDS = (ROUND_PUBLISHED, RESULT_SAVED, STANDINGS_CHANGED)
+# the outlook (who can still win or qualify) follows its standings (services/standings.py)
+OUTLOOK_CHANGED = "outlook_changed"
+KINDS = (ROUND_PUBLISHED, RESULT_SAVED, STANDINGS_CHANGED, OUTLOOK_CHANGED)
 # kinds that say nothing public while the format hides its results (WPF online rounds)
-HIDDEN_WITH_RESULTS = frozenset({RESULT_SAVED, STANDINGS_CHANGED})
+HIDDEN_WITH_RESULTS = frozenset({RESULT_SAVED, STANDINGS_CHANGED, OUTLOOK_CHANGED})
 RETRY_AFTER_FAILURE = 5.0  # seconds a down Redis is left alone: a save pays its timeout once
 
 

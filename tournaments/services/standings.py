@@ -260,7 +260,7 @@ def published(event_id: int, version: int, part: str) -> None:
     (a new snapshot, its outlook still to come) or "outlook" (the snapshot's contention
     attached). The one place that announces it (a live stream hooks here)."""
     log.debug("event %s: %s of results version %s published", event_id, part, version)
-    live.publish(event_id, live.STANDINGS_CHANGED)
+    live.publish(event_id, live.OUTLOOK_CHANGED if part == "outlook" else live.STANDINGS_CHANGED)
 
 
 def publish_standings(
