@@ -32,7 +32,7 @@ urlpatterns = [
     path("e/<slug:slug>/manage/export/wof.elo", manage_import.export_wof, name="manage_export_wof"),
     path("e/<slug:slug>/manage/tokens/", manage_tokens.tokens, name="manage_tokens"),
     path(
-        "e/<slug:slug>/manage/tokens/<int:token>/revoke",
+        "e/<slug:slug>/manage/tokens/<int:token_id>/revoke",
         manage_tokens.revoke,
         name="manage_token_revoke",
     ),

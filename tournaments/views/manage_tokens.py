@@ -103,10 +103,10 @@ def tokens(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def revoke(request: HttpRequest, slug: str, token: int) -> HttpResponse:
+def revoke(request: HttpRequest, slug: str, token_id: int) -> HttpResponse:
     event = event_for_director(request.user, slug)
     try:
-        row = api_tokens.revoke(event, token, by=request.user)
+        row = api_tokens.revoke(event, token_id, by=request.user)
     except ServiceError as error:
         if getattr(request, "htmx", False):
             return _answer(request, _context(event, error=" ".join(error.messages)), status=404)
