@@ -17,6 +17,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from ninja.errors import AuthenticationError
 from ninja.security import HttpBearer
 
@@ -31,10 +32,10 @@ from tournaments.services import api_tokens, eventfile
 
 SCOPE = "export:read"
 
-REFUSED = {
-    "unknown": "Wrong token: no such API token.",
-    "revoked": "This API token was revoked.",
-    "expired": "This API token has expired.",
+REFUSED = {  # marked here, said in the request's language below
+    "unknown": gettext_noop("Wrong token: no such API token."),
+    "revoked": gettext_noop("This API token was revoked."),
+    "expired": gettext_noop("This API token has expired."),
 }
 
 
