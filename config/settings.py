@@ -27,6 +27,9 @@ if not _secret:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when ARBITER_PRODUCTION is on.")
     _secret = "dev-only-insecure-key-change-me-for-any-real-deployment-0123456789"
 SECRET_KEY = _secret
+# The pepper of the API tokens' hashes (tournaments/services/api_tokens.py); changing it
+# (or the secret key, when it is not set) makes every API token stop working.
+ARBITER_API_TOKEN_PEPPER = env_str("ARBITER_API_TOKEN_PEPPER") or _secret
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
@@ -259,6 +262,8 @@ ARBITER_RATE_LIMITS = {
     # the public API (/api/), per client address: a scoreboard polling each page of an
     # event every few seconds stays well within it
     "api": env_str("ARBITER_RATE_API", "600/m"),
+    # API requests with a wrong, revoked or expired bearer token, per address
+    "api_bad_token": env_str("ARBITER_RATE_API_BAD_TOKEN", "20/m"),
 }
 # What one imported file may hold (tournaments/services/limits.py, DESIGN 16): past a limit
 # the file is refused, the limit named, before the heavy part of the check. Each is set by

@@ -97,6 +97,7 @@ CSRF_EXEMPT = {
             "api-v1:standings",
             "api-v1:outlook",
             "api-v1:draws",
+            "api-v1:export",
             *(f"api-v1:{page}" for page in API_FORMAT_PAGES),
             "api_event_stream",
             "api_event_calendar",
@@ -203,6 +204,12 @@ TABLE: dict[str, list[Case]] = {
     "api-v1:standings": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
     "api-v1:outlook": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
     "api-v1:draws": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
+    # the whole-event export needs the event's API token, never a session: 401 for everyone
+    # here (tests/api/test_api_export.py asks with tokens)
+    "api-v1:export": [
+        Case("private", "401 401 401 401 401"),
+        Case("public", "401 401 401 401 401"),
+    ],
     **{
         f"api-v1:{page}": [
             Case("private", PRIVATE_PAGE, format=key),
@@ -291,6 +298,19 @@ TABLE: dict[str, list[Case]] = {
         Case("public", "login 404 404 404 404"),
     ],
     "tournaments:manage": [Case("private", DIRECTOR_ONLY), Case("public", DIRECTOR_ONLY)],
+    # the event's API tokens (issue 30 step 7); an empty form is refused naming its fields,
+    # and a token that is not the event's cannot be revoked (a message, back to the list)
+    "tournaments:manage_tokens": [
+        Case("private", DIRECTOR_ONLY),
+        Case("public", DIRECTOR_ONLY, htmx=True),
+        Case("public", "login 404 404 422 422", method="POST"),
+        Case("private", "login 404 404 422 422", method="POST", htmx=True),
+    ],
+    "tournaments:manage_token_revoke": [
+        Case("private", "login 405 405 405 405", kwargs={"token_id": 10**9}),
+        Case("private", "login 404 404 302 302", method="POST", kwargs={"token_id": 10**9}),
+        Case("public", "login 404 404 302 302", method="POST", kwargs={"token_id": 10**9}),
+    ],
     "tournaments:manage_standings": [
         Case("private", DIRECTOR_ONLY),
         Case("public", DIRECTOR_ONLY),

@@ -45,6 +45,8 @@ ACTIONS = {
     "bot_contest.games_imported": _("Games imported"),
     "bot_contest.token_created": _("Referee token created"),
     "bot_contest.token_revoked": _("Referee token revoked"),
+    "api_token.created": _("API token created"),
+    "api_token.revoked": _("API token revoked"),
     "freestyle.tiebreaker_recorded": _("Tiebreaker recorded"),
     "gokodom.bye_requested": _("Bye by Request asked"),
     "gokodom.deadline": _("Round deadline applied"),

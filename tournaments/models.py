@@ -686,6 +686,37 @@ class RefereeToken(models.Model):
         return self.revoked_at is None
 
 
+class ApiToken(models.Model):
+    """A director's key to an event's API operations that need more than the public
+    reads (issue 30 step 7: the whole-event export; later a mirror's push). Belongs to one
+    event and the director who made it, holds named scopes, and stores only a peppered
+    hash of its secret (tournaments/services/api_tokens.py): shown once, when made."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="api_tokens")
+    created_by = models.ForeignKey(
+        conf.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    name = models.CharField(max_length=80)
+    # The secret's first characters ("arb_Xy12ab"): tells tokens apart, proves nothing.
+    prefix = models.CharField(max_length=16)
+    token_hash = models.CharField(max_length=64, unique=True)
+    scopes = models.JSONField(default=list)
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField(null=True, blank=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.event}: API token {self.prefix}… ({self.name})"
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None
+
+
 class RefereeGame(models.Model):
     """One game a referee program posted, by its game id: a retried post finds it here and
     counts nothing twice, even after the director edited the match by hand."""

@@ -8,6 +8,7 @@ from tournaments.views import (
     manage_event,
     manage_import,
     manage_rounds,
+    manage_tokens,
 )
 
 urlpatterns = [
@@ -29,6 +30,12 @@ urlpatterns = [
         name="manage_export_event",
     ),
     path("e/<slug:slug>/manage/export/wof.elo", manage_import.export_wof, name="manage_export_wof"),
+    path("e/<slug:slug>/manage/tokens/", manage_tokens.tokens, name="manage_tokens"),
+    path(
+        "e/<slug:slug>/manage/tokens/<int:token_id>/revoke",
+        manage_tokens.revoke,
+        name="manage_token_revoke",
+    ),
     path("e/<slug:slug>/manage/check/", manage_event.conformance_verdict, name="manage_check"),
     path("e/<slug:slug>/manage/directors/add", manage_event.add_director, name="manage_directors"),
     path(

@@ -13,7 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from tournaments.api.export import SCOPE
 from tournaments.demo import DEMO_BUILDERS
+from tournaments.models import Event
+from tournaments.services import api_tokens
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -23,10 +26,18 @@ ST = Path(sys.executable).with_name("st")
 def test_schemathesis_finds_no_failure_in_any_operation(
     live_server, director, settings, django_capture_on_commit_callbacks, tmp_path
 ):
-    settings.ARBITER_RATE_LIMITS = {**settings.ARBITER_RATE_LIMITS, "api": "1000000/m"}
+    settings.ARBITER_RATE_LIMITS = {
+        **settings.ARBITER_RATE_LIMITS,
+        "api": "1000000/m",
+        "api_bad_token": "1000000/m",  # the checks send wrong tokens on purpose
+    }
     with django_capture_on_commit_callbacks(execute=True):
         for slug, build in DEMO_BUILDERS.items():
             build(director=director, rng=random.Random(slug))
+    # the export's token, for the event the schema's examples name: its 200 is checked too,
+    # and schemathesis's own checks send none or a wrong one (the documented 401)
+    example = Event.objects.get(slug="demo-round-robin")
+    _row, secret = api_tokens.create(example, name="schemathesis", scopes=[SCOPE], by=director)
     run = subprocess.run(
         [
             str(ST),
@@ -42,6 +53,8 @@ def test_schemathesis_finds_no_failure_in_any_operation(
             "--request-timeout",
             "20",
             "--no-color",
+            "--header",
+            f"Authorization: Bearer {secret}",
         ],
         cwd=tmp_path,  # schemathesis keeps a cache folder where it runs
         capture_output=True,
@@ -51,5 +64,5 @@ def test_schemathesis_finds_no_failure_in_any_operation(
     )
     report = run.stdout + run.stderr
     assert run.returncode == 0, report[-6000:]
-    assert "15 selected / 15 total" in report
+    assert "16 selected / 16 total" in report
     assert "No issues found" in report

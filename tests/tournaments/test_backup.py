@@ -39,6 +39,7 @@ from tournaments.models import (
     Team,
 )
 from tournaments.services import (
+    api_tokens,
     backup,
     checkin,
     corrections,
@@ -352,6 +353,10 @@ def lived_in(many_events, director, django_user_model):
     format_bot_contest.post_game(
         bots, token, {**game, "x": x.number, "o": o.number, "x_points": 40, "o_points": 24}
     )
+    # an API token of the event, and a revoked one (issue 30 step 7): a mirror keeps working
+    api_tokens.create(bots, name="mirror", scopes=["export:read"], by=director)
+    old, _ = api_tokens.create(bots, name="old", scopes=["export:read"], by=director)
+    api_tokens.revoke(bots, old.pk, by=director)
     users.create_user("bystander", password="pw-bystander-1")  # in no event: not carried
 
     # the desk's own rows (issue 29 finding 2: the default restore dropped each of them):

@@ -41,7 +41,14 @@ from django.db import DataError, IntegrityError, connection, transaction
 from django.utils import timezone
 
 from rules.contract import Problem
-from tournaments.models import Entrant, Event, EventDirector, MatchParticipant, RefereeToken
+from tournaments.models import (
+    ApiToken,
+    Entrant,
+    Event,
+    EventDirector,
+    MatchParticipant,
+    RefereeToken,
+)
 from tournaments.services import audit, backup_owned, eventfile
 from tournaments.services.errors import ServiceError
 
@@ -503,6 +510,12 @@ def _clashes(file: str, owned: dict[str, Any]) -> list[str]:
         problems.append(
             f"{file}: referee token …{token.hint} is already a token of event "
             f"'{token.event.slug}' here."
+        )
+    hashes = [t["token_hash"] for t in backup_owned.sections_of(owned)["api_tokens"]]
+    for api_token in ApiToken.objects.filter(token_hash__in=hashes).select_related("event"):
+        problems.append(
+            f"{file}: API token {api_token.prefix}… is already a token of event "
+            f"'{api_token.event.slug}' here."
         )
     return problems
 

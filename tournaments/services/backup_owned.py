@@ -4,11 +4,11 @@ The event file (docs/event-file.md) is portable: it holds what any Arbiter needs
 the event again, and nothing about the accounts of the server it came from. A backup must
 also give back who claimed which entrant, the claim codes (every invite link), the
 directors, the audit log, every version of every result, who drew each draw, the standings
-snapshots, the referee program's tokens and posted games, the check-in marks, the result
-entries waiting for a second entry (double entry, and the event's switch for it) and the
-e-mails written for the event, sent or not. Those rows go into a second
-file per event, ``events/<slug>.owned.json.gz``, written beside the event file from the same
-database snapshot; the accounts they name go once into ``accounts.json``.
+snapshots, the referee program's tokens and posted games, the API tokens (their hashes),
+the check-in marks, the result entries waiting for a second entry (double entry, and the
+event's switch for it) and the e-mails written for the event, sent or not. Those rows go
+into a second file per event, ``events/<slug>.owned.json.gz``, written beside the event
+file from the same database snapshot; the accounts they name go once into ``accounts.json``.
 
 A restore imports the event file as any import does, then ``apply`` puts these rows back
 over what the import made (its own "imported" audit row and version-1 result history give
@@ -29,6 +29,7 @@ from django.utils.dateparse import parse_datetime
 
 from accounts.models import User
 from tournaments.models import (
+    ApiToken,
     AuditEntry,
     CheckIn,
     Entrant,
@@ -202,6 +203,20 @@ def export_owned(event: Event) -> tuple[dict[str, Any], set[str]]:
             }
             for t in event.referee_tokens.order_by("created_at", "pk")
         ],
+        "api_tokens": [
+            {
+                "name": t.name,
+                "prefix": t.prefix,
+                "token_hash": t.token_hash,  # a peppered hash: the token itself is nowhere
+                "scopes": t.scopes,
+                "created_by": who(t.created_by_id),
+                "created_at": _iso(t.created_at),
+                "expires_at": _iso(t.expires_at),
+                "last_used_at": _iso(t.last_used_at),
+                "revoked_at": _iso(t.revoked_at),
+            }
+            for t in event.api_tokens.order_by("created_at", "pk")
+        ],
         "referee_games": [
             {
                 "game_id": g.game_id,
@@ -310,9 +325,11 @@ SECTIONS = (
     "referee_games",
 )
 # Sections a version-1 file lacks: read as empty, and the restore says they were not there.
-# The WOF files sent to the rating officer came later still: read as empty when absent.
-ADDED_IN_2 = ("check_ins", "result_entries", "notifications", "rating_submissions")
-ALL_SECTIONS = SECTIONS + ADDED_IN_2
+ADDED_IN_2 = ("check_ins", "result_entries", "notifications")
+# Sections a file may lack (written before they were kept): read as empty. The WOF files
+# sent to the rating officer and the API tokens came after version 2.
+OPTIONAL = (*ADDED_IN_2, "rating_submissions", "api_tokens")
+ALL_SECTIONS = SECTIONS + OPTIONAL
 LACKING_IN_1 = (
     "check-in marks, result entries waiting for a second entry, e-mails, the double-entry switch"
 )
@@ -320,7 +337,7 @@ LACKING_IN_1 = (
 
 def sections_of(doc: Mapping[str, Any]) -> dict[str, Any]:
     """Every section of the document, those a version-1 file lacks as empty lists."""
-    return {s: doc.get(s, [] if s in ADDED_IN_2 else None) for s in ALL_SECTIONS}
+    return {s: doc.get(s, [] if s in OPTIONAL else None) for s in ALL_SECTIONS}
 
 
 def named(doc: Mapping[str, Any]) -> set[str]:
@@ -568,7 +585,22 @@ def _apply_desk_rows(
     matches: Mapping[tuple[Any, ...], Match],
 ) -> None:
     """The check-ins, the result entries waiting for a second entry, the e-mails and the
-    WOF files sent to the rating officer."""
+    WOF files sent to the rating officer and the API tokens."""
+    _rows(
+        ApiToken,
+        event,
+        (
+            {
+                **t,
+                "created_by": user(t["created_by"]),
+                "created_at": _at(t["created_at"], "api_tokens.created_at"),
+                "expires_at": _when(t["expires_at"], "api_tokens.expires_at"),
+                "last_used_at": _when(t["last_used_at"], "api_tokens.last_used_at"),
+                "revoked_at": _when(t["revoked_at"], "api_tokens.revoked_at"),
+            }
+            for t in sections["api_tokens"]
+        ),
+    )
     _rows(
         CheckIn,
         event,

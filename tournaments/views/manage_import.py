@@ -8,7 +8,6 @@ refused. Step 2 saves through the services and opens the new event's dashboard.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.contrib import messages
@@ -173,8 +172,9 @@ def _download(text: str, filename: str, content_type: str) -> HttpResponse:
 @require_safe
 def export_event(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_for_director(request.user, slug)
-    text = json.dumps(eventfile.export_event(event), indent=1, ensure_ascii=False) + "\n"
-    return _download(text, f"{event.slug}.json", "application/json; charset=utf-8")
+    return _download(
+        eventfile.export_text(event), f"{event.slug}.json", "application/json; charset=utf-8"
+    )
 
 
 @login_required

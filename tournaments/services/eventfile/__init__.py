@@ -6,7 +6,7 @@ file, importing.py writes a validated file into the database. The names callers 
 here.
 """
 
-from tournaments.services.eventfile.export import export_event
+from tournaments.services.eventfile.export import export_event, export_text
 from tournaments.services.eventfile.fields import storable_text
 from tournaments.services.eventfile.importing import import_event
 from tournaments.services.eventfile.schema import FILE_VERSION, state_from, validate
@@ -14,6 +14,7 @@ from tournaments.services.eventfile.schema import FILE_VERSION, state_from, vali
 __all__ = [
     "FILE_VERSION",
     "export_event",
+    "export_text",
     "import_event",
     "state_from",
     "storable_text",

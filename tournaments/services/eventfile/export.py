@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 from typing import Any
 
 from tournaments.models import Event, GroupMember, Round
@@ -12,6 +13,11 @@ from tournaments.services.state import rounds_queryset
 
 def _iso(value: dt.date | dt.datetime | None) -> str | None:
     return value.isoformat() if value else None
+
+
+def export_text(event: Event) -> str:
+    """The file as the director downloads it and the API serves it: the same bytes."""
+    return json.dumps(export_event(event), indent=1, ensure_ascii=False) + "\n"
 
 
 def export_event(event: Event) -> dict[str, Any]:
