@@ -7,7 +7,7 @@ PORT ?= 8000
 # The address mails link to and `make run` prints: the port served, unless set (docs/operations.md).
 SITE_URL := $(or $(ARBITER_SITE_URL),http://$(HOST):$(PORT))
 
-.PHONY: run install migrate demo messages test test-deep lint format typecheck bench bench-pages bench-load bench-fuzz bench-reliability bench-wof lock clean
+.PHONY: run install migrate demo messages test test-deep lint format typecheck bench bench-pages bench-load bench-fuzz bench-reliability bench-wof bench-sse lock clean
 
 $(VENV)/.installed: requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -82,6 +82,12 @@ bench-load: install
 # (docs/formats/wof-file.md): the 302 files in under 20 s.
 bench-wof: install
 	$(PY) -m bench.wof_check
+
+# The live streams (docs/performance.md): SSE_STREAMS streams (2,000) on uvicorn with
+# SSE_WORKERS workers (2), SSE_CHANGES saved results (5), each timed from its commit to every
+# stream. PostgreSQL in BENCH_DATABASE_URL, Redis in REDIS_URL. About 3 minutes.
+bench-sse: install
+	$(PY) -m bench.sse $${SSE_STREAMS:-2000} $${SSE_CHANGES:-5}
 
 # 10,000 hostile inputs per entry point, then atheris (docs/reliability.md); needs
 # DATABASE_URL (PostgreSQL) like the tests. Long: about 40 minutes on two shared cores.

@@ -237,6 +237,9 @@ if ARBITER_BACKUP_EVERY_MINUTES > 0:
         "task": "tournaments.tasks.scheduled_backup",
         "schedule": ARBITER_BACKUP_EVERY_MINUTES * 60.0,
     }
+# Live updates (/api/v1/events/<slug>/stream) served by a WSGI worker too, holding it while
+# open: for runserver only; production serves them by ASGI (docs/operations.md).
+ARBITER_LIVE_WSGI = env_bool("ARBITER_LIVE_WSGI", DEBUG)
 # Rate limits ("20/m": n per s, m, h or d) on what people or programs may hammer
 # (tournaments/ratelimit.py): past one, a 429 that says when to try again.
 ARBITER_RATE_LIMITS = {

@@ -13,6 +13,7 @@ from tournaments.api import formats as _formats  # noqa: F401 - registers its op
 from tournaments.api.docs import api_docs
 from tournaments.api.errors import not_found_response
 from tournaments.api.main import api
+from tournaments.api.stream import event_stream
 
 
 # Like ninja's own views, csrf_exempt: nothing under /api/ writes (ApiEdgeMiddleware refuses
@@ -34,6 +35,8 @@ def _read_only(urls: tuple[list[Any], str, str]) -> tuple[list[Any], str, str]:
 
 urlpatterns = [
     path("v1/docs/", csrf_exempt(api_docs), name="api_docs"),
+    # Server-Sent Events, outside the schema: it never ends (tournaments/api/stream.py)
+    path("v1/events/<slug:slug>/stream", event_stream, name="api_event_stream"),
     path("v1/", _read_only(api.urls)),
     re_path(r"^(?P<rest>.*)$", _nowhere, name="api_not_found"),
 ]

@@ -24,7 +24,7 @@ from tournaments.models import (
     Round,
     Stage,
 )
-from tournaments.services import audit, checkin, draws, locking, notifications, standings
+from tournaments.services import audit, checkin, draws, live, locking, notifications, standings
 from tournaments.services.errors import ServiceError
 from tournaments.services.result_json import reasons_json, score_json
 from tournaments.services.state import jsonable, load_event_state
@@ -167,6 +167,7 @@ def publish_round(rnd: Round, *, by: Any, now: datetime | None = None) -> Round:
         _score_byes(event, rnd)
         audit.log(event, "round.published", actor=by, at=now, subject=rnd.label)
         standings.results_changed(event)
+        live.changed(event.pk, live.ROUND_PUBLISHED)
         # each player's pairing by e-mail, sent by a task after the commit
         notifications.pairings_published(rnd, now=now)
     return rnd

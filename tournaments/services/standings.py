@@ -29,7 +29,7 @@ from rules.contention import Contention, Verdict
 from rules.contention import contention as contention_of
 from rules.contract import EventState, Standings
 from tournaments.models import Entrant, Event, StandingsRow, StandingsSnapshot
-from tournaments.services import locking, queue
+from tournaments.services import live, locking, queue
 from tournaments.services.state import jsonable, load_event_state
 from tournaments.words import stored
 
@@ -111,6 +111,7 @@ def results_changed(event: Event) -> int:
     version = Event.objects.values_list("results_version", flat=True).get(pk=event.pk)
     event.results_version = version
     event_id = event.pk
+    live.changed(event_id, live.RESULT_SAVED)
     transaction.on_commit(lambda: schedule_recompute(event_id, version))
     return version
 
@@ -204,6 +205,7 @@ def refresh(
                 return False
             store_snapshot(event, computed, version, now=now, published=True, contention=contention)
             Event.objects.filter(pk=event.pk).update(standings_version=version)
+            live.changed(event.pk, live.STANDINGS_CHANGED)
             return True
 
 

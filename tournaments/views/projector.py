@@ -20,8 +20,9 @@ from accounts.permissions import event_for_viewer
 from tournaments import selectors
 from tournaments.formats import ui_for
 from tournaments.models import Event, Round
+from tournaments.services.live import version_token
 from tournaments.views.pagecache import PLACEHOLDER, building_for_cache, cached_public_page
-from tournaments.views.public import POLL_SECONDS, version_token
+from tournaments.views.public import POLL_SECONDS
 
 TOP_ROWS = 30  # of each standings table: a projector shows the top, the page has the rest
 COLUMNS = 4  # the score and the first tiebreaks; the standings page has every column

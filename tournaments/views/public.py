@@ -24,6 +24,7 @@ from accounts.permissions import event_for_viewer, is_director, is_player_of
 from tournaments import selectors
 from tournaments.formats import ui_for
 from tournaments.models import Event, Round
+from tournaments.services.live import version_token
 from tournaments.views import fragments
 from tournaments.views.pagecache import PLACEHOLDER, building_for_cache, cached_public_page
 
@@ -41,16 +42,6 @@ def _zone(event: Event) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo(event.time_zone)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         return zoneinfo.ZoneInfo("UTC")
-
-
-def version_token(event: Event, public_round_count: int, hidden: bool = False) -> str:
-    """Changes whenever something a public page shows changes: a result or a publication
-    (results_version), new standings (standings_version), a round made public. While the
-    format hides its results, results and standings are not public: only a round made
-    public (or the reveal) changes it."""
-    if hidden:
-        return f"hidden.{public_round_count}"
-    return f"{event.results_version}.{event.standings_version}.{public_round_count}"
 
 
 def _page(
