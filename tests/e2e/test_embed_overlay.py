@@ -173,3 +173,22 @@ def test_the_widget_sits_in_another_sites_iframe_and_other_pages_do_not(
         page.goto(live_url("embed_standings", "hall", **query))
         assert _violations(page) == [], query
         page.close()
+
+
+def test_the_embed_panel_fits_a_phone_and_copies_the_codes(hall, small_phone, live_url, shot):
+    page = small_phone.new_page()
+    page.goto(live_url("standings", "hall"))
+    page.get_by_role("link", name="Embed").click()
+    expect(page.get_by_role("heading", name="Embed and stream")).to_be_visible()
+    page.get_by_label("Rows").fill("4")
+    page.get_by_label("Theme").select_option("dark")
+    page.get_by_role("button", name="Show the codes").click()
+    expect(page.locator("#code-iframe")).to_contain_text("rows=4&theme=dark")
+    preview = page.frame_locator("iframe.embed-preview")
+    expect(preview.locator("tbody tr")).to_have_count(4)
+    expect(page.locator("button[data-copy]").first).to_be_visible()  # copy.js shows them
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, width
+    assert _violations(page) == []
+    shot(page, "embed-panel")
+    page.close()
