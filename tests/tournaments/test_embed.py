@@ -86,13 +86,13 @@ def test_the_widget_and_the_overlay_speak_the_language_asked(client, club):
     assert 'lang="fr"' in snippet
 
 
-def test_the_snippet_is_a_plain_table_without_script_with_absolute_links(client, club):
+def test_the_snippet_is_a_plain_table_without_script_with_absolute_links(client, club, settings):
     page = client.get(_url("embed_snippet", "club", rows="3"))
     assert page.status_code == 200
     html = page.content.decode()
     assert html.lstrip().startswith("<table") and "<html" not in html
     assert "<script" not in html and "class=" not in html
-    assert 'href="http://testserver/e/club/standings/"' in html
+    assert f'href="{settings.ARBITER_SITE_URL}/e/club/standings/"' in html
     assert len(_body_rows(html)) == 3
     assert page["Access-Control-Allow-Origin"] == "*"
 
@@ -218,15 +218,16 @@ def test_embeds_run_the_same_queries_for_10_and_1000_entrants(
     assert "and 460 more matches" in overlay
 
 
-def test_the_embed_panel_shows_the_codes_with_copy_buttons_and_a_preview(client, club):
+def test_the_embed_panel_shows_the_codes_with_copy_buttons_and_a_preview(client, club, settings):
+    settings.ARBITER_SITE_URL = "https://arbiter.example"
     page = client.get(_url("embed", "club", rows="5", theme="dark", lang="fr"))
     assert page.status_code == 200
     html = page.content.decode()
-    src = "http://testserver/e/club/embed/standings?rows=5&amp;theme=dark&amp;lang=fr"
+    src = "https://arbiter.example/e/club/embed/standings?rows=5&amp;theme=dark&amp;lang=fr"
     assert f"&lt;iframe src=&quot;{src}&quot;" in html or f'&lt;iframe src="{src}"' in html
     assert '<iframe class="embed-preview"' in html
     assert "/e/club/embed/standings?rows=5&amp;theme=dark&amp;lang=fr" in html
-    assert "http://testserver/e/club/overlay?lang=fr" in html
+    assert "https://arbiter.example/e/club/overlay?lang=fr" in html
     assert html.count('data-copy="code-') == 4 and "arbiter/copy.js" in html
     # the static table is the snippet's own answer, escaped to be read and copied
     snippet = client.get(_url("embed_snippet", "club", rows="5", lang="fr")).content.decode()

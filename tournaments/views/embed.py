@@ -93,6 +93,12 @@ def _table(tables: list[dict[str, Any]], key: str, rows: int) -> dict[str, Any] 
     }
 
 
+def _absolute(name: str, slug: str) -> str:
+    """An address for another site's page: the site's own (ARBITER_SITE_URL, as in mail),
+    not the request's host, so a cached page is right whatever name it was asked by."""
+    return settings.ARBITER_SITE_URL + reverse(f"tournaments:{name}", args=[slug])
+
+
 def _base(event: Event, rounds: list[Round]) -> dict[str, Any]:
     hidden = ui_for(event).hides_results(event, rounds)
     return {
@@ -138,7 +144,7 @@ def standings_widget(request: HttpRequest, slug: str) -> HttpResponse:
         theme=theme if theme in THEMES else "light",
         compact=request.GET.get("compact") == "1",
         link=request.GET.get("link") != "0",
-        full_url=request.build_absolute_uri(reverse("tournaments:standings", args=[slug])),
+        full_url=reverse("tournaments:standings", args=[slug]),  # from the frame's own address
     )
     return _render(request, event, "tournaments/embed/widget.html", "widget", context)
 
@@ -149,7 +155,7 @@ def standings_widget(request: HttpRequest, slug: str) -> HttpResponse:
 def standings_snippet(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_for_viewer(request.user, slug)
     context = _standings_context(request, event)
-    context["full_url"] = request.build_absolute_uri(reverse("tournaments:standings", args=[slug]))
+    context["full_url"] = _absolute("standings", slug)
     response = _render(request, event, "tournaments/embed/snippet.html", "snippet", context)
     response["Access-Control-Allow-Origin"] = "*"  # a site may fetch it to include it
     return response
@@ -225,7 +231,7 @@ def embed_panel(request: HttpRequest, slug: str) -> HttpResponse:
     query = f"?rows={rows}&theme={theme}&lang={lang}"
 
     def absolute(name: str) -> str:
-        return request.build_absolute_uri(reverse(f"tournaments:{name}", args=[slug]))
+        return _absolute(name, slug)
 
     # the static table as the snippet's URL serves it, in the chosen language
     with translation.override(lang), timezone.override(_zone(event)):
