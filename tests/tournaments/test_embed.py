@@ -198,7 +198,7 @@ def test_embeds_run_the_same_queries_for_10_and_1000_entrants(
     small = bulk_event("small", entrants=10, rounds=3, groups=2)
     big = bulk_event("big", entrants=1000, rounds=3, groups=2)
     # the event, its public rounds, the snapshot and its rows (+ the round and its matches,
-    # seats and entrants on the overlay; the page's own session/language check on the panel)
+    # seats and entrants on the overlay; one more on the Embed page)
     urls = [
         ("embed_standings", {"rows": "20"}, 4),
         ("embed_snippet", {}, 4),
