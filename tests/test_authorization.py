@@ -265,6 +265,30 @@ TABLE: dict[str, list[Case]] = {
         Case("public", EVERYONE),
         Case("public", EVERYONE, method="HEAD"),
     ],
+    # embeds for other sites and the stream overlay: seen exactly when the standings are
+    "tournaments:embed_standings": [
+        Case("private", PRIVATE_PAGE),
+        Case("public", EVERYONE),
+        Case("public", EVERYONE, htmx=True),
+        Case("public", EVERYONE, method="HEAD"),
+    ],
+    "tournaments:embed_snippet": [
+        Case("private", PRIVATE_PAGE),
+        Case("public", EVERYONE),
+        Case("public", EVERYONE, method="HEAD"),
+    ],
+    "tournaments:overlay": [
+        Case("private", PRIVATE_PAGE),
+        Case("public", EVERYONE),
+        Case("public", EVERYONE, htmx=True),
+        Case("public", EVERYONE, method="HEAD"),
+    ],
+    # the codes to paste: a private event has none to give (they would answer 404)
+    "tournaments:embed": [
+        Case("private", "404 404 404 404 404"),
+        Case("public", EVERYONE),
+        Case("public", EVERYONE, method="HEAD"),
+    ],
     # --- director screens -------------------------------------------------------------
     "tournaments:manage_create": [
         Case(None, SIGNED_IN),

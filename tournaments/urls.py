@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from tournaments.views import projector, public
+from tournaments.views import embed, projector, public
 
 app_name = "tournaments"
 
@@ -22,6 +22,11 @@ urlpatterns = [
         projector.standings_projector,
         name="standings_projector",
     ),
+    # embeds for other sites and the overlay for streaming software (framable: embed.py)
+    path("e/<slug:slug>/embed/", embed.embed_panel, name="embed"),
+    path("e/<slug:slug>/embed/standings", embed.standings_widget, name="embed_standings"),
+    path("e/<slug:slug>/embed/standings.html", embed.standings_snippet, name="embed_snippet"),
+    path("e/<slug:slug>/overlay", embed.overlay, name="overlay"),
     # the director's screens and the reports each keep their own URL module
     path("", include("tournaments.urls_director")),
     path("", include("tournaments.urls_reports")),

@@ -55,6 +55,11 @@ NOT_PAGES = {
     # linked only under double entry, which no demo event uses: its own browser test
     # (tests/e2e/test_double_entry_and_mail.py) looks at it at 390 px
     "tournaments:player_result",
+    # other sites' frames and the stream overlay, made for their own widths (320-600 px,
+    # 1920 x 1080): tests/e2e/test_embed_overlay.py looks at them there, with axe
+    "tournaments:embed_standings",
+    "tournaments:embed_snippet",
+    "tournaments:overlay",
     # the public API's JSON (its schema page: tests/e2e/test_api_docs_page.py)
     "api-v1:event",
     "api-v1:entrants",
