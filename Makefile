@@ -43,8 +43,15 @@ typecheck: install
 	$(VENV)/bin/mypy
 
 # --run-slow: the brute-force tests (marked slow) that a bare `pytest` deselects.
+# -n: the tests run in TEST_WORKERS processes (pytest-xdist), each with its own test
+# database and Celery queue (tests/conftest.py); much of a test's time is spent waiting on
+# PostgreSQL, Chromium or a server, so 3 on two cores (docs/performance.md). A file's tests
+# stay in one process (--dist loadfile): a module's fixture is built once, and a file's
+# tests never race each other. TEST_WORKERS=0 runs them all in this one process;
+# PYTEST_ARGS adds any pytest option.
+TEST_WORKERS ?= 3
 test: lint typecheck
-	$(PY) -m pytest --run-slow $(PYTEST_ARGS)
+	$(PY) -m pytest --run-slow -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # The stateful service-layer tests at full depth: 60 examples of 50 steps for each format
 # (over an hour on two shared cores; CI runs 2 of 16 each).

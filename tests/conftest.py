@@ -52,6 +52,42 @@ def pytest_configure(config):
             return
         app.conf.task_always_eager = True
         app.conf.task_eager_propagates = True
+        _apart_from_other_workers(config, app)
+
+
+def _apart_from_other_workers(config, app) -> None:
+    """`make test` runs the suite in several processes (pytest-xdist), all on one Redis
+    database. pytest-django gives each its own test database (test_<name>_gw0, ...); this
+    gives each its own Celery queue, so that a real worker a test starts (and the queue it
+    purges) only ever sees the tasks of its own process, whose rows are in its database.
+    Child processes (celery workers, gunicorn) inherit the queue through CELERY_QUEUE."""
+    worker = getattr(config, "workerinput", {}).get("workerid")
+    if worker:
+        from django.conf import settings
+
+        queue = f"{settings.CELERY_TASK_DEFAULT_QUEUE}-{worker}"
+        os.environ["CELERY_QUEUE"] = settings.CELERY_TASK_DEFAULT_QUEUE = queue
+        app.conf.task_default_queue = queue
+    _clear_only_the_tests_keys()
+
+
+def _clear_only_the_tests_keys() -> None:
+    # Django's RedisCache.clear() empties the whole Redis database (FLUSHDB): the keys of
+    # the tests running beside it in other processes too (their pages, counters, queued
+    # tasks). Each test has a key prefix of its own (_own_page_cache): clear() deletes
+    # that prefix's keys, which is all a test can have meant.
+    from django.core.cache.backends.redis import RedisCache
+
+    def clear(self) -> bool:
+        if not self.key_prefix:
+            return bool(self._cache.get_client(write=True).flushdb())
+        client = self._cache.get_client(write=True)
+        keys = list(client.scan_iter(match=f"{self.key_prefix}:*", count=1000))
+        for start in range(0, len(keys), 1000):
+            client.delete(*keys[start : start + 1000])
+        return True
+
+    RedisCache.clear = clear
 
 
 @pytest.fixture

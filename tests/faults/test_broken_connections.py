@@ -5,6 +5,7 @@ never half of it, and a retried result save never records the result twice."""
 from __future__ import annotations
 
 import threading
+import uuid
 from unittest import mock
 
 import pytest
@@ -189,7 +190,8 @@ def broker_through(redis_proxy):
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": redis_proxy.url,
-            "KEY_PREFIX": "faults",
+            # its own keys: the same event ids run at once in another process's database
+            "KEY_PREFIX": f"faults-{uuid.uuid4().hex[:8]}",
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1},
         }
     }
