@@ -801,3 +801,8 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} to {self.user} ({self.get_status_display()})"
+
+
+# Webhooks live in their own module (kept apart to keep this file's merges small).
+from tournaments.models_webhooks import WebhookDelivery as WebhookDelivery  # noqa: E402
+from tournaments.models_webhooks import WebhookEndpoint as WebhookEndpoint  # noqa: E402

@@ -16,7 +16,7 @@ from typing import TypedDict
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from tournaments.services import event_import, notifications, reports, standings
+from tournaments.services import event_import, notifications, reports, standings, webhooks
 
 log = logging.getLogger(__name__)
 
@@ -146,3 +146,15 @@ def send_notifications(ids: list[int]) -> int:
 @shared_task(**SWEEP)
 def sweep_notifications() -> int:
     return notifications.sweep()
+
+
+@shared_task(**JOB)
+def send_webhooks(ids: list[int]) -> int:
+    """Send the due webhook deliveries among ``ids`` (one endpoint's); a receiver that fails
+    is retried by the sweep after its backoff, never by this task."""
+    return webhooks.deliver(ids)
+
+
+@shared_task(**SWEEP)
+def sweep_webhooks() -> int:
+    return webhooks.sweep()

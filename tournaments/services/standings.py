@@ -29,7 +29,7 @@ from rules.contention import Contention, Verdict
 from rules.contention import contention as contention_of
 from rules.contract import EventState, Standings
 from tournaments.models import Entrant, Event, StandingsRow, StandingsSnapshot
-from tournaments.services import locking, queue
+from tournaments.services import locking, queue, webhooks
 from tournaments.services.state import jsonable, load_event_state
 from tournaments.words import stored
 
@@ -204,6 +204,7 @@ def refresh(
                 return False
             store_snapshot(event, computed, version, now=now, published=True, contention=contention)
             Event.objects.filter(pk=event.pk).update(standings_version=version)
+            webhooks.notify(event, "standings.changed", {"standings_version": version}, now=now)
             return True
 
 
