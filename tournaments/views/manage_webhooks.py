@@ -138,7 +138,7 @@ def delivery_resend(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     row = WebhookDelivery.objects.select_related("endpoint").get(pk=pk)
     if getattr(request, "htmx", False):
         context = {"event": event, "d": row, "error": error}
-        return render(request, f"{LOG}#row", context, status=409 if error else 200)
+        return render(request, f"{LOG}#row", context, status=422 if error else 200)
     if error:
         messages.error(request, error)
     else:
