@@ -22,7 +22,7 @@ class WebhookEndpoint(models.Model):
     class Kind(models.TextChoices):
         ROUND_PUBLISHED = "round.published", _("Round published")
         RESULT_SAVED = "result.saved", _("Result saved or corrected")
-        STANDINGS_CHANGED = "standings.changed", _("Standings changed")
+        STANDINGS_CHANGED = "standings.changed", _("New standings published")
         EVENT_FINISHED = "event.finished", _("Event finished")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="webhook_endpoints")

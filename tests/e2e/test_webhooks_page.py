@@ -55,7 +55,7 @@ def test_a_director_adds_a_webhook_tests_it_and_sends_a_failed_delivery_again(
         expect(page.get_by_role("alert")).to_contain_text("http:// or https://")
         _axe(page)
         page.get_by_label("Receiver's URL").fill(receiver.url)
-        page.get_by_label("Standings changed").uncheck()
+        page.get_by_label("New standings published").uncheck()
         page.get_by_role("button", name="Add the webhook").click()
         secret = page.locator("#webhook-secret")
         expect(secret).to_contain_text("whsec_")
