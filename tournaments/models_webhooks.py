@@ -11,8 +11,6 @@ from django.conf import settings as conf
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Event
-
 
 def new_salt() -> str:
     return secrets.token_hex(32)
@@ -25,7 +23,9 @@ class WebhookEndpoint(models.Model):
         STANDINGS_CHANGED = "standings.changed", _("New standings published")
         EVENT_FINISHED = "event.finished", _("Event finished")
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="webhook_endpoints")
+    event = models.ForeignKey(
+        "tournaments.Event", on_delete=models.CASCADE, related_name="webhook_endpoints"
+    )
     url = models.URLField(max_length=500)
     # the kinds of messages wanted (Kind values); "webhook.test" is always allowed
     kinds = models.JSONField(default=list)
