@@ -316,6 +316,22 @@ CELERY_BEAT_SCHEDULE["sweep-notifications"] = {
     "schedule": float(env_int("ARBITER_MAIL_SWEEP_SECONDS", 300)),
 }
 
+# Webhooks (tournaments/services/webhooks.py, docs/api.md): a receiver that fails is
+# tried again after 30 s, 1 min, 2 min, ... (at most an hour apart) for 24 h; the sweep
+# sends what is due. ALLOW_LOCAL lets webhooks reach loopback and private addresses (tests,
+# a venue's own network): off, a URL resolving to one is refused (docs/security.md).
+ARBITER_WEBHOOK_ALLOW_LOCAL = env_bool("ARBITER_WEBHOOK_ALLOW_LOCAL", False)
+ARBITER_WEBHOOK_TIMEOUT = env_int("ARBITER_WEBHOOK_TIMEOUT", 5)
+ARBITER_WEBHOOK_BACKOFF_SECONDS = env_int("ARBITER_WEBHOOK_BACKOFF_SECONDS", 30)
+ARBITER_WEBHOOK_BACKOFF_MAX_SECONDS = env_int("ARBITER_WEBHOOK_BACKOFF_MAX_SECONDS", 3600)
+ARBITER_WEBHOOK_RETRY_HOURS = env_int("ARBITER_WEBHOOK_RETRY_HOURS", 24)
+# The key webhook secrets are derived from (empty: SECRET_KEY); changing it changes them all.
+ARBITER_WEBHOOK_KEY = env_str("ARBITER_WEBHOOK_KEY")
+CELERY_BEAT_SCHEDULE["sweep-webhooks"] = {
+    "task": "tournaments.tasks.sweep_webhooks",
+    "schedule": float(env_int("ARBITER_WEBHOOK_SWEEP_SECONDS", 15)),
+}
+
 # Production hardening, on with ARBITER_PRODUCTION=1 (docs/operations.md).
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if PRODUCTION else None
 SESSION_COOKIE_SECURE = PRODUCTION

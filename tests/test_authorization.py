@@ -388,6 +388,25 @@ TABLE: dict[str, list[Case]] = {
         Case("private", "login 404 404 302 302", method="POST"),
         Case("public", "login 404 404 200 200", method="POST", htmx=True),
     ],
+    # webhooks (issue 30, step 4): the event's directors only; no endpoint is in this world,
+    # so a change or a resend finds none (tests/webhooks/ test them on a real one)
+    "tournaments:manage_webhooks": [
+        Case("private", DIRECTOR_ONLY),
+        Case("public", DIRECTOR_ONLY),
+        Case("public", "login 404 404 422 422", method="POST", data={"url": "ftp://x"}, htmx=True),
+    ],
+    "tournaments:manage_webhook": [
+        Case("private", "login 405 405 405 405"),
+        Case("public", "login 404 404 404 404", method="POST", kwargs={"pk": 10**9}),
+    ],
+    "tournaments:manage_webhook_log": [
+        Case("private", DIRECTOR_ONLY),
+        Case("public", DIRECTOR_ONLY),
+    ],
+    "tournaments:manage_webhook_resend": [
+        Case("private", "login 405 405 405 405"),
+        Case("public", "login 404 404 404 404", method="POST", kwargs={"pk": 10**9}),
+    ],
     # check-in for the next round: the event's directors mark who plays it
     "tournaments:manage_checkin": [
         Case("private", DIRECTOR_ONLY),

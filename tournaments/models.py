@@ -872,3 +872,8 @@ class RatingSubmission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event}: {self.filename} to {self.recipient}"
+
+
+# Webhooks live in their own module (kept apart to keep this file's merges small).
+from tournaments.models_webhooks import WebhookDelivery as WebhookDelivery  # noqa: E402
+from tournaments.models_webhooks import WebhookEndpoint as WebhookEndpoint  # noqa: E402

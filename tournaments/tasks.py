@@ -16,7 +16,14 @@ from typing import TypedDict
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from tournaments.services import event_import, notifications, rating_report, reports, standings
+from tournaments.services import (
+    event_import,
+    notifications,
+    rating_report,
+    reports,
+    standings,
+    webhooks,
+)
 
 log = logging.getLogger(__name__)
 
@@ -165,3 +172,15 @@ def mail_rating_report(submission_id: int) -> bool:
 @shared_task(**SWEEP)
 def sweep_notifications() -> int:
     return notifications.sweep()
+
+
+@shared_task(**JOB)
+def send_webhooks(ids: list[int]) -> int:
+    """Send the due webhook deliveries among ``ids`` (one endpoint's); a receiver that fails
+    is retried by the sweep after its backoff, never by this task."""
+    return webhooks.deliver(ids)
+
+
+@shared_task(**SWEEP)
+def sweep_webhooks() -> int:
+    return webhooks.sweep()

@@ -9,6 +9,7 @@ from tournaments.views import (
     manage_import,
     manage_rounds,
     manage_tokens,
+    manage_webhooks,
 )
 
 urlpatterns = [
@@ -65,6 +66,22 @@ urlpatterns = [
         name="manage_invite",
     ),
     path("e/<slug:slug>/manage/checkin/", manage_checkin.checkin_sheet, name="manage_checkin"),
+    path("e/<slug:slug>/manage/webhooks/", manage_webhooks.webhook_list, name="manage_webhooks"),
+    path(
+        "e/<slug:slug>/manage/webhooks/<int:pk>",
+        manage_webhooks.webhook_change,
+        name="manage_webhook",
+    ),
+    path(
+        "e/<slug:slug>/manage/webhooks/log/",
+        manage_webhooks.delivery_log,
+        name="manage_webhook_log",
+    ),
+    path(
+        "e/<slug:slug>/manage/webhooks/log/<int:pk>/send-again",
+        manage_webhooks.delivery_resend,
+        name="manage_webhook_resend",
+    ),
     path(
         "e/<slug:slug>/manage/checkin/<int:number>",
         manage_checkin.checkin_toggle,

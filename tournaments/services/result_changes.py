@@ -15,8 +15,8 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from tournaments.models import Event, Match, ResultChange
-from tournaments.services import standings
+from tournaments.models import Event, Match, ResultChange, Round
+from tournaments.services import standings, webhooks
 from tournaments.services.errors import StaleResult
 
 
@@ -56,4 +56,13 @@ def write(
         raise StaleResult(match.version, None) from None
     if refresh:
         standings.results_changed(event, matches=[match.pk])
+    webhooks.notify(event, "result.saved", lambda: _about(match, before), now=now)
     return match.version
+
+
+def _about(match: Match, before: Mapping[str, Any]) -> dict[str, Any]:
+    """What a webhook says of a saved result: the match, its version, whether it replaced
+    a result (a correction) and the round to read it in."""
+    rnd = Round.objects.filter(pk=match.round_id).values_list("number", flat=True).first()
+    about = {"match": match.code, "match_version": match.version}
+    return {**about, "correction": bool(before.get("result")), "round": rnd}

@@ -24,7 +24,16 @@ from tournaments.models import (
     Round,
     Stage,
 )
-from tournaments.services import audit, checkin, draws, live, locking, notifications, standings
+from tournaments.services import (
+    audit,
+    checkin,
+    draws,
+    live,
+    locking,
+    notifications,
+    standings,
+    webhooks,
+)
 from tournaments.services.errors import ServiceError
 from tournaments.services.result_json import reasons_json, score_json
 from tournaments.services.state import jsonable, load_event_state
@@ -77,6 +86,7 @@ def draft_next_round(event: Event, *, by: Any, now: datetime | None = None) -> D
             # round that no longer follows its results): the director reads why
             raise ServiceError(refused.problems) from None
         if isinstance(plan, Finished):
+            webhooks.notify(event, "event.finished", {"results_version": event.results_version})
             return DraftOutcome(finished=plan)
         if isinstance(plan, NeedsDecision):
             return DraftOutcome(decision=plan)
@@ -170,6 +180,7 @@ def publish_round(rnd: Round, *, by: Any, now: datetime | None = None) -> Round:
         live.changed(event.pk, live.ROUND_PUBLISHED)
         # each player's pairing by e-mail, sent by a task after the commit
         notifications.pairings_published(rnd, now=now)
+        webhooks.notify(event, "round.published", {"round": rnd.number}, now=now)
     return rnd
 
 

@@ -30,7 +30,7 @@ from rules.contention import Contention
 from rules.contention import contention as contention_of
 from rules.contract import EventState, Standings
 from tournaments.models import Event, Match, StandingsSnapshot
-from tournaments.services import live, locking, queue, standings_kept
+from tournaments.services import live, locking, queue, standings_kept, webhooks
 from tournaments.services.standings_store import (  # noqa: F401 (the standings API)
     ROW_FIELDS,
     contention_json,
@@ -321,6 +321,7 @@ def publish_standings(
             if not kept.state.rounds:
                 update["outlook_version"] = version  # nothing played: no outlook to wait for
             Event.objects.filter(pk=event.pk).update(**update)
+            webhooks.notify(event, "standings.changed", {"standings_version": version}, now=now)
             transaction.on_commit(lambda: published(event_id, version, "standings"))
         standings_kept.keep(kept)
         # read by bench/latency.py (the standings part of a save's way to the public page)
