@@ -52,17 +52,27 @@ def _changes(match: Match) -> int:
     return ResultChange.objects.filter(match=match).count()
 
 
+# The save's last statement before its COMMIT: telling the webhooks (after the bump)
+LAST_STEP = "tournaments.services.result_changes.webhooks.notify"
+
+
 def _after_bump(action):
-    """Run ``action`` just after the save bumped the event's results version: inside the
-    save's transaction, before its COMMIT."""
-    original = standings.results_changed
+    """Run ``action`` just after the save's last statement (the results version bumped,
+    the webhooks told): inside the save's transaction, before its COMMIT, so that the next
+    thing sent to the database is the COMMIT."""
+    from tournaments.services import webhooks
 
-    def wrapped(event, **kwargs):
-        version = original(event, **kwargs)
-        action()
-        return version
+    original = webhooks.notify
+    done = []
 
-    return mock.patch(BUMP, wrapped)
+    def wrapped(*args, **kwargs):
+        rows = original(*args, **kwargs)
+        if not done:  # the save's own call; the standings refresh after it tells them too
+            done.append(True)
+            action()
+        return rows
+
+    return mock.patch(LAST_STEP, wrapped)
 
 
 def test_database_dropped_mid_save_shows_503_saves_nothing_and_retry_saves_once(

@@ -795,6 +795,27 @@ def _(d):
     return lambda: webhooks.resend(row, seen_attempts=0, by=d)
 
 
+# API tokens: made and revoked by a director, audited; a token's use only stamps last_used_at
+EXEMPT["api_tokens.check"] = "stamps the token's last use (at most once a minute), no event data"
+
+
+@scenario("api_tokens.create")
+def _(d):
+    from tournaments.services import api_tokens
+
+    event = _rr(d)
+    return lambda: api_tokens.create(event, name="mirror", scopes=["export:read"], by=d)
+
+
+@scenario("api_tokens.revoke")
+def _(d):
+    from tournaments.services import api_tokens
+
+    event = _rr(d)
+    token, _secret = api_tokens.create(event, name="mirror", scopes=["export:read"], by=d)
+    return lambda: api_tokens.revoke(event, token.pk, by=d)
+
+
 def test_every_writer_is_called_here_or_exempt_with_a_reason():
     writers = find_writers()
     assert "results.record" in writers and "events.create_event" in writers  # it finds them

@@ -63,6 +63,7 @@ def test_every_configured_limit_is_a_valid_rate(settings):
         "event_create",
         "event_create_address",
         "api",
+        "api_bad_token",
     }
     for scope in settings.ARBITER_RATE_LIMITS:
         assert ratelimit.rate_for(scope).count > 0

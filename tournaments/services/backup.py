@@ -70,6 +70,12 @@ NOT_RESTORED = {
     "for them again",
     "tournaments.ImportJob": "the import page's record of imports made (the imported events "
     "are restored)",
+    # a restored copy must not start sending to other sites beside the original (two
+    # senders, duplicate deliveries): its director adds the receivers again, with new secrets
+    "tournaments.WebhookEndpoint": "webhook receivers and their delivery log: add the "
+    "receivers again on the Webhooks page",
+    "tournaments.WebhookDelivery": "webhook receivers and their delivery log: add the "
+    "receivers again on the Webhooks page",
     "sessions.Session": "sign-ins: everyone signs in again",
     "axes.AccessAttempt": "failed sign-in counts and lockouts",
     "axes.AccessAttemptExpiration": "failed sign-in counts and lockouts",

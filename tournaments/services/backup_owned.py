@@ -107,6 +107,9 @@ def export_owned(event: Event) -> tuple[dict[str, Any], set[str]]:
             "updated_at": _iso(event.updated_at),
             "results_version": event.results_version,
             "standings_version": event.standings_version,
+            # the incremental refresh's marks (services/standings_kept.py)
+            "shape_version": event.shape_version,
+            "outlook_version": event.outlook_version,
             "double_entry": event.double_entry,
         },
         "directors": [
@@ -127,7 +130,13 @@ def export_owned(event: Event) -> tuple[dict[str, Any], set[str]]:
             for g in Group.objects.filter(round__event=event).select_related("round")
         ],
         "matches": [
-            {"match": key[m.pk], "order": m.order, "version": m.version, "result": m.result}
+            {
+                "match": key[m.pk],
+                "order": m.order,
+                "version": m.version,
+                "result": m.result,
+                "results_version": m.results_version,
+            }
             for m in sorted(matches, key=lambda m: key[m.pk])
         ],
         "result_changes": [
@@ -426,6 +435,9 @@ def apply(event: Event, doc: Mapping[str, Any], users: Mapping[str, Any]) -> Non
         updated_at=_when(ev["updated_at"], "event.updated_at"),
         results_version=ev["results_version"],
         standings_version=ev["standings_version"],
+        # a file written before these marks: the next refresh loads the whole event
+        shape_version=ev.get("shape_version", ev["results_version"]),
+        outlook_version=ev.get("outlook_version", ev["standings_version"]),
         double_entry=bool(ev.get("double_entry", False)),
     )
     event.refresh_from_db(
@@ -435,6 +447,8 @@ def apply(event: Event, doc: Mapping[str, Any], users: Mapping[str, Any]) -> Non
             "updated_at",
             "results_version",
             "standings_version",
+            "shape_version",
+            "outlook_version",
             "double_entry",
         ]
     )
@@ -474,11 +488,13 @@ def apply(event: Event, doc: Mapping[str, Any], users: Mapping[str, Any]) -> Non
     changed_matches = []
     for row in doc["matches"]:
         match = matches[tuple(row["match"])]
-        wanted = (row["order"], row["version"], row["result"])
-        if (match.order, match.version, match.result) != wanted:
-            match.order, match.version, match.result = wanted
+        wanted = (row["order"], row["version"], row["result"], row.get("results_version", 0))
+        if (match.order, match.version, match.result, match.results_version) != wanted:
+            match.order, match.version, match.result, match.results_version = wanted
             changed_matches.append(match)
-    Match.objects.bulk_update(changed_matches, ["order", "version", "result"], batch_size=500)
+    Match.objects.bulk_update(
+        changed_matches, ["order", "version", "result", "results_version"], batch_size=500
+    )
 
     ResultChange.objects.filter(match__round__event=event).delete()
     ResultChange.objects.bulk_create(
