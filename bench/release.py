@@ -84,19 +84,22 @@ def _prepare(entrants: int, keep: bool) -> tuple[object, object]:
     return event, drafted.round
 
 
-def _fetch(port: int, path: str) -> tuple[float, str]:
-    """Milliseconds from the request to the whole body, on a new connection; the error."""
+def _fetch(port: int, path: str) -> tuple[float, str, str]:
+    """Milliseconds from the request to the whole body, on a new connection; the error;
+    how the page cache answered (X-Page-Cache: miss, hit, stale)."""
     started = time.perf_counter()
+    state = "?"
     try:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         conn.request("GET", path, headers={"Accept-Encoding": "gzip"})
         response = conn.getresponse()
         response.read()
+        state = response.getheader("X-Page-Cache") or "?"
         conn.close()
         error = "" if response.status == 200 else f"HTTP {response.status}"
     except OSError as failure:
         error = f"{type(failure).__name__}: {failure}"
-    return (time.perf_counter() - started) * 1000, error
+    return (time.perf_counter() - started) * 1000, error, state
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -148,6 +151,7 @@ def main() -> None:
     offsets = sorted(rng.uniform(0, spread) for _ in chosen)
     api_path = f"/api/v1/events/{SLUG}/rounds/{drafted.number}/"
     found: dict[str, list[float]] = {"entrant page": [], "API round": []}
+    states: dict[str, dict[str, int]] = {kind: {} for kind in found}
     errors: list[str] = []
     finished: list[float] = []
     lock = threading.Lock()
@@ -168,9 +172,10 @@ def main() -> None:
                 ("entrant page", f"/e/{SLUG}/entrants/{number}/"),
                 ("API round", api_path),
             ):
-                ms, error = _fetch(port, path)
+                ms, error, state = _fetch(port, path)
                 with lock:
                     found[kind].append(ms)
+                    states[kind][state] = states[kind].get(state, 0) + 1
                     if error:
                         errors.append(f"{path}: {error}")
             with lock:
@@ -211,6 +216,9 @@ def main() -> None:
     last = max(finished) if finished else float("nan")
     print(f"last client done {last:.1f} s after the commit; {len(finished)} of {len(chosen)} "
           f"clients done; errors: {len(errors)}")  # fmt: skip
+    for kind, seen in states.items():
+        print(f"{kind}, page cache answers: "
+              + ", ".join(f"{n} {state}" for state, n in sorted(seen.items())))  # fmt: skip
     for line in errors[:5]:
         print(f"  {line}")
     p95 = _percentile(every, 0.95) if every else float("inf")
