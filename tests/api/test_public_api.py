@@ -204,6 +204,27 @@ def test_past_the_rate_limit_a_429_with_json_and_retry_after(client, played, set
     assert refused["Access-Control-Allow-Origin"] == "*"
 
 
+def test_the_limit_is_one_window_from_the_first_request(client, played, settings):
+    """The API's counter (one Redis round trip, tournaments/api/middleware.py) keeps
+    ratelimit.hit's window: it starts at the first request, a refusal says how long is
+    left of it, and the counter expires with it."""
+    from django.core.cache import caches
+    from django.core.cache.backends.redis import RedisCache
+
+    settings.ARBITER_RATE_LIMITS = {**settings.ARBITER_RATE_LIMITS, "api": "2/m"}
+    assert _get(client, "event", "rr-api").status_code == 200
+    assert _get(client, "events").status_code == 200  # one count per address, any path
+    refused = _get(client, "event", "rr-api")
+    assert refused.status_code == 429 and 0 < int(refused["Retry-After"]) <= 60
+    backend = caches["default"]
+    if isinstance(backend, RedisCache):
+        redis = backend._cache.get_client(write=True)
+        from tournaments import ratelimit
+
+        counters = list(redis.scan_iter(match=f"*{ratelimit.KEY_PREFIX}:api:*"))
+        assert counters and all(0 < redis.ttl(c) <= 60 for c in counters)
+
+
 def test_the_api_only_reads_and_answers_head_as_get(client, played):
     refused = client.post("/api/v1/events/rr-api/")
     assert refused.status_code == 405 and refused["Allow"] == "GET, HEAD, OPTIONS"
