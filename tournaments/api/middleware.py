@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from typing import Any
 
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
@@ -27,6 +28,21 @@ def _cors(response: HttpResponse) -> HttpResponse:
     return response
 
 
+# One Redis client per connection pool: Django's cache makes a new one for each call (its
+# set-up is a fifth of a cached answer's cost); the pool is shared and thread-safe, and a
+# client held here keeps its pool alive, so an id is never reused while listed.
+_clients: dict[int, Any] = {}
+
+
+def _client(backend: RedisCache) -> Any:
+    inner = backend._cache  # type: ignore[attr-defined]
+    pool = inner._get_connection_pool(True)
+    client = _clients.get(id(pool))
+    if client is None:
+        client = _clients[id(pool)] = inner._client(connection_pool=pool)
+    return client
+
+
 def _hit(key: str) -> int | None:
     """ratelimit.hit("api", key) in one Redis round trip rather than three (add, exists,
     incr): every API answer, a cached one too, pays this count, and on a cached answer it
@@ -42,8 +58,7 @@ def _hit(key: str) -> int | None:
     try:
         # MULTI: the window cannot end between the SET and the INCR (an INCR on an
         # expired key would make a counter that never expires)
-        client = backend._cache.get_client(counter, write=True)  # type: ignore[attr-defined]
-        pipe = client.pipeline(transaction=True)
+        pipe = _client(backend).pipeline(transaction=True)
         pipe.set(counter, 0, ex=rate.seconds, nx=True)
         pipe.incr(counter)
         pipe.ttl(counter)
