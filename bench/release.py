@@ -43,6 +43,7 @@ import uuid
 from unittest import mock
 
 from bench.__main__ import ROOT, _redis_url, celery_worker, gunicorn
+from bench.sse import _cpu
 
 SLUG = "bench-release"
 PLAYED = 5
@@ -100,6 +101,20 @@ def _fetch(port: int, path: str) -> tuple[float, str, str]:
     except OSError as failure:
         error = f"{type(failure).__name__}: {failure}"
     return (time.perf_counter() - started) * 1000, error, state
+
+
+def _served_by(port: int) -> list[int]:
+    """The gunicorn processes (master and workers) listening on ``port``."""
+    from pathlib import Path
+
+    found = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            if f"127.0.0.1:{port}".encode() in (proc / "cmdline").read_bytes():
+                found.append(int(proc.name))
+        except (OSError, ValueError):
+            continue
+    return found
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -188,6 +203,8 @@ def main() -> None:
         for t in threads:
             t.start()
         load_before = os.getloadavg()
+        servers = _served_by(port)
+        cpu_before = _cpu(servers)
         published = time.monotonic()
         rounds.publish_round(drafted, by=None)
         start.append(time.monotonic())  # the publish has committed (its on_commit hooks ran)
@@ -196,6 +213,7 @@ def main() -> None:
             t.join(120)
         publish_s = start[0] - published
         load_after = os.getloadavg()
+        cpu_used = _cpu(servers) - cpu_before
 
     every = found["entrant page"] + found["API round"]
     print()
@@ -216,6 +234,8 @@ def main() -> None:
     last = max(finished) if finished else float("nan")
     print(f"last client done {last:.1f} s after the commit; {len(finished)} of {len(chosen)} "
           f"clients done; errors: {len(errors)}")  # fmt: skip
+    print(f"gunicorn CPU (user + system) from the publish to the last answer: {cpu_used:.1f} s "
+          f"({cpu_used / max(1, len(every)) * 1000:.1f} ms a request)")  # fmt: skip
     for kind, seen in states.items():
         print(f"{kind}, page cache answers: "
               + ", ".join(f"{n} {state}" for state, n in sorted(seen.items())))  # fmt: skip
