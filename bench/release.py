@@ -17,10 +17,12 @@ starts at a random moment (seeded) within BENCH_SPREAD seconds (10) of the commi
 players of a hall reloading after the announcement. Nothing of the new round is cached
 when the first client asks (a fresh cache prefix per run; the round is new).
 
-Prints p50, p95 and max per kind and overall, the errors, when the last answer came, and
-the goal (p95 < 200 ms, 0 errors). The clients are threads of this process on loopback
-(http.client), so they share the two cores with the server: a real crowd's clients do
-not. The API's per-address limit is raised for the run (every client is 127.0.0.1).
+Prints p50, p95 and max per kind and overall, the errors, when the last answer came, the
+gunicorn processes' CPU meanwhile (the work, apart from a shared machine's queue), how the
+page cache answered (miss, hit, stale), and the goal (p95 < 200 ms, 0 errors). The
+clients are threads of this process on loopback (http.client), so they share the two
+cores with the server: a real crowd's clients do not. The API's per-address limit is
+raised for the run (every client is 127.0.0.1).
 
 BENCH_DATABASE_URL (PostgreSQL; default arbiter_bench_release on the local server, made
 anew each run), BENCH_KEEP=1 keeps and reuses the built event (the round a previous run
