@@ -7,7 +7,7 @@ PORT ?= 8000
 # The address mails link to and `make run` prints: the port served, unless set (docs/operations.md).
 SITE_URL := $(or $(ARBITER_SITE_URL),http://$(HOST):$(PORT))
 
-.PHONY: run install migrate demo messages test test-deep lint format typecheck bench bench-pages bench-load bench-fuzz bench-reliability bench-wof bench-sse lock clean
+.PHONY: run install migrate demo messages test test-deep lint format typecheck bench bench-pages bench-load bench-fuzz bench-reliability bench-wof bench-sse bench-release lock clean
 
 $(VENV)/.installed: requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -96,6 +96,13 @@ bench-wof: install
 # stream. PostgreSQL in BENCH_DATABASE_URL, Redis in REDIS_URL. About 3 minutes.
 bench-sse: install
 	$(PY) -m bench.sse $${SSE_STREAMS:-2000} $${SSE_CHANGES:-5}
+
+# A round release under a crowd (docs/performance.md): a 1,000-entrant WOC event, its next
+# round published, then BENCH_CLIENTS clients (500) within BENCH_SPREAD s (10) each read
+# their entrant page and the API's round; p95 and errors against the goal (< 200 ms, 0).
+# PostgreSQL in BENCH_DATABASE_URL, Redis in REDIS_URL; BENCH_KEEP=1 reuses the built event.
+bench-release: install
+	$(PY) -m bench.release
 
 # 10,000 hostile inputs per entry point, then atheris (docs/reliability.md); needs
 # DATABASE_URL (PostgreSQL) like the tests. Long: about 40 minutes on two shared cores.

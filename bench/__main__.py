@@ -28,6 +28,9 @@ from unittest import mock
 ROOT = Path(__file__).resolve().parent.parent
 SLUG = "bench-open"
 
+# the temporary folders this run made (removed at exit; never another run's)
+MADE: list[str] = []
+
 
 def _redis_url() -> str:
     if os.environ.get("REDIS_URL"):
@@ -137,6 +140,7 @@ def main() -> None:
     entrants = int(os.environ.get("BENCH_ENTRANTS", "1000"))
     played = int(os.environ.get("BENCH_ROUNDS", "5"))
     var = tempfile.mkdtemp(prefix="arbiter-bench-")
+    MADE.append(var)
     redis_url = _redis_url()
     tag = uuid.uuid4().hex[:8]
     env = {
@@ -211,5 +215,6 @@ if __name__ == "__main__":
     try:
         main()
     finally:
-        for leftover in Path(tempfile.gettempdir()).glob("arbiter-bench-*"):
+        # this run's own folder only: another bench may be running beside it
+        for leftover in MADE:
             shutil.rmtree(leftover, ignore_errors=True)

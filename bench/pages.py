@@ -7,14 +7,19 @@ Prints, in one run on one gunicorn:
   change: a page cache miss, another address, a signed-in visitor), and the pairings' first
   build after one result of the round is saved (its other rows stored apart);
 - the requests per second of the cached standings page (gzip, as browsers ask, and
-  uncompressed), of a 304 answer to If-None-Match, and of a bare Django view (the ceiling),
-  each as a share of the ceiling, measured in interleaved slices on the same gunicorn.
+  uncompressed), of a 304 answer to If-None-Match, of the API's cached standings
+  (/api/v1/events/<slug>/standings/, gzip and uncompressed) and of a bare Django view (the
+  ceiling), each as a share of the ceiling, measured in interleaved slices on the same
+  gunicorn; then the API's rate as a share of the page's (issue 30's goal: within 90% of
+  the cached page's requests/s in the same run, i.e. a ratio of 0.90 or more).
 
 Bounded: each line gets BENCH_SECONDS (16) in slices of about 2 s. Settings:
 BENCH_DATABASE_URL (default: a fresh SQLite file; a PostgreSQL database named is dropped
 and made anew), REDIS_URL (default: database 14 of a local Redis), BENCH_WORKERS
 (gunicorn sync workers, 2: the machine's cores), BENCH_ENTRANTS (1000), BENCH_ROUNDS
-(played, 5). It prints a table; it never fails a build.
+(played, 5). The API's per-address rate limit is raised for the run (every client here is
+127.0.0.1; the limit's Redis count is still paid on each hit). It prints a table; it never
+fails a build.
 """
 
 from __future__ import annotations
@@ -31,6 +36,9 @@ import uuid
 from urllib.parse import urlsplit
 
 from bench.__main__ import ROOT, SLUG, _redis_url, gunicorn, setup
+
+# the temporary folders this run made (removed at exit; never another run's)
+MADE: list[str] = []
 
 
 def _build_ms(path: str, trials: int, cold: bool) -> float:
@@ -161,6 +169,7 @@ def main() -> None:
     entrants = int(os.environ.get("BENCH_ENTRANTS", "1000"))
     played = int(os.environ.get("BENCH_ROUNDS", "5"))
     var = tempfile.mkdtemp(prefix="arbiter-bench-")
+    MADE.append(var)
     redis_url = _redis_url()
     tag = uuid.uuid4().hex[:8]
     env = {
@@ -172,6 +181,8 @@ def main() -> None:
         "ARBITER_CACHE_PREFIX": f"bench-{tag}",
         "CELERY_QUEUE": f"bench-{tag}",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost,testserver",
+        # one client address for the whole load: the per-address limit would answer 429
+        "ARBITER_RATE_API": os.environ.get("ARBITER_RATE_API", "100000000/m"),
     }
     os.environ.update(env)
     if env["DATABASE_URL"].startswith("postgres"):
@@ -196,11 +207,17 @@ def main() -> None:
         revalidate = {**gzip, "Cookie": cookie, "If-None-Match": again["etag"]}
         _, status, _ = _headers_of(page, revalidate)
         assert status == 304, status
+        api = f"{base}/api/v1/events/{SLUG}/standings/"
+        _headers_of(api, {})  # builds and stores the answer
+        found, status, _ = _headers_of(api, gzip)
+        assert status == 200 and found.get("x-page-cache") == "hit", (status, found)
         targets = [
             ("bare Django view (ceiling)", bare, {}),
             ("standings, cached, gzip", page, {**gzip, "Cookie": cookie}),
             ("standings, cached, uncompressed", page, {"Cookie": cookie}),
             ("standings, 304 (If-None-Match)", page, revalidate),
+            ("API standings, cached, gzip", api, gzip),
+            ("API standings, cached, uncompressed", api, {}),
         ]
         # Interleaved in short slices, so a neighbour's load on the shared machine falls on
         # every line alike rather than on whichever ran in that minute.
@@ -230,14 +247,21 @@ def main() -> None:
     for name, rate in rates:
         print(f"| {name:<36} | {rate:>10.0f} | {rate / ceiling:>17.0%} |")
     print(f"(each line: {slices} slices of {seconds / slices:.0f} s, interleaved, averaged)")
+    print()
+    done = dict(rates)
+    for how in ("gzip", "uncompressed"):
+        ratio = done[f"API standings, cached, {how}"] / done[f"standings, cached, {how}"]
+        verdict = "met" if ratio >= 0.90 else f"missed by {0.90 - ratio:.2f}"
+        print(f"API standings / standings page, cached, {how}: {ratio:.2f} "
+              f"(goal >= 0.90: {verdict})")  # fmt: skip
 
 
 if __name__ == "__main__":
     import shutil
-    from pathlib import Path
 
     try:
         main()
     finally:
-        for leftover in Path(tempfile.gettempdir()).glob("arbiter-bench-*"):
+        # this run's own folder only: another bench may be running beside it
+        for leftover in MADE:
             shutil.rmtree(leftover, ignore_errors=True)

@@ -204,6 +204,27 @@ def test_past_the_rate_limit_a_429_with_json_and_retry_after(client, played, set
     assert refused["Access-Control-Allow-Origin"] == "*"
 
 
+def test_the_limit_is_one_window_from_the_first_request(client, played, settings):
+    """The API's counter (one Redis round trip, tournaments/api/middleware.py) keeps
+    ratelimit.hit's window: it starts at the first request, a refusal says how long is
+    left of it, and the counter expires with it."""
+    from django.core.cache import caches
+    from django.core.cache.backends.redis import RedisCache
+
+    settings.ARBITER_RATE_LIMITS = {**settings.ARBITER_RATE_LIMITS, "api": "2/m"}
+    assert _get(client, "event", "rr-api").status_code == 200
+    assert _get(client, "events").status_code == 200  # one count per address, any path
+    refused = _get(client, "event", "rr-api")
+    assert refused.status_code == 429 and 0 < int(refused["Retry-After"]) <= 60
+    backend = caches["default"]
+    if isinstance(backend, RedisCache):
+        redis = backend._cache.get_client(write=True)
+        from tournaments import ratelimit
+
+        counters = list(redis.scan_iter(match=f"*{ratelimit.KEY_PREFIX}:api:*"))
+        assert counters and all(0 < redis.ttl(c) <= 60 for c in counters)
+
+
 def test_the_api_only_reads_and_answers_head_as_get(client, played):
     refused = client.post("/api/v1/events/rr-api/")
     assert refused.status_code == 405 and refused["Allow"] == "GET, HEAD, OPTIONS"
@@ -244,3 +265,64 @@ def test_the_schema_is_openapi_3_1_with_every_operation(client):
     assert "GET /api/v1/events/{slug}/standings/" in html
     # nothing from another site: the page is ours, under the project's CSP
     assert "cdn" not in html.lower() and '<script src="http' not in html
+
+
+# -- one build per new answer (bench/release.py: hundreds ask for a new round at once) ----
+
+
+def _hold_build_lock(monkeypatch):
+    """Another worker holds the build lock of whatever answer is asked; returns the
+    answer's key once asked, and the real cache call."""
+    from tournaments.api import caching
+
+    real = caching.pagecache.cache_call
+    asked: dict[str, str] = {}
+
+    def call(method, *args, **kwargs):
+        if method == "add" and str(args[0]).startswith("building:api:"):
+            asked["key"] = args[0].removeprefix("building:")
+            return False
+        return real(method, *args, **kwargs)
+
+    monkeypatch.setattr(caching.pagecache, "cache_call", call)
+    return asked, real
+
+
+def test_a_miss_waits_for_the_answer_another_worker_is_building(client, played, monkeypatch):
+    from tournaments.api import caching
+
+    asked, real = _hold_build_lock(monkeypatch)
+    monkeypatch.setattr(caching.time, "sleep", lambda s: real("set", asked["key"], b'{"x":1}'))
+    monkeypatch.setattr(caching, "_build", lambda *a: pytest.fail("built a second time"))
+    response = _get(client, "standings", "rr-api")
+    assert response.status_code == 200 and response.content == b'{"x":1}'
+    assert response["X-Page-Cache"] == "hit"
+
+
+def test_a_miss_builds_itself_when_the_other_build_never_lands(client, played, monkeypatch):
+    from tournaments.api import caching
+
+    asked, real = _hold_build_lock(monkeypatch)
+    monkeypatch.setattr(caching, "BUILD_WAIT_SECONDS", 0.05)
+    response = _get(client, "standings", "rr-api")
+    assert response.status_code == 200 and response["X-Page-Cache"] == "miss"
+    assert response.json()["published"] is True
+    assert real("get", asked["key"]) == response.content  # stored for the next visitor
+    assert real("get", "building:" + asked["key"]) is None
+
+
+def test_a_miss_takes_the_build_lock_and_leaves_none_behind(client, played, monkeypatch):
+    from tournaments.api import caching
+
+    real = caching.pagecache.cache_call
+    locks: list[str] = []
+
+    def call(method, *args, **kwargs):
+        if method == "add" and str(args[0]).startswith("building:api:"):
+            locks.append(args[0])
+        return real(method, *args, **kwargs)
+
+    monkeypatch.setattr(caching.pagecache, "cache_call", call)
+    assert _get(client, "standings", "rr-api")["X-Page-Cache"] == "miss"
+    assert _get(client, "standings", "rr-api")["X-Page-Cache"] == "hit"
+    assert len(locks) == 1 and real("get", locks[0]) is None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +28,12 @@ from tournaments.views import pagecache
 from tournaments.views.pagegen import generation
 
 CONTENT_TYPE = "application/json"
+# A miss builds the answer once: a visitor that finds another worker building the same key
+# waits up to this long for it (polling the cache) before building it too. After a round's
+# release hundreds ask for the same new round at once; each build of a 500-match round is
+# a few hundred milliseconds of CPU, so every worker building it starves the others.
+BUILD_WAIT_SECONDS = 3.0
+BUILD_POLL_SECONDS = 0.02
 
 
 def _tag(text: str | bytes) -> str:
@@ -98,14 +105,35 @@ def respond(
             body = pagecache.cache_call("get", key)
             if body is not None:
                 pagecache.local_put(key, body, len(body))
+        if body is None:
+            body = _built_by_another(key)
         if body is not None:
             return _answer(request, body, etag, state)
     try:
         body = _build(shape, read)
     except ApiError as error:
         return error_response(error.status, error.code, error.message, **error.extra)
+    finally:
+        if key is not None:
+            pagecache.cache_call("delete", "building:" + key)
     if key is None:
         return _answer(request, body, _tag(body), "off")
     pagecache.local_put(key, body, len(body))
     pagecache.cache_call("set", key, body, timeout=settings.ARBITER_PAGE_CACHE_SECONDS)
     return _answer(request, body, _tag(key), "miss")
+
+
+def _built_by_another(key: str) -> bytes | None:
+    """The answer another worker is building under ``key``, once stored; None when this
+    visitor should build it (nobody is, the cache is down, or the wait ran out)."""
+    lock = "building:" + key
+    if pagecache.cache_call("add", lock, 1, timeout=pagecache.BUILD_LOCK_SECONDS) is not False:
+        return None  # this visitor builds (or the cache failed: build without waiting)
+    deadline = time.monotonic() + BUILD_WAIT_SECONDS
+    while time.monotonic() < deadline:
+        time.sleep(BUILD_POLL_SECONDS)
+        body = pagecache.cache_call("get", key)
+        if isinstance(body, bytes):
+            pagecache.local_put(key, body, len(body))
+            return body
+    return None
