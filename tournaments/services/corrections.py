@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from rules import corrections as diffs
 from rules.contract import EventState, MatchScore, Problem
@@ -33,6 +34,7 @@ from tournaments.services import audit, events, locking, results, rounds
 from tournaments.services.errors import InvalidResult, ServiceError, StaleResult
 from tournaments.services.standings import contention_or_none
 from tournaments.services.state import jsonable, load_event_state
+from tournaments.words import label as round_label
 
 T = TypeVar("T")
 
@@ -365,9 +367,12 @@ def _confirmed(
     must = preview.diff.get("must_redraw")
     if must and redraw != must["number"]:
         raise ServiceError(
-            f"{must['label']} was paired from the result you are changing, and the rules "
-            f"pair it from the results alone: pair {must['label']} again to save this "
-            "correction (tick the box under the preview)."
+            _(
+                "%(round)s was paired from the result you are changing, and the rules pair it "
+                "from the results alone: pair %(round)s again to save this correction (tick "
+                "the box under the preview)."
+            )
+            % {"round": round_label(must["label"])}
         )
     audit.log(
         event,
@@ -504,11 +509,18 @@ def _check_kept_rounds(diff: dict[str, Any]) -> None:
     offer = diff.get("redraw")
     blocked = [r for r in fixed if not (offer and offer["number"] == r["number"])]
     if blocked:
-        names = ", ".join(r["label"] for r in blocked)
+        names = ", ".join(round_label(r["label"]) for r in blocked)
         raise ServiceError(
-            f"{names} {'was' if len(blocked) == 1 else 'were'} paired from this result and "
-            "played: the rules pair every match from the results before it, so correcting "
-            f"it would make {names} wrong and no later round could be paired. Nothing is saved."
+            ngettext(
+                "%(rounds)s was paired from this result and played: the rules pair every match "
+                "from the results before it, so correcting it would make %(rounds)s wrong and "
+                "no later round could be paired. Nothing is saved.",
+                "%(rounds)s were paired from this result and played: the rules pair every "
+                "match from the results before it, so correcting it would make %(rounds)s "
+                "wrong and no later round could be paired. Nothing is saved.",
+                len(blocked),
+            )
+            % {"rounds": names}
         )
     diff["must_redraw"] = next(({"number": r["number"], "label": r["label"]} for r in fixed), None)
 
@@ -531,8 +543,11 @@ def _redraw(
     offer = preview.diff.get("redraw")
     if not offer or offer["number"] != number:
         raise ServiceError(
-            f"Round {number} cannot be paired again: results of it are in, it is not the "
-            "latest round, or the correction does not change its pairing."
+            _(
+                "Round %(number)s cannot be paired again: results of it are in, it is not the "
+                "latest round, or the correction does not change its pairing."
+            )
+            % {"number": number}
         )
     latest = Round.objects.get(event=event, number=number)
     rounds.redraw(latest, by=by, reason=reason or f"paired again after: {preview.subject}", now=now)

@@ -26,6 +26,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 
 from accounts.permissions import can_report_for, is_director, is_head_director
 from rules.contract import GameState, MatchScore
@@ -75,7 +76,7 @@ def set_enabled(event: Event, enabled: bool, *, by: Any, now: datetime | None = 
             return False
         dropped = 0
         if not enabled:
-            dropped, _ = ResultEntry.objects.filter(match__round__event=locked).delete()
+            dropped, _count = ResultEntry.objects.filter(match__round__event=locked).delete()
         locked.double_entry = enabled
         locked.save(update_fields=["double_entry"])
         event.double_entry = enabled
@@ -192,7 +193,10 @@ def enter(
         if not (is_director(by, event) or is_director(first.entered_by, event)):
             # two directors, or a player and a director: never two players alone
             raise ServiceError(
-                "Your opponent has entered this result already: the second entry is a director's."
+                _(
+                    "Your opponent has entered this result already: the second entry is a "
+                    "director's."
+                )
             )
         if _normal(first.games, first.match_details) == mine:
             outcome = results.record(
@@ -275,8 +279,10 @@ def _settle(
 ) -> Entered:
     if not is_head_director(by, event):
         raise ServiceError(
-            "The two entries of this result disagree: nothing is saved until the head "
-            "director settles it."
+            _(
+                "The two entries of this result disagree: nothing is saved until the head "
+                "director settles it."
+            )
         )
     entered = "; ".join(f"{e.entered_by} entered {e.summary or '(nothing)'}" for e in current)
     outcome = results.record(

@@ -17,6 +17,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tournaments.models import Entrant, Event, new_claim_code
 from tournaments.services import audit
@@ -55,7 +56,7 @@ def renew_code(
             with transaction.atomic():
                 locked.save(update_fields=["claim_code", "user"])
         except IntegrityError:  # pragma: no cover - 72 random bits met another code
-            raise ServiceError("No new code could be made; try again.") from None
+            raise ServiceError(_("No new code could be made; try again.")) from None
         # the audit keeps only the codes' last characters: the log is no place for a secret
         audit.log(
             locked.event,

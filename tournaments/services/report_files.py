@@ -15,6 +15,7 @@ from django.db.models import Prefetch
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from tournaments import selectors
 from tournaments.csv_cells import csv_bytes as _csv
@@ -61,7 +62,7 @@ def _round(event: Event, number: int | None) -> Round:
     else:
         rnd = selectors.round_with_matches(event, number, include_drafts=True)
     if rnd is None:
-        raise ServiceError("There is no round to print yet: draft and publish a round first.")
+        raise ServiceError(_("There is no round to print yet: draft and publish a round first."))
     return selectors.round_with_matches(event, rnd.number, include_drafts=True) or rnd
 
 

@@ -65,7 +65,9 @@ def request(
     options: dict[str, Any] = {}
     if kind in OPTION_KINDS:
         if not base_url.startswith(("http://", "https://")):
-            raise ServiceError("base_url: invitation slips need the site's address (https://...).")
+            raise ServiceError(
+                _("base_url: invitation slips need the site's address (https://...).")
+            )
         unclaimed_only = kind == Report.Kind.INVITATIONS_UNCLAIMED
         options = {
             "base_url": base_url,
@@ -75,7 +77,7 @@ def request(
     if kind in ROUND_KINDS:
         round_number = round_number or _last_round_number(event)
         if round_number is None:
-            raise ServiceError("There is no round to print yet: draft a round first.")
+            raise ServiceError(_("There is no round to print yet: draft a round first."))
         if not event.rounds.filter(number=round_number).exists():
             raise ServiceError(
                 _("Round: the event has no round %(number)s.") % {"number": round_number}

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from rules.contract import EngineError, Finished, NeedsDecision, Problem, RoundPlan, SwapPlan
 from rules.draws import DrawNeeded, InvalidDraw
@@ -241,14 +242,18 @@ def search_longer(rnd: Round, *, by: Any, now: datetime | None = None) -> DraftO
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if not is_unproven(rnd):
             raise ServiceError(
-                f"{rnd.label} is not a draft waiting for a proof: there is nothing to search for."
+                _("%(round)s is not a draft waiting for a proof: there is nothing to search for.")
+                % {"round": round_label(rnd.label)}
             )
         settings = event.resolved_settings()
         before = settings.get("pairing_seconds")
         if not isinstance(before, int | float) or before >= LONGEST_SEARCH:
             raise ServiceError(
-                f"The pairing budget is already {LONGEST_SEARCH} seconds, the most it can be: "
-                "publish the draft as it is."
+                _(
+                    "The pairing budget is already %(seconds)s seconds, the most it can be: "
+                    "publish the draft as it is."
+                )
+                % {"seconds": LONGEST_SEARCH}
             )
         after = int(min(LONGEST_SEARCH, max(60, 4 * before)))
         event.settings = {**event.settings, "pairing_seconds": after}
@@ -300,8 +305,11 @@ def redraw(rnd: Round, *, by: Any, reason: str, now: datetime | None = None) -> 
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if not can_redraw(rnd):
             raise ServiceError(
-                f"{rnd.label} cannot be paired again: results of it are in, or it is not the "
-                "latest round."
+                _(
+                    "%(round)s cannot be paired again: results of it are in, or it is not the "
+                    "latest round."
+                )
+                % {"round": round_label(rnd.label)}
             )
         label, was, rnd_number = rnd.label, rnd.status, rnd.number
         pairs = [
@@ -331,7 +339,8 @@ def complete_round(rnd: Round, *, by: Any, now: datetime | None = None) -> Round
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if rnd.status != Round.Status.PUBLISHED:
             raise ServiceError(
-                f"Only a published round can be closed; {rnd.label} is {rnd.status}."
+                _("Only a published round can be closed; %(round)s is %(status)s.")
+                % {"round": round_label(rnd.label), "status": str(rnd.get_status_display()).lower()}
             )
         missing = [
             m.code
@@ -341,8 +350,12 @@ def complete_round(rnd: Round, *, by: Any, now: datetime | None = None) -> Round
         if missing:
             shown = ", ".join(missing[:10]) + (" ..." if len(missing) > 10 else "")
             raise ServiceError(
-                f"{len(missing)} match{'es' if len(missing) != 1 else ''} still "
-                f"need{'' if len(missing) != 1 else 's'} a result: {shown}."
+                ngettext(
+                    "%(count)s match still needs a result: %(codes)s.",
+                    "%(count)s matches still need a result: %(codes)s.",
+                    len(missing),
+                )
+                % {"count": len(missing), "codes": shown}
             )
         rnd.status = Round.Status.COMPLETED
         rnd.completed_at = now

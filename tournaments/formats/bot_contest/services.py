@@ -255,7 +255,7 @@ def choose_board(
         event = locking.lock_event(event, format=FORMAT, refusal=REFUSAL)
         settings = event.resolved_settings()
         if settings["board_choice"] != "director":
-            raise ServiceError("The engine rotates the boards in this event.")
+            raise ServiceError(_("The engine rotates the boards in this event."))
         if board not in [str(b) for b in settings["boards"]]:
             raise ServiceError(
                 [Problem("board.unknown", "board", f"'{board}' is not one of the event's boards.")]
@@ -314,7 +314,7 @@ def decide_final(
         event = locking.lock_event(event, format=FORMAT, refusal=REFUSAL)
         question = final_question(event)
         if question is None:
-            raise ServiceError("The final has no tie for first to decide.")
+            raise ServiceError(_("The final has no tie for first to decide."))
         if str(winner) not in [str(o) for o in question.options]:
             raise ServiceError(
                 [Problem("final.winner", "winner", "Choose one of the entries tied for first.")]

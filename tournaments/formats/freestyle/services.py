@@ -31,6 +31,7 @@ from tournaments.services import audit, draws, locking, result_changes, standing
 from tournaments.services.errors import ServiceError
 from tournaments.services.result_json import score_json
 from tournaments.services.state import load_event_state
+from tournaments.words import label as round_label
 
 TIEBREAKER = re.compile(r"^round-(\d+)/group-([^/]+)/tiebreaker/(.+)$")
 
@@ -226,8 +227,11 @@ def check_withdrawal(event: Event, entrant: Entrant, *, during: bool) -> Round |
     draft = event.rounds.filter(status=Round.Status.DRAFT).first()
     if draft is not None and draft.matches.filter(participants__entrant=entrant).exists():
         raise ServiceError(
-            f"{entrant.name} is in the draft of {draft.label}: delete the draft, record "
-            "the withdrawal, then draft the round again."
+            _(
+                "%(entrant)s is in the draft of %(round)s: delete the draft, record the "
+                "withdrawal, then draft the round again."
+            )
+            % {"entrant": entrant.name, "round": round_label(draft.label)}
         )
     current = event.rounds.exclude(status=Round.Status.DRAFT).order_by("-number").first()
     if during:

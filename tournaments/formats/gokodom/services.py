@@ -116,8 +116,8 @@ def _open(event: Event, locked: Match, now: datetime, what: StrOrPromise) -> Non
     end = schedule.deadline(event, rnd)
     if end is not None and now >= end:
         raise ServiceError(
-            f"{rnd.label} ended on {shown(event, end)}: {what} is no longer possible. "
-            "Write to the director."
+            _("%(round)s ended on %(end)s: %(what)s is no longer possible. Write to the director.")
+            % {"round": label(rnd.label), "end": shown(event, end), "what": what}
         )
 
 
@@ -134,7 +134,7 @@ def _complete(locked: Match) -> bool:
 
 def _two_players(locked: Match) -> None:
     if len(players_of(locked)) != 2:
-        raise ServiceError("This match has no opponent: there is nothing to report.")
+        raise ServiceError(_("This match has no opponent: there is nothing to report."))
 
 
 # -- reporting -----------------------------------------------------------------------------
@@ -211,13 +211,13 @@ def report(
         _open(event, locked, now, _("reporting a result"))
         if _complete(locked):
             raise ServiceError(
-                f"A result is already recorded ({(locked.result or {}).get('summary', '')}). "
-                "Ask the director if it is wrong."
+                _("A result is already recorded (%(result)s). Ask the director if it is wrong.")
+                % {"result": (locked.result or {}).get("summary", "")}
             )
         me = str(entrant.number)
         pending = dict(locked.details.get("report") or {})
         if pending.get("status") == REPORTED and pending.get("by") != me:
-            raise ServiceError("Your opponent has reported this match: confirm or dispute it.")
+            raise ServiceError(_("Your opponent has reported this match: confirm or dispute it."))
         claim = _claim(event, locked, entrant, outcome=outcome, games=games, now=now)
         if pending.get("status") == DISPUTED:
             entry = _with_claim(pending, claim)
@@ -258,9 +258,9 @@ def _tied(score: MatchScore) -> bool:
 def _pending_for(locked: Match, entrant: Entrant, statuses: tuple[str, ...]) -> dict[str, Any]:
     entry = locked.details.get("report") or {}
     if entry.get("status") not in statuses:
-        raise ServiceError("There is no reported result waiting for you.")
+        raise ServiceError(_("There is no reported result waiting for you."))
     if entry.get("by") == str(entrant.number):
-        raise ServiceError("You reported this result: your opponent confirms it.")
+        raise ServiceError(_("You reported this result: your opponent confirms it."))
     return dict(entry)
 
 
@@ -283,7 +283,7 @@ def apply_report(
     details = {**locked.details, "report": {**entry, "status": CONFIRMED}}
     if "results" in claim:
         if locked.version != claim.get("version"):
-            raise ServiceError("The result changed since it was reported; the report is void.")
+            raise ServiceError(_("The result changed since it was reported; the report is void."))
         details["results"] = dict(claim["results"])
         save_details(event, state, locked, details, by=by, source=source, reason=reason, now=now)
         return
@@ -328,8 +328,11 @@ def confirm(
             claim = entry
         if seen is not None and seen != claim.get("at"):
             raise ServiceError(
-                "Your opponent changed the report since you saw it: it now says "
-                f"{claim.get('summary', '')}. Confirm or dispute it as it is now."
+                _(
+                    "Your opponent changed the report since you saw it: it now says "
+                    "%(result)s. Confirm or dispute it as it is now."
+                )
+                % {"result": claim.get("summary", "")}
             )
         state = results.scoring_state(event, locked.round, locked)
         apply_report(
@@ -419,7 +422,7 @@ def message_director(
         _two_players(locked)
         _open(event, locked, now, _("messaging the director about this match"))
         if _complete(locked):
-            raise ServiceError("This match has a result: there is nothing to tell the director.")
+            raise ServiceError(_("This match has a result: there is nothing to tell the director."))
         me = str(entrant.number)
         sent = [str(m) for m in locked.details.get("messages", [])]
         if me in sent:
@@ -475,7 +478,7 @@ def set_bye_request(
         event = locking.lock_event(entrant.event_id)
         locked = Entrant.objects.select_for_update().get(pk=entrant.pk)
         if locked.status != Entrant.Status.ACTIVE:
-            raise ServiceError("You have left the event.")
+            raise ServiceError(_("You have left the event."))
         refusal = bye_refusal(event, number, now)
         if refusal:
             raise ServiceError([Problem("gokodom.bye_request_refused", "round", refusal)])

@@ -145,7 +145,7 @@ def choose_eighth_place(
     with transaction.atomic():
         event = locking.lock_event(event.pk)
         if RandomDraw.objects.filter(event=event, key=EIGHTH_PLACE_KEY).exists():
-            raise ServiceError("The 8th-place question is already decided.")
+            raise ServiceError(_("The 8th-place question is already decided."))
         (draw,) = draws.store(
             event,
             [DrawRecord(EIGHTH_PLACE_KEY, method, DrawMethod.EXTERNAL, "8th/9th place (III.A)")],

@@ -52,7 +52,10 @@ def save_eligibility(
         event = locking.lock_event(event, format=FORMAT, refusal=REFUSAL)
         if event.rounds.exists():
             raise ServiceError(
-                "Round A is drafted: the seeds are fixed. Delete its draft to change eligibility."
+                _(
+                    "Round A is drafted: the seeds are fixed. Delete its draft to change "
+                    "eligibility."
+                )
             )
         problems = []
         for entry in entries:
@@ -212,9 +215,9 @@ def save_preferences(
         settings = event.resolved_settings()
         pool = [str(p) for p in settings["online_puzzles"]]
         if settings["puzzle_selection"] != "preference_lists":
-            raise ServiceError("Sudoku GP mode: each round's puzzle is fixed in advance.")
+            raise ServiceError(_("Sudoku GP mode: each round's puzzle is fixed in advance."))
         if not pool:
-            raise ServiceError("The director has not entered the online puzzle pool yet.")
+            raise ServiceError(_("The director has not entered the online puzzle pool yet."))
         if letter is not None and letter not in ONLINE_LETTERS:
             raise ServiceError([Problem("wpf.letter", "letter", f"'{letter}' is not a round.")])
         drafted = {
@@ -225,8 +228,10 @@ def save_preferences(
         }
         if drafted and not as_director:
             raise ServiceError(
-                "The online stage has begun: preference lists are closed. "
-                "Ask the director if yours must change."
+                _(
+                    "The online stage has begun: preference lists are closed. "
+                    "Ask the director if yours must change."
+                )
             )
         if letter is not None and letter in drafted:
             raise ServiceError(
@@ -296,7 +301,8 @@ def choose_live_puzzle(rnd: Round, puzzle: str, *, by: Any, now: datetime | None
         options = [str(p) for p in rnd.details.get("puzzle_options") or []]
         if "puzzle_options" not in rnd.details:
             raise ServiceError(
-                f"{rnd.label} plays the puzzle chosen on the first heat of its round."
+                _("%(round)s plays the puzzle chosen on the first heat of its round.")
+                % {"round": label(rnd.label)}
             )
         if event.rounds.filter(number__gt=rnd.number).exists():
             raise ServiceError(
@@ -333,15 +339,18 @@ def reveal_online_results(event: Event, *, by: Any, now: datetime | None = None)
     with transaction.atomic():
         event = locking.lock_event(event, format=FORMAT, refusal=REFUSAL)
         if event.settings.get(REVEAL_SETTING, False):
-            raise ServiceError("The online results are public already.")
+            raise ServiceError(_("The online results are public already."))
         closed = event.rounds.filter(
             number__lte=ONLINE_ROUNDS, status=Round.Status.COMPLETED
         ).count()
         if closed < ONLINE_ROUNDS:
             missing = SESSIONS[closed].label
             raise ServiceError(
-                f"The online stage is not over: close {missing} first. The results are "
-                "revealed at the start of the live stage."
+                _(
+                    "The online stage is not over: close %(round)s first. The results are "
+                    "revealed at the start of the live stage."
+                )
+                % {"round": label(missing)}
             )
         event.settings = {**event.settings, REVEAL_SETTING: True}
         event.save(update_fields=["settings"])
