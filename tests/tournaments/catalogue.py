@@ -163,3 +163,48 @@ def read_po(path: Path = PO) -> dict[tuple[str, str], Entry]:
 def read_mo(path: Path = MO) -> gettext.GNUTranslations:
     with path.open("rb") as handle:
         return gettext.GNUTranslations(handle)
+
+
+# The names under which code marks a string (xgettext's keywords for Python, as Django
+# calls it): the first string argument is the msgid, pgettext's second after its context.
+_MARKERS = {"_", "gettext", "gettext_lazy", "gettext_noop", "ngettext", "ngettext_lazy"}
+_CONTEXT_MARKERS = {"pgettext", "pgettext_lazy", "npgettext", "npgettext_lazy"}
+SOURCE_FOLDERS = ("tournaments", "accounts", "config", "rules")
+
+
+def _python_msgids(path: Path) -> set[tuple[str, str]]:
+    found: set[tuple[str, str]] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call):
+            continue
+        name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+        args = [a.value if isinstance(a, ast.Constant) else None for a in node.args]
+        if name in _MARKERS and args and isinstance(args[0], str):
+            found.add(("", args[0]))
+            if name.startswith("ngettext") and len(args) > 1 and isinstance(args[1], str):
+                found.add(("", args[1]))
+        elif name in _CONTEXT_MARKERS and len(args) > 1 and isinstance(args[1], str):
+            found.add((args[0] if isinstance(args[0], str) else "", args[1]))
+    return found
+
+
+def source_msgids() -> dict[tuple[str, str], str]:
+    """Every (context, msgid) marked in the project's Python and templates, with the file it
+    was found in: what `make messages` puts in the .po (rules/ words are collected on their
+    own, by tournaments/words.py's catalogue)."""
+    found: dict[tuple[str, str], str] = {}
+    for folder in SOURCE_FOLDERS:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if "migrations" in path.parts:
+                continue
+            for key in _python_msgids(path):
+                found.setdefault(key, str(path.relative_to(ROOT)))
+    for base in [ROOT / "templates", *sorted(ROOT.glob("*/templates"))]:
+        for path in sorted(base.rglob("*")):
+            if path.suffix not in {".html", ".txt"}:
+                continue
+            name = str(path.relative_to(base))
+            ids, _names = _msgids_of(loader.get_template(name).template.nodelist)
+            for key in ids:
+                found.setdefault(key, str(path.relative_to(ROOT)))
+    return found

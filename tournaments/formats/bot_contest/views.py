@@ -166,8 +166,10 @@ def board(request: HttpRequest, slug: str) -> HttpResponse:
         request.POST if request.method == "POST" else None, initial={"round": upcoming}
     )
     used = {str(r.details.get("board")) for r in rounds}
+    # marked outside the f-string: xgettext does not read inside one
+    used_board = _("%(board)s (used)")
     cast(forms.ChoiceField, form.fields["board"]).choices = [
-        (b, f"{b} ({_('used')})" if b in used else b) for b in map(str, values["boards"])
+        (b, used_board % {"board": b} if b in used else b) for b in map(str, values["boards"])
     ]
     status = 200
     if request.method == "POST":
