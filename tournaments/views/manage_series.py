@@ -62,7 +62,7 @@ def create_series(request: HttpRequest) -> HttpResponse:
             messages.success(
                 request, _("%(name)s is created. Add its stages next.") % {"name": created.name}
             )
-            return redirect("tournaments:manage_series", slug=created.slug)
+            return redirect("tournaments:manage_series", series_slug=created.slug)
     status = 422 if request.method == "POST" else 200
     return render(request, "tournaments/manage/series_create.html", {"form": form}, status=status)
 
@@ -162,8 +162,8 @@ def _act(request: HttpRequest, series: Series, action: str, forms: dict[str, Any
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def manage_series(request: HttpRequest, slug: str) -> HttpResponse:
-    series = series_for_director(request.user, slug)
+def manage_series(request: HttpRequest, series_slug: str) -> HttpResponse:
+    series = series_for_director(request.user, series_slug)
     forms: dict[str, Any] = {}
     status = 200
     if request.method == "POST":
@@ -172,7 +172,7 @@ def manage_series(request: HttpRequest, slug: str) -> HttpResponse:
             messages.error(request, _("Unknown action."))
             status = 422
         elif _act(request, series, action, forms):
-            return redirect("tournaments:manage_series", slug=series.slug)
+            return redirect("tournaments:manage_series", series_slug=series.slug)
         else:
             status = 422
         series.refresh_from_db()

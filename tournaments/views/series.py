@@ -51,8 +51,8 @@ def _cells(row: series_standings.SeriesStanding) -> list[dict[str, Any]]:
 
 
 @require_safe
-def series_page(request: HttpRequest, slug: str) -> HttpResponse:
-    series = series_for_viewer(request.user, slug)
+def series_page(request: HttpRequest, series_slug: str) -> HttpResponse:
+    series = series_for_viewer(request.user, series_slug)
     table = series_standings.table(series)
     rows = [{"row": row, "cells": _cells(row)} for row in table.rows]
     context = {
@@ -65,8 +65,8 @@ def series_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_safe
-def series_csv(request: HttpRequest, slug: str) -> HttpResponse:
-    series = series_for_viewer(request.user, slug)
+def series_csv(request: HttpRequest, series_slug: str) -> HttpResponse:
+    series = series_for_viewer(request.user, series_slug)
     table = series_standings.table(series)
     header = [_("Rank"), _("Player"), _("WOF id"), _("Total")]
     header += [stage.name for stage in table.stages] + [_("Explanation")]
@@ -103,10 +103,10 @@ def _same(one: series_standings.SeriesStanding, other: series_standings.SeriesSt
 
 
 @require_safe
-def series_player(request: HttpRequest, slug: str, key: str) -> HttpResponse:
+def series_player(request: HttpRequest, series_slug: str, key: str) -> HttpResponse:
     """One person in a series: each stage (their event's page linked), their total and why,
     their events, and their totals in the other series they play in."""
-    series = series_for_viewer(request.user, slug)
+    series = series_for_viewer(request.user, series_slug)
     table = series_standings.table(series)
     row = next((r for r in table.rows if r.player.key == key), None)
     if row is None:
