@@ -93,10 +93,11 @@ def series_csv(request: HttpRequest, series_slug: str) -> HttpResponse:
 
 
 def _same(one: series_standings.SeriesStanding, other: series_standings.SeriesStanding) -> bool:
-    """The same person in two series: the same key, a shared entrant or the same WOF id."""
+    """The same person in two series: the same account, a shared entrant or the same WOF
+    id. Two rows that carry only the same name in two series may be two people."""
     a, b = one.player, other.player
     return (
-        a.key == b.key
+        (a.key == b.key and not a.key.startswith("name:"))
         or bool(set(a.entrant_ids) & set(b.entrant_ids))
         or bool(a.wof_id and a.wof_id == b.wof_id)
     )
