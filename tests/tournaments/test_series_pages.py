@@ -94,11 +94,15 @@ def test_director_creates_a_series_and_imports_scores(client, director):
     )
     assert response.status_code == 302
     url = reverse("tournaments:manage_series", args=["puzzle-gp-2026"])
-    bad = client.post(url, {"action": "import", "name": "R1", "text": "Ann,10\nBob,x\n"})
+    bad = client.post(
+        url, {"action": "import", "import-name": "R1", "import-text": "Ann,10\nBob,x\n"}
+    )
     assert bad.status_code == 422
     assert "Line 2: the score &#x27;x&#x27; of Bob is not a number." in bad.content.decode()
     assert not SeriesScore.objects.exists()
-    good = client.post(url, {"action": "import", "name": "R1", "text": "Ann,10\nBob,7\n"})
+    good = client.post(
+        url, {"action": "import", "import-name": "R1", "import-text": "Ann,10\nBob,7\n"}
+    )
     assert good.status_code == 302 and SeriesScore.objects.count() == 2
 
 
