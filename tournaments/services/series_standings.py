@@ -1,6 +1,6 @@
 """A series' standings: the one read every page, CSV, API and qualification goes through.
 
-``standings(series)`` reads the series in a fixed number of queries (five, whatever the
+``standings(series)`` reads the series in a fixed number of queries (at most five, whatever the
 number of stages, players or events), identifies each player across the stages
 (rules/series.py ``identify``: same account, same WOF id, or the one person of a name,
 with the director's merges), and asks rules/series.py for the totals. Each total comes
