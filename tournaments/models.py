@@ -874,6 +874,11 @@ class RatingSubmission(models.Model):
         return f"{self.event}: {self.filename} to {self.recipient}"
 
 
-# Webhooks live in their own module (kept apart to keep this file's merges small).
+# Series and webhooks live in their own modules (kept apart to keep this file's merges small).
+from tournaments.models_series import Series as Series  # noqa: E402
+from tournaments.models_series import SeriesDirector as SeriesDirector  # noqa: E402
+from tournaments.models_series import SeriesMerge as SeriesMerge  # noqa: E402
+from tournaments.models_series import SeriesScore as SeriesScore  # noqa: E402
+from tournaments.models_series import SeriesStage as SeriesStage  # noqa: E402
 from tournaments.models_webhooks import WebhookDelivery as WebhookDelivery  # noqa: E402
 from tournaments.models_webhooks import WebhookEndpoint as WebhookEndpoint  # noqa: E402
