@@ -17,7 +17,16 @@ from django.db.models import Exists, IntegerField, OuterRef, Value
 from django.http import Http404
 from django.utils import timezone
 
-from tournaments.models import Entrant, Event, EventDirector, Match, MatchParticipant, Round
+from tournaments.models import (
+    Entrant,
+    Event,
+    EventDirector,
+    Match,
+    MatchParticipant,
+    Round,
+    Series,
+    SeriesDirector,
+)
 
 
 def _signed_in(user: Any) -> bool:
@@ -161,3 +170,34 @@ def match_for_reporter(user: Any, slug: str, match_id: int) -> Match:
         raise Http404("No such match.")
     require(can_report_for(user, match))
     return match
+
+
+# --- series (issue 32) -------------------------------------------------------------------
+# A series is public or private like an event; its directors (SeriesDirector rows, the
+# creator gets one) and admins change it. A private series is a 404 to everyone else.
+
+
+def is_series_director(user: Any, series: Series) -> bool:
+    if not _signed_in(user):
+        return False
+    if user.is_staff:
+        return True
+    return SeriesDirector.objects.filter(series=series, user=user).exists()
+
+
+def can_view_series(user: Any, series: Series) -> bool:
+    return series.public or is_series_director(user, series)
+
+
+def series_for_viewer(user: Any, slug: str) -> Series:
+    series = Series.objects.filter(slug=slug).first()
+    if series is None or not can_view_series(user, series):
+        raise Http404("No such series.")
+    return series
+
+
+def series_for_director(user: Any, slug: str) -> Series:
+    series = Series.objects.filter(slug=slug).first()
+    if series is None or not is_series_director(user, series):
+        raise Http404("No such series.")
+    return series

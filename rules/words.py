@@ -31,7 +31,11 @@ from rules import registry
 
 # The shared words modules; each format's own is found through the registry. Imported on
 # first use by name, so that no words module imports the contract that imports this one.
-SHARED_MODULES: tuple[str, ...] = ("rules.words_common", "rules.contention.words")
+SHARED_MODULES: tuple[str, ...] = (
+    "rules.words_common",
+    "rules.contention.words",
+    "rules.series_words",
+)
 
 
 def modules() -> tuple[str, ...]:

@@ -46,7 +46,7 @@ from accounts.services import claim_entrant
 from rules.contract import EngineError
 from tests.factories import play_round, round_robin_event
 from tournaments.models import ImportJob, Match
-from tournaments.services import events, reports, rounds
+from tournaments.services import events, reports, rounds, series
 from tournaments.services.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
@@ -125,6 +125,7 @@ EVERYONE = "200 200 200 200 200"
 PRIVATE_PAGE = "404 200 404 200 200"  # players and directors of the event only
 DIRECTOR_ONLY = "login 404 404 200 200"  # a director's screen, of a private or public event
 SIGNED_IN = "login 200 200 200 200"
+SERIES_PRIVATE = "404 404 404 200 200"  # a private series: its director and admins only
 
 TABLE: dict[str, list[Case]] = {
     # --- accounts ------------------------------------------------------------------
@@ -174,6 +175,27 @@ TABLE: dict[str, list[Case]] = {
     ],
     # --- public pages ----------------------------------------------------------------
     "tournaments:event_list": [Case(None, EVERYONE)],
+    # --- series (docs/series.md): a private series is its directors' and admins' only ---
+    "tournaments:series_list": [Case(None, EVERYONE)],
+    "tournaments:series": [Case("private", SERIES_PRIVATE), Case("public", EVERYONE)],
+    "tournaments:series_csv": [Case("private", SERIES_PRIVATE), Case("public", EVERYONE)],
+    "tournaments:series_player": [
+        Case("private", SERIES_PRIVATE),
+        Case("public", EVERYONE),
+        Case("public", "404 404 404 404 404", kwargs={"key": "wof:nobody"}),
+    ],
+    "tournaments:manage_series_create": [
+        Case(None, SIGNED_IN),
+        Case(None, "login 422 422 422 422", method="POST"),  # an empty form, its errors
+    ],
+    "tournaments:manage_series": [
+        Case("private", DIRECTOR_ONLY),
+        Case("public", DIRECTOR_ONLY),
+        # no action named: the screen again with the refusal, nothing changed
+        Case("public", "login 404 404 422 422", method="POST"),
+        # a stage that is not the series': refused with the reason
+        Case("public", "login 404 404 422 422", method="POST", data={"action": "up", "stage": 0}),
+    ],
     "tournaments:health": [Case(None, EVERYONE)],
     "tournaments:event": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
     "tournaments:round": [
@@ -817,6 +839,11 @@ def world(director, admin_user, settings, tmp_path, django_capture_on_commit_cal
         for key, event in (("private", closed), ("public", opened)):
             claim_entrant(player, event.entrants.get(number=1).claim_code)
             report_ids[key] = reports.request(event, "entrants_csv", by=director).pk
+    for key in ("private", "public"):
+        made = series.create_series(
+            slug=f"series-{key}", name=f"Series {key}", by=director, public=key == "public"
+        )
+        series.import_scores(made, name="Round 1", text="Ann,10,1\nBob,7\n", by=director)
     # an import the director confirmed, waiting for the worker
     job = ImportJob.objects.create(user=director, kind="event", slug="waiting", created_at=now())
     users = {"player": player, "other_director": other, "director": director, "admin": admin_user}
@@ -892,6 +919,8 @@ def _defaults(world, case: Case) -> dict[str, Any]:
         "code": event.entrants.get(number=2).claim_code,
         "uidb64": "MQ",
         "token": "not-a-valid-token",
+        "series_slug": f"series-{key}",
+        "key": "wof:1",
     }
 
 

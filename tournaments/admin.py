@@ -306,3 +306,54 @@ class NotificationAdmin(admin.ModelAdmin[models.Notification]):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+
+# --- series (docs/series.md) ---------------------------------------------------------------
+# The rule (value, best, points, ties) is checked by the services: read-only here, changed
+# on the director's series screen; names, description and visibility are the admin's.
+
+
+class SeriesDirectorInline(admin.TabularInline[models.SeriesDirector, models.Series]):
+    model = models.SeriesDirector
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+class SeriesStageInline(admin.TabularInline[models.SeriesStage, models.Series]):
+    model = models.SeriesStage
+    extra = 0
+    fields = ["order", "name", "kind", "event", "imported_at"]
+    readonly_fields = ["kind", "event", "imported_at"]
+    show_change_link = True
+
+
+@admin.register(models.Series)
+class SeriesAdmin(admin.ModelAdmin[models.Series]):
+    list_display = ["name", "slug", "kind", "value", "best", "ties", "public"]
+    list_filter = ["kind", "public"]
+    search_fields = ["name", "slug"]
+    readonly_fields = ["value", "best", "points", "ties", "created_at", "updated_at"]
+    filter_horizontal = ["feeds"]
+    inlines = [SeriesDirectorInline, SeriesStageInline]
+
+
+class SeriesScoreInline(admin.TabularInline[models.SeriesScore, models.SeriesStage]):
+    model = models.SeriesScore
+    extra = 0
+    readonly_fields = ["row", "name", "wof_id", "score"]
+    can_delete = False
+
+
+@admin.register(models.SeriesStage)
+class SeriesStageAdmin(admin.ModelAdmin[models.SeriesStage]):
+    list_display = ["name", "series", "order", "kind", "event"]
+    list_filter = ["kind"]
+    search_fields = ["name", "series__name"]
+    readonly_fields = ["kind", "event", "imported_at"]
+    inlines = [SeriesScoreInline]
+
+
+@admin.register(models.SeriesMerge)
+class SeriesMergeAdmin(admin.ModelAdmin[models.SeriesMerge]):
+    list_display = ["name", "same_as", "series", "created_by", "created_at"]
+    search_fields = ["name", "same_as", "series__name"]

@@ -880,9 +880,15 @@ class RatingSubmission(models.Model):
         return f"{self.event}: {self.filename} to {self.recipient}"
 
 
-# Webhooks live in their own module (kept apart to keep this file's merges small).
+# Entries, series and webhooks live in their own modules (kept apart to keep this file's
+# merges small).
 from tournaments.models_entries import Entry as Entry  # noqa: E402
 from tournaments.models_entries import RatingListRow as RatingListRow  # noqa: E402
 from tournaments.models_entries import Registration as Registration  # noqa: E402
+from tournaments.models_series import Series as Series  # noqa: E402
+from tournaments.models_series import SeriesDirector as SeriesDirector  # noqa: E402
+from tournaments.models_series import SeriesMerge as SeriesMerge  # noqa: E402
+from tournaments.models_series import SeriesScore as SeriesScore  # noqa: E402
+from tournaments.models_series import SeriesStage as SeriesStage  # noqa: E402
 from tournaments.models_webhooks import WebhookDelivery as WebhookDelivery  # noqa: E402
 from tournaments.models_webhooks import WebhookEndpoint as WebhookEndpoint  # noqa: E402

@@ -32,4 +32,5 @@ urlpatterns = [
     path("", include("tournaments.urls_reports")),
     path("", include("tournaments.urls_formats")),
     path("", include("tournaments.urls_player")),
+    path("", include("tournaments.urls_series")),
 ]

@@ -9,7 +9,7 @@ import tournaments.models_entries
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0016_webhooks"),
+        ("tournaments", "0017_series"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

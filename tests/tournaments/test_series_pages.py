@@ -1,0 +1,112 @@
+"""Series pages (tournaments/views/series.py, manage_series.py): who sees what, the
+standings explained, a constant number of queries at two sizes, the CSV, the director's
+screens (a bad CSV names its lines and saves nothing)."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from accounts.models import User
+from tournaments.models import SeriesScore
+from tournaments.services import series
+
+pytestmark = pytest.mark.django_db
+
+
+def grand_prix(director, players: int, rounds: int, slug: str = "gp", public: bool = True):
+    gp = series.create_series(
+        slug=slug, name="Grand Prix", by=director, kind="grand_prix", best=6, public=public
+    )
+    for number in range(1, rounds + 1):
+        text = "\n".join(
+            f"Player {p},{(p * 37 + number * 11) % 500},{1000 + p}" for p in range(players)
+        )
+        series.import_scores(gp, name=f"Round {number}", text=text, by=director)
+    return gp
+
+
+def queries(client, url: str) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+    assert response.status_code == 200
+    return len(captured)
+
+
+def test_standings_page_costs_the_same_queries_at_two_sizes(client, director):
+    small = grand_prix(director, players=5, rounds=2, slug="small")
+    large = grand_prix(director, players=60, rounds=8, slug="large")
+    assert queries(client, reverse("tournaments:series", args=[small.slug])) == queries(
+        client, reverse("tournaments:series", args=[large.slug])
+    )
+    player = reverse("tournaments:series_player", args=[small.slug, "wof:1001"])
+    player_large = reverse("tournaments:series_player", args=[large.slug, "wof:1001"])
+    assert queries(client, player) == queries(client, player_large)
+
+
+def test_every_total_is_explained_on_the_page(client, director):
+    gp = grand_prix(director, players=3, rounds=8)
+    page = client.get(reverse("tournaments:series", args=[gp.slug])).content.decode()
+    assert "The best 6 of 8 stages played count" in page
+    assert "dropped:" in page and "Round 1: score" in page
+
+
+def test_a_private_series_is_hidden_from_strangers(client, director):
+    gp = grand_prix(director, players=2, rounds=1, public=False)
+    url = reverse("tournaments:series", args=[gp.slug])
+    assert client.get(url).status_code == 404
+    stranger = User.objects.create_user("stranger", password="pw-stranger-1")
+    client.force_login(stranger)
+    assert client.get(url).status_code == 404
+    assert url not in client.get(reverse("tournaments:series_list")).content.decode()
+    client.force_login(director)
+    assert client.get(url).status_code == 200
+
+
+def test_csv_export_neutralises_formulas_and_explains(client, director):
+    gp = series.create_series(slug="gp", name="GP", by=director, public=True)
+    series.import_scores(gp, name="R1", text="=cmd|' /C calc'!A0,10\nAnn,5\n", by=director)
+    response = client.get(reverse("tournaments:series_csv", args=[gp.slug]))
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert rows[0][:4] == ["Rank", "Player", "WOF id", "Total"]
+    assert rows[1][1].startswith("'=")
+    assert rows[2][3] == "5" and "Every stage played counts" in rows[2][-1]
+
+
+def test_director_creates_a_series_and_imports_scores(client, director):
+    client.force_login(director)
+    response = client.post(
+        reverse("tournaments:manage_series_create"),
+        {
+            "name": "Puzzle GP 2026",
+            "kind": "grand_prix",
+            "value": "score",
+            "best": 6,
+            "ties": "shared",
+            "public": "on",
+            "points": "",
+        },
+    )
+    assert response.status_code == 302
+    url = reverse("tournaments:manage_series", args=["puzzle-gp-2026"])
+    bad = client.post(url, {"action": "import", "name": "R1", "text": "Ann,10\nBob,x\n"})
+    assert bad.status_code == 422
+    assert "Line 2: the score &#x27;x&#x27; of Bob is not a number." in bad.content.decode()
+    assert not SeriesScore.objects.exists()
+    good = client.post(url, {"action": "import", "name": "R1", "text": "Ann,10\nBob,7\n"})
+    assert good.status_code == 302 and SeriesScore.objects.count() == 2
+
+
+def test_a_stranger_cannot_manage_a_series(client, director):
+    gp = grand_prix(director, players=2, rounds=1)
+    stranger = User.objects.create_user("stranger", password="pw-stranger-1")
+    client.force_login(stranger)
+    url = reverse("tournaments:manage_series", args=[gp.slug])
+    assert client.get(url).status_code == 404
+    assert client.post(url, {"action": "remove", "stage": gp.stages.first().pk}).status_code == 404
+    assert gp.stages.count() == 1
