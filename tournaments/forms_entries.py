@@ -118,11 +118,15 @@ class QualifyForm(forms.Form):
     SOURCES = (
         ("csv", _("A ranked list (CSV: name, email, score, id; best first)")),
         ("event", _("The final standings of another event (a previous season)")),
+        ("series", _("A series' standings (its ranked totals)")),
     )
     source = forms.ChoiceField(label=_("Places come from"), choices=SOURCES, initial="csv")
     file = forms.FileField(label=_("Ranked list (CSV)"), required=False)
     from_event = forms.SlugField(
         label=_("The other event's address name (slug)"), required=False, max_length=80
+    )
+    series = forms.SlugField(
+        label=_("The series' address name (slug)"), required=False, max_length=80
     )
     places = forms.IntegerField(label=_("Places"), min_value=1, max_value=1000, initial=16)
     invite = forms.IntegerField(
@@ -159,6 +163,8 @@ class QualifyForm(forms.Form):
             self.add_error("file", _("Ranked list: choose the CSV file."))
         if data.get("source") == "event" and not data.get("from_event"):
             self.add_error("from_event", _("Other event: give its address name."))
+        if data.get("source") == "series" and not data.get("series"):
+            self.add_error("series", _("Series: give its address name."))
         if data.get("places") and data.get("invite") and data["invite"] < data["places"]:
             self.add_error("invite", _("Candidates listed: at least as many as the places."))
         return data

@@ -118,6 +118,9 @@ class Entry(models.Model):
     external_id = models.CharField(max_length=40, blank=True)
     rating = models.IntegerField(null=True, blank=True)
     federation = models.CharField(max_length=3, blank=True)
+    # The qualifying score (a series total, a ranked list's score), when the source gave
+    # one: a WPF playoffs event seeds its entrants by it (docs/registration.md).
+    score = models.FloatField(null=True, blank=True)
     # Why this entry has its place in the line: "3rd in GP 2026 (total 4,210)".
     reason = models.CharField(max_length=200, blank=True)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.UNCONFIRMED)

@@ -460,6 +460,7 @@ def make_entrants(event: Event, *, by: Any, now: datetime | None = None) -> list
                 rating=entry.rating,
                 country=entry.federation,
                 external_id=_free_external_id(event, entry.external_id),
+                flags=_qualified_flags(event, entry),
                 by=by,
                 now=now,
             )
@@ -482,6 +483,18 @@ def make_entrants(event: Event, *, by: Any, now: datetime | None = None) -> list
             after={"numbers": numbers},
         )
     return numbers
+
+
+def _qualified_flags(event: Event, entry: Entry) -> dict[str, Any]:
+    """A WPF playoffs entrant qualified from a series or a ranked list: its eligibility
+    score and place come from the list, and it confirmed ("Express an intention to be
+    present"), instead of flags typed by hand (rules/formats/wpf_playoffs/eligibility.py)."""
+    if event.format != "wpf_playoffs" or entry.source != Entry.Source.QUALIFIED:
+        return {}
+    if entry.score is None:
+        return {"attending": True, "gp_position": entry.order}
+    score = int(entry.score) if float(entry.score).is_integer() else entry.score
+    return {"gp_total": score, "attending": True, "gp_position": entry.order}
 
 
 def _free_external_id(event: Event, wanted: str) -> str:

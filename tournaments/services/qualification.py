@@ -35,6 +35,8 @@ class Candidate:
     score: str = ""  # as the source shows it ("4210", "6½")
     external_id: str = ""
     user_id: int | None = None
+    rank: int | None = None  # the source's own rank (a series shares it between equals)
+    value: float | None = None  # the score as a number, when it is one
 
 
 def ranks(candidates: Sequence[Candidate]) -> list[int]:
@@ -42,7 +44,9 @@ def ranks(candidates: Sequence[Candidate]) -> list[int]:
     without scores ranks by position)."""
     shown: list[int] = []
     for i, candidate in enumerate(candidates):
-        if i and candidate.score and candidate.score == candidates[i - 1].score:
+        if candidate.rank is not None:
+            shown.append(candidate.rank)
+        elif i and candidate.score and candidate.score == candidates[i - 1].score:
             shown.append(shown[-1])
         else:
             shown.append(i + 1)
@@ -106,11 +110,45 @@ def parse_csv(text: str) -> tuple[list[Candidate], list[Problem]]:
                 email=email[:254],
                 score=(raw.get("score") or "").strip()[:30],
                 external_id=(raw.get("id") or "").strip()[:40],
+                value=_number((raw.get("score") or "").strip()),
             )
         )
     if not found and not problems:
         problems.append(Problem("qualify.empty", "file", _("Ranked list: no player in the file.")))
     return found, problems
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text.replace(",", ".")) if text else None
+    except ValueError:
+        return None
+
+
+def from_series(series: Any) -> list[Candidate]:
+    """A series' ranked totals (docs/series.md, "Interface for qualification"), best first,
+    equal totals sharing their rank. A player's address is their account's."""
+    from django.contrib.auth import get_user_model
+
+    from tournaments.services import series_standings
+
+    rows = series_standings.standings(series)[:MAX_CANDIDATES]
+    ids = [r.player.user_id for r in rows if r.player.user_id is not None]
+    emails: dict[int | None, str] = dict(
+        get_user_model().objects.filter(pk__in=ids).values_list("pk", "email")
+    )
+    return [
+        Candidate(
+            name=row.player.name,
+            email=(emails.get(row.player.user_id) or "").lower(),
+            score=row.total_text,
+            external_id=row.player.wof_id,
+            user_id=row.player.user_id,
+            rank=row.rank,
+            value=float(row.total),
+        )
+        for row in rows
+    ]
 
 
 def from_event(other: Event) -> list[Candidate]:
@@ -144,6 +182,7 @@ def from_event(other: Event) -> list[Candidate]:
             score=_shown(row.points),
             external_id=row.entrant.external_id,
             user_id=row.entrant.user_id,
+            value=row.points,
         )
         for row in rows
     ]
@@ -174,6 +213,7 @@ def build(
     label: str,
     confirm_hours: int,
     source: str = Registration.Source.RANKED_LIST,
+    series_key: str = "",
     by: Any,
     now: datetime | None = None,
 ) -> int:
@@ -199,6 +239,7 @@ def build(
         registration.capacity = places_count
         registration.source_label = label[:120]
         registration.confirm_hours = confirm_hours
+        registration.series_key = series_key[:120]
         registration.save()
         shown = ranks(candidates)
         Entry.objects.bulk_create(
@@ -211,6 +252,7 @@ def build(
                 user_id=c.user_id,
                 external_id=c.external_id,
                 reason=reason(shown[i], label, c.score)[:200],
+                score=c.value,
                 status=Entry.Status.WAITING,
                 created_at=now,
                 joined_at=now,
@@ -231,10 +273,28 @@ def build(
 
 def build_from_form(event: Event, data: dict[str, Any], *, by: Any) -> int:
     """The director's qualification form: read the source, then ``build``."""
+    source = Registration.Source.RANKED_LIST
     if data["source"] == "csv":
         candidates, problems = parse_csv(data["file"])
         if problems:
             raise ServiceError(problems[:20])
+    elif data["source"] == "series":
+        from tournaments.models import Series
+
+        found = Series.objects.filter(slug=data["series"]).first()
+        if found is None or not (found.public or _directs_series(by, found)):
+            raise ServiceError(
+                [
+                    Problem(
+                        "qualify.series",
+                        "series",
+                        _("Series: no series you may read is called %(slug)s.")
+                        % {"slug": data["series"]},
+                    )
+                ]
+            )
+        candidates = from_series(found)
+        source = Registration.Source.SERIES
     else:
         other = Event.objects.filter(slug=data["from_event"]).first()
         from accounts.permissions import is_director
@@ -257,5 +317,13 @@ def build_from_form(event: Event, data: dict[str, Any], *, by: Any) -> int:
         places_count=data["places"],
         label=data["label"],
         confirm_hours=data["confirm_hours"],
+        source=source,
+        series_key=data.get("series", "") if source == Registration.Source.SERIES else "",
         by=by,
     )
+
+
+def _directs_series(user: Any, series: Any) -> bool:
+    if getattr(user, "is_staff", False):
+        return True
+    return bool(series.directors.filter(pk=getattr(user, "pk", None)).exists())
