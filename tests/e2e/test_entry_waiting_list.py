@@ -15,7 +15,8 @@ from playwright.sync_api import expect
 
 from tests.e2e.test_phone_widths import AXE_OPTIONS
 from tournaments.models import Entry
-from tournaments.services import events, places, rating_list
+from tournaments.services import events, places
+from tournaments.services import registration as registration_settings
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -40,7 +41,7 @@ def test_a_player_enters_waits_is_promoted_and_confirms_on_a_phone(
     event = events.create_event(
         slug="open-cup", name="Open Cup", format="round_robin", by=director, public=True
     )
-    rating_list.update_settings(event, {"open": True, "capacity": 1}, by=director)
+    registration_settings.update_settings(event, {"open": True, "capacity": 1}, by=director)
     holder = places.confirm_email(places.enter(event, name="Ann Early", email="ann@example.org"))
     assert holder.status == "accepted"
 
@@ -93,7 +94,7 @@ def test_the_directors_entries_screen_fits_a_phone(small_phone, live_server, liv
 
     dora = get_user_model().objects.create_user("dora", password="dora-secret-1")
     event = events.create_event(slug="cup", name="Cup", format="round_robin", by=dora)
-    rating_list.update_settings(event, {"open": True, "capacity": 2}, by=dora)
+    registration_settings.update_settings(event, {"open": True, "capacity": 2}, by=dora)
     for name in ("Ann Early", "Bob Second", "Cat Third"):
         places.confirm_email(
             places.enter(event, name=name, email=f"{name.split()[0].lower()}@example.org")

@@ -822,10 +822,11 @@ EXEMPT["notifications.entry_mail"] = "a step inside the audited entry actions (o
 
 
 def _open_event(d, capacity=1):
-    from tournaments.services import places, rating_list
+    from tournaments.services import places
+    from tournaments.services import registration as registration_settings
 
     event = _rr(d)
-    rating_list.update_settings(event, {"open": True, "capacity": capacity}, by=d)
+    registration_settings.update_settings(event, {"open": True, "capacity": capacity}, by=d)
     entries = []
     for name in ("Ann", "Bob", "Cat"):
         entry = places.enter(event, name=name, email=f"{name.lower()}@example.org")
@@ -961,12 +962,12 @@ def _(d):
     return lambda: rating_list.replace(event, rows, by=d, source="list.csv")
 
 
-@scenario("rating_list.update_settings")
+@scenario("registration.update_settings")
 def _(d):
-    from tournaments.services import rating_list
+    from tournaments.services import registration as registration_settings
 
     event = _rr(d)
-    return lambda: rating_list.update_settings(event, {"open": True}, by=d)
+    return lambda: registration_settings.update_settings(event, {"open": True}, by=d)
 
 
 @scenario("qualification.build")

@@ -14,7 +14,8 @@ from django.db import connection
 from django.utils import timezone
 
 from tournaments.models import AuditEntry, Entry
-from tournaments.services import events, places, qualification, rating_list
+from tournaments.services import events, places, qualification
+from tournaments.services import registration as registration_settings
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -24,7 +25,7 @@ pytestmark = [
 
 def _event(director, capacity):
     event = events.create_event(slug="race", name="Race", format="round_robin", by=director)
-    rating_list.update_settings(event, {"open": True, "capacity": capacity}, by=director)
+    registration_settings.update_settings(event, {"open": True, "capacity": capacity}, by=director)
     return event
 
 

@@ -16,6 +16,7 @@ from django.utils import timezone
 from accounts.models import User
 from tournaments.models import AuditEntry, Entry
 from tournaments.services import places, rating_list
+from tournaments.services import registration as registration_settings
 from tournaments.services.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +34,7 @@ def event(director):
     made = events.create_event(
         slug="open", name="Open", format="round_robin", by=director, public=True
     )
-    rating_list.update_settings(made, {"open": True, "capacity": 2}, by=director)
+    registration_settings.update_settings(made, {"open": True, "capacity": 2}, by=director)
     return made
 
 
@@ -129,10 +130,10 @@ def test_a_decline_offers_the_next_and_raising_capacity_offers_more(event, direc
         "offered",
         "waiting",
     ]
-    rating_list.update_settings(event, {"capacity": 3}, by=director)
+    registration_settings.update_settings(event, {"capacity": 3}, by=director)
     assert Entry.objects.get(name="Eli").status == "offered"
     with pytest.raises(ServiceError, match="already held"):
-        rating_list.update_settings(event, {"capacity": 1}, by=director)
+        registration_settings.update_settings(event, {"capacity": 1}, by=director)
 
 
 def test_closed_form_deadline_and_duplicates_are_refused_with_their_field(event, director):
@@ -141,10 +142,10 @@ def test_closed_form_deadline_and_duplicates_are_refused_with_their_field(event,
         places.enter(event, name="Ann", email="ann@example.org")
     assert [p.field for p in refused.value.problems] == ["email"]
     past = timezone.now() - timedelta(minutes=1)
-    rating_list.update_settings(event, {"closes_at": past}, by=director)
+    registration_settings.update_settings(event, {"closes_at": past}, by=director)
     with pytest.raises(ServiceError, match="deadline"):
         places.enter(event, name="Zed", email="zed@example.org")
-    rating_list.update_settings(event, {"open": False, "closes_at": None}, by=director)
+    registration_settings.update_settings(event, {"open": False, "closes_at": None}, by=director)
     with pytest.raises(ServiceError, match="closed"):
         places.enter(event, name="Zed", email="zed@example.org")
     assert Entry.objects.filter(name="Zed").count() == 0
@@ -157,7 +158,9 @@ def test_eligibility_reads_the_rating_list_minimum_and_federation(event, directo
     )
     assert not problems
     rating_list.replace(event, rows, by=director, source="list.csv")
-    rating_list.update_settings(event, {"min_rating": 1800, "federations": "FRA GBR"}, by=director)
+    registration_settings.update_settings(
+        event, {"min_rating": 1800, "federations": "FRA GBR"}, by=director
+    )
     entry = places.enter(event, name="DUPRÉ Hélène", email="h@example.org")
     assert (entry.rating, entry.federation, entry.external_id) == (2100, "FRA", "12")
     with pytest.raises(ServiceError, match="1500; this event asks for 1800"):
@@ -235,7 +238,7 @@ def _count(client, url) -> int:
 
 def test_the_pages_cost_the_same_queries_for_3_or_30_entries(client, event, director):
     client.force_login(director)
-    rating_list.update_settings(event, {"capacity": 2}, by=director)
+    registration_settings.update_settings(event, {"capacity": 2}, by=director)
     for i in range(3):
         _enter(event, f"P{i}")
     entry = Entry.objects.order_by("-order").first()

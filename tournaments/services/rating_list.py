@@ -1,6 +1,5 @@
 """The rating list an event's eligibility reads (issue 32): imported from a WOF rating file
-or a CSV (name, rating, federation, id), replaced whole by each import, and the event's
-registration settings (open, capacity, deadline, time to confirm, eligibility)."""
+or a CSV (name, rating, federation, id), replaced whole by each import."""
 
 from __future__ import annotations
 
@@ -15,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from rules.contract import Problem
-from tournaments.models import Event, RatingListRow, Registration
+from tournaments.models import Event, RatingListRow
 from tournaments.services import audit, locking
 from tournaments.services.errors import ServiceError
 
@@ -138,65 +137,3 @@ def replace(
             after={"players": len(rows)},
         )
     return len(rows)
-
-
-SETTINGS = (
-    "open",
-    "capacity",
-    "closes_at",
-    "confirm_hours",
-    "min_rating",
-    "federations",
-    "source",
-)
-
-
-def update_settings(
-    event: Event, values: dict[str, Any], *, by: Any, now: datetime | None = None
-) -> Registration:
-    """Change the registration settings (audited, with what changed). A raised capacity
-    offers the new places to the waiting list at once."""
-    from tournaments.services import places
-
-    now = now or timezone.now()
-    with transaction.atomic():
-        event = locking.lock_event(event)
-        registration = places.registration_of(event)
-        registration = Registration.objects.select_for_update().get(pk=registration.pk)
-        if values.get("capacity") is not None and values["capacity"] < places.held(event):
-            raise ServiceError(
-                [
-                    Problem(
-                        "registration.capacity",
-                        "capacity",
-                        _(
-                            "Capacity: %(held)s places are already held; refuse or move "
-                            "entries to the waiting list before lowering it to %(n)s."
-                        )
-                        % {"held": places.held(event), "n": values["capacity"]},
-                    )
-                ]
-            )
-        before, after = {}, {}
-        for key in SETTINGS:
-            if key in values and getattr(registration, key) != values[key]:
-                before[key] = _plain(getattr(registration, key))
-                after[key] = _plain(values[key])
-                setattr(registration, key, values[key])
-        if not after:
-            return registration
-        registration.save()
-        audit.log(
-            event,
-            "registration.settings_changed",
-            actor=by,
-            at=now,
-            before=before,
-            after=after,
-        )
-        places.fill(event, now=now, by=by)
-    return registration
-
-
-def _plain(value: Any) -> Any:
-    return value.isoformat() if isinstance(value, datetime) else value

@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts.permissions import event_for_viewer
@@ -89,7 +90,7 @@ def entry(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     if request.method == "POST":
         action = ACTIONS.get(request.POST.get("action", ""))
         if action is None:
-            error = "Unknown action."
+            error = _("Unknown action.")
         else:
             try:
                 action(found)

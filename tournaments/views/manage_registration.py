@@ -20,6 +20,7 @@ from accounts.permissions import event_for_director
 from tournaments.forms_entries import ListUploadForm, QualifyForm, RegistrationForm
 from tournaments.models import Entry, Event, RatingListRow
 from tournaments.services import places, qualification, rating_list
+from tournaments.services import registration as registration_settings
 from tournaments.services.errors import ServiceError
 from tournaments.views.entries import add_problems
 
@@ -103,7 +104,7 @@ def save_settings(request: HttpRequest, slug: str) -> HttpResponse:
     form = _settings_form(event, request.POST)
     if form.is_valid():
         try:
-            rating_list.update_settings(event, dict(form.cleaned_data), by=request.user)
+            registration_settings.update_settings(event, dict(form.cleaned_data), by=request.user)
         except ServiceError as error:
             add_problems(form, error)
         else:
