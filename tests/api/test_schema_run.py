@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tournaments import demo_series
 from tournaments.api.export import SCOPE
 from tournaments.demo import DEMO_BUILDERS
 from tournaments.models import Event
@@ -34,6 +35,7 @@ def test_schemathesis_finds_no_failure_in_any_operation(
     with django_capture_on_commit_callbacks(execute=True):
         for slug, build in DEMO_BUILDERS.items():
             build(director=director, rng=random.Random(slug))
+        demo_series.build(director=director)  # the series operations' example
     # the export's token, for the event the schema's examples name: its 200 is checked too,
     # and schemathesis's own checks send none or a wrong one (the documented 401)
     example = Event.objects.get(slug="demo-round-robin")
@@ -64,5 +66,5 @@ def test_schemathesis_finds_no_failure_in_any_operation(
     )
     report = run.stdout + run.stderr
     assert run.returncode == 0, report[-6000:]
-    assert "16 selected / 16 total" in report
+    assert "18 selected / 18 total" in report
     assert "No issues found" in report

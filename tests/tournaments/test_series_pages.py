@@ -94,11 +94,15 @@ def test_director_creates_a_series_and_imports_scores(client, director):
     )
     assert response.status_code == 302
     url = reverse("tournaments:manage_series", args=["puzzle-gp-2026"])
-    bad = client.post(url, {"action": "import", "name": "R1", "text": "Ann,10\nBob,x\n"})
+    bad = client.post(
+        url, {"action": "import", "import-name": "R1", "import-text": "Ann,10\nBob,x\n"}
+    )
     assert bad.status_code == 422
     assert "Line 2: the score &#x27;x&#x27; of Bob is not a number." in bad.content.decode()
     assert not SeriesScore.objects.exists()
-    good = client.post(url, {"action": "import", "name": "R1", "text": "Ann,10\nBob,7\n"})
+    good = client.post(
+        url, {"action": "import", "import-name": "R1", "import-text": "Ann,10\nBob,7\n"}
+    )
     assert good.status_code == 302 and SeriesScore.objects.count() == 2
 
 
@@ -110,3 +114,37 @@ def test_a_stranger_cannot_manage_a_series(client, director):
     assert client.get(url).status_code == 404
     assert client.post(url, {"action": "remove", "stage": gp.stages.first().pk}).status_code == 404
     assert gp.stages.count() == 1
+
+
+def test_a_players_page_lists_their_events_and_other_series_without_their_account_id(
+    client, director, django_capture_on_commit_callbacks
+):
+    """Issue 32 item 4: "their page lists their events and series totals"."""
+    from accounts.services import claim_entrant
+    from tests.factories import play_round, round_robin_event
+    from tournaments.models import Event
+    from tournaments.services import standings
+
+    with django_capture_on_commit_callbacks(execute=True):
+        event = round_robin_event(director, players=4, slug="spring")
+        for _ in range(3):
+            play_round(event, director)
+    event = Event.objects.get(pk=event.pk)
+    standings.refresh(event.pk, event.results_version)
+    ann = User.objects.create_user("ann", password="pw-ann-123456")
+    entrant = event.entrants.get(number=1)
+    claim_entrant(ann, entrant.claim_code)
+    first = series.create_series(
+        slug="one", name="Series one", by=director, points=["3", "1"], public=True
+    )
+    second = series.create_series(
+        slug="two", name="Series two", by=director, points=["5"], public=True
+    )
+    for made in (first, second):
+        series.add_event_stage(made, event, by=director)
+    page = client.get(reverse("tournaments:series", args=["one"])).content.decode()
+    assert f"account:{ann.pk}" not in page and "/players/player-" in page
+    link = next(part for part in page.split('"') if "/players/player-" in part)
+    player = client.get(link).content.decode()
+    assert "Series two" in player and event.name in player
+    assert f"/e/{event.slug}/entrants/{entrant.number}/" in player

@@ -137,3 +137,15 @@ def _built_by_another(key: str) -> bytes | None:
             pagecache.local_put(key, body, len(body))
             return body
     return None
+
+
+def respond_fresh(
+    request: HttpRequest, shape: type[BaseModel], read: Callable[[], Any]
+) -> HttpResponse:
+    """An answer built every time (no page-cache version names it: a series' stages are
+    other events and imported files), with its ETag from the body and If-None-Match."""
+    try:
+        body = _build(shape, read)
+    except ApiError as error:
+        return error_response(error.status, error.code, error.message, **error.extra)
+    return _answer(request, body, _tag(body), "off")

@@ -12,6 +12,7 @@ from django.views.decorators.csrf import csrf_exempt
 from tournaments.api import calendar_views
 from tournaments.api import export as _export  # noqa: F401 - registers its operation
 from tournaments.api import formats as _formats  # noqa: F401 - registers its operations
+from tournaments.api import series as _series  # noqa: F401 - registers its operations
 from tournaments.api.docs import api_docs
 from tournaments.api.errors import not_found_response
 from tournaments.api.main import api

@@ -1,6 +1,6 @@
 """A series' standings: the one read every page, CSV, API and qualification goes through.
 
-``standings(series)`` reads the series in a fixed number of queries (five, whatever the
+``standings(series)`` reads the series in a fixed number of queries (at most five, whatever the
 number of stages, players or events), identifies each player across the stages
 (rules/series.py ``identify``: same account, same WOF id, or the one person of a name,
 with the director's merges), and asks rules/series.py for the totals. Each total comes
@@ -14,11 +14,14 @@ is the person's identity across the series ("account:12", "wof:700", "name:ann l
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from django.conf import settings
 from django.db.models import OuterRef, Subquery
 
 from rules import series as rules
@@ -44,6 +47,17 @@ class SeriesPlayer:
     user_id: int | None = None
     entrant_ids: tuple[int, ...] = ()  # their entrants in the series' events
     ambiguous: bool = False  # a name-only row whose name several people carry
+
+    @property
+    def public_key(self) -> str:
+        """The key pages and the API show: an account's id is not public, so an
+        account's key is a keyed digest of it ("player-3f9a..."); the others as they are."""
+        if not self.key.startswith("account:"):
+            return self.key
+        digest = hmac.new(
+            settings.SECRET_KEY.encode(), self.key.encode(), hashlib.blake2b
+        ).hexdigest()
+        return "player-" + digest[:16]
 
 
 @dataclass(frozen=True)
@@ -249,7 +263,7 @@ def as_data(row: SeriesStanding) -> dict[str, Any]:
     return {
         "rank": row.rank,
         "player": {
-            "key": row.player.key,
+            "key": row.player.public_key,
             "name": row.player.name,
             "wof_id": row.player.wof_id,
         },

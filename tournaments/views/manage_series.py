@@ -104,7 +104,7 @@ def _act(request: HttpRequest, series: Series, action: str, forms: dict[str, Any
             )
             messages.success(request, _("The rule is saved."))
         elif action == "event":
-            form = forms["event"] = EventStageForm(post, user=user)
+            form = forms["event"] = EventStageForm(post, user=user, prefix="event")
             if not form.is_valid():
                 return False
             service.add_event_stage(
@@ -112,7 +112,7 @@ def _act(request: HttpRequest, series: Series, action: str, forms: dict[str, Any
             )
             messages.success(request, _("The event is added as a stage."))
         elif action == "import":
-            form = forms["import"] = ScoresImportForm(post, request.FILES)
+            form = forms["import"] = ScoresImportForm(post, request.FILES, prefix="import")
             if not form.is_valid():
                 return False
             stage = None
@@ -135,7 +135,7 @@ def _act(request: HttpRequest, series: Series, action: str, forms: dict[str, Any
             else:
                 service.move_stage(series, stage_id, by=user, up=action == "up")
         elif action == "merge":
-            form = forms["merge"] = MergeForm(post)
+            form = forms["merge"] = MergeForm(post, prefix="merge")
             if not form.is_valid():
                 return False
             service.merge_names(
@@ -181,8 +181,8 @@ def manage_series(request: HttpRequest, series_slug: str) -> HttpResponse:
         "stages": list(series.stages.select_related("event").order_by("order", "pk")),
         "merges": list(series.merges.order_by("name")),
         "rule_form": forms.get("rule") or _rule_form(series),
-        "event_form": forms.get("event") or EventStageForm(user=request.user),
-        "import_form": forms.get("import") or ScoresImportForm(),
-        "merge_form": forms.get("merge") or MergeForm(),
+        "event_form": forms.get("event") or EventStageForm(user=request.user, prefix="event"),
+        "import_form": forms.get("import") or ScoresImportForm(prefix="import"),
+        "merge_form": forms.get("merge") or MergeForm(prefix="merge"),
     }
     return render(request, "tournaments/manage/series.html", context, status=status)

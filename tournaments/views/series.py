@@ -93,10 +93,11 @@ def series_csv(request: HttpRequest, series_slug: str) -> HttpResponse:
 
 
 def _same(one: series_standings.SeriesStanding, other: series_standings.SeriesStanding) -> bool:
-    """The same person in two series: the same key, a shared entrant or the same WOF id."""
+    """The same person in two series: the same account, a shared entrant or the same WOF
+    id. Two rows that carry only the same name in two series may be two people."""
     a, b = one.player, other.player
     return (
-        a.key == b.key
+        (a.key == b.key and not a.key.startswith("name:"))
         or bool(set(a.entrant_ids) & set(b.entrant_ids))
         or bool(a.wof_id and a.wof_id == b.wof_id)
     )
@@ -108,7 +109,7 @@ def series_player(request: HttpRequest, series_slug: str, key: str) -> HttpRespo
     their events, and their totals in the other series they play in."""
     series = series_for_viewer(request.user, series_slug)
     table = series_standings.table(series)
-    row = next((r for r in table.rows if r.player.key == key), None)
+    row = next((r for r in table.rows if r.player.public_key == key), None)
     if row is None:
         raise Http404("No such player in this series.")
     entrants = [
@@ -120,6 +121,8 @@ def series_player(request: HttpRequest, series_slug: str, key: str) -> HttpRespo
     wanted = Q(event_id__in=[e.event_id for e in entrants])
     if row.player.wof_id:
         wanted |= Q(scores__wof_id=row.player.wof_id)
+    if row.player.user_id is not None:
+        wanted |= Q(event__entrants__user_id=row.player.user_id)
     other_ids = (
         SeriesStage.objects.filter(wanted)
         .exclude(series=series)
@@ -129,7 +132,7 @@ def series_player(request: HttpRequest, series_slug: str, key: str) -> HttpRespo
     for other in (
         visible_series(request.user).filter(pk__in=other_ids).order_by("name")[:OTHER_SERIES]
     ):
-        found = next((r for r in series_standings.standings(other) if r.player.key == key), None)
+        found = next((r for r in series_standings.standings(other) if _same(r, row)), None)
         if found is not None:
             others.append({"series": other, "row": found})
     context = {

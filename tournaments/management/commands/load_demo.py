@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from tournaments import demo_series
 from tournaments.demo import DEMO_BUILDERS
 from tournaments.models import Event, EventDirector
 
@@ -42,6 +43,8 @@ class Command(BaseCommand):
             event = build(director=director, rng=random.Random(slug))
             EventDirector.objects.get_or_create(event=event, user=director)
             made.append(event.name)
+        # the series read the events above (the GP feeds the playoffs, GokoDom's seasons)
+        made += [s.name for s in demo_series.build(director=director)]
         self.stdout.write(self.style.SUCCESS("Demo ready."))
         if made:
             self.stdout.write("Created: " + ", ".join(made))
