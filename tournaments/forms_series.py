@@ -117,7 +117,9 @@ class ScoresImportForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 5, "placeholder": "player,score,wof id"}),
         help_text=_("One player a line: name, score and optionally the WOF id."),
     )
-    stage = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    stage = forms.IntegerField(
+        required=False, min_value=1, max_value=2**31 - 1, widget=forms.HiddenInput
+    )
 
     def clean(self) -> dict[str, Any]:
         super().clean()

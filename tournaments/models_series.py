@@ -107,11 +107,13 @@ class SeriesStage(models.Model):
     order = models.PositiveIntegerField()
     name = models.CharField(max_length=120)
     kind = models.CharField(max_length=10, choices=Kind.choices)
+    # An event deleted (or replaced by a restore) takes its stage with it: the series then
+    # has one stage fewer, never a stage that points nowhere.
     event = models.ForeignKey(
         "tournaments.Event",
         null=True,
         blank=True,
-        on_delete=models.PROTECT,
+        on_delete=models.CASCADE,
         related_name="series_stages",
     )
     imported_at = models.DateTimeField(null=True, blank=True)

@@ -73,6 +73,9 @@ NOT_PAGES = {
     "api-v1:outlook",
     "api-v1:draws",
     *(f"api-v1:{page}" for page in API_FORMAT_PAGES),
+    # a series' JSON; its pages (under /series/, not an event's) have their own browser
+    # test at 390 px with axe: tests/e2e/test_series_pages.py
+    "api-v1:series",
     "api_event_stream",  # text/event-stream
     # the calendar feeds (text/calendar), linked from the event's and entrants' pages
     "api_event_calendar",

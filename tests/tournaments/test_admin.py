@@ -51,6 +51,12 @@ def populated(director):
     Entry.objects.create(event=event, name="Ann Early", email="ann@example.org", created_at=now)
     if not Report.objects.exists():
         Report.objects.create(event=event, kind=Report.Kind.choices[0][0], requested_at=now)
+    from tournaments.services import series
+
+    season = series.create_series(slug="season", name="Player season", by=director, points=[3])
+    series.add_event_stage(season, event, by=director)
+    series.import_scores(season, name="Online", text="Player 1,5\n", by=director)
+    series.merge_names(season, name="Player One", same_as="Player 1", by=director)
     return event
 
 

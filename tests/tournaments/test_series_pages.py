@@ -148,3 +148,27 @@ def test_a_players_page_lists_their_events_and_other_series_without_their_accoun
     player = client.get(link).content.decode()
     assert "Series two" in player and event.name in player
     assert f"/e/{event.slug}/entrants/{entrant.number}/" in player
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {},
+        {"action": "nonsense"},
+        {"action": "remove", "stage": "99999999999999999999"},
+        {"action": "up", "stage": "-1"},
+        {"action": "unmerge", "merge": "x"},
+        {"action": "import", "import-name": "R", "import-text": "A,1", "import-stage": "5"},
+        {"action": "import", "import-name": "R", "import-text": "A,1", "import-stage": "9" * 30},
+        {"action": "rule", "name": "X", "value": "score", "ties": "shared", "points": "1e999999"},
+    ],
+)
+def test_a_refused_post_says_why_and_changes_nothing(client, director, data):
+    gp = grand_prix(director, players=2, rounds=1)
+    client.force_login(director)
+    before = list(SeriesScore.objects.values_list("pk", "name", "score"))
+    response = client.post(reverse("tournaments:manage_series", args=[gp.slug]), data)
+    assert response.status_code == 422
+    assert 'role="alert"' in response.content.decode()
+    assert list(SeriesScore.objects.values_list("pk", "name", "score")) == before
+    assert gp.stages.count() == 1

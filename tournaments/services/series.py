@@ -29,6 +29,7 @@ from tournaments.services import series_csv
 from tournaments.services.errors import ServiceError
 
 MAX_NAME = 120
+MAX_POINTS = 1_000_000
 
 
 def parse_points(text: str) -> list[str]:
@@ -39,14 +40,21 @@ def parse_points(text: str) -> list[str]:
             value = Decimal(part)
         except InvalidOperation:
             value = Decimal("NaN")
-        if not value.is_finite():
+        if (
+            not value.is_finite()
+            or not 0 <= value <= MAX_POINTS
+            or value != value.quantize(Decimal("0.0001"))
+        ):
             raise ServiceError(
                 [
                     Problem(
                         "series.points_text",
                         "points",
-                        _("The points table must be numbers; '%(part)s' is not one.")
-                        % {"part": part},
+                        _(
+                            "The points table must be numbers from 0 to %(limit)s with at most "
+                            "4 decimals; '%(part)s' is not one."
+                        )
+                        % {"part": part[:20], "limit": f"{MAX_POINTS:,}"},
                     )
                 ]
             )
@@ -86,7 +94,15 @@ def create_series(
         created_by=by if getattr(by, "is_authenticated", False) else None,
     )
     problems = list(rules.check_rule(series.rule(), []))
-    if Series.objects.filter(slug=slug).exists():
+    if not slug:
+        problems.append(
+            Problem(
+                "series.slug_empty",
+                "slug",
+                _("Give the series a web address: letters, digits and hyphens."),
+            )
+        )
+    elif Series.objects.filter(slug=slug).exists():
         problems.append(
             Problem(
                 "series.slug_taken",

@@ -82,6 +82,13 @@ def _rule_form(series: Series, data: Any = None) -> SeriesRuleForm:
     )
 
 
+def _row_id(text: str | None, refusal: str) -> int:
+    """A row's id from the form: a whole number a database id can be, or the refusal."""
+    if text is None or not text.isdigit() or not 0 < int(text) < 2**31:
+        raise ServiceError(refusal)
+    return int(text)
+
+
 def _act(request: HttpRequest, series: Series, action: str, forms: dict[str, Any]) -> bool:
     """Run one action; True when it was done (the page is then shown afresh)."""
     post, user = request.POST, request.user
@@ -118,8 +125,11 @@ def _act(request: HttpRequest, series: Series, action: str, forms: dict[str, Any
             stage = None
             if form.cleaned_data.get("stage"):
                 stage = SeriesStage.objects.filter(
-                    series=series, pk=form.cleaned_data["stage"]
+                    series=series, pk=form.cleaned_data["stage"], kind=SeriesStage.Kind.SCORES
                 ).first()
+                if stage is None:
+                    form.add_error(None, _("That stage is not one of this series' imports."))
+                    return False
             service.import_scores(
                 series,
                 name=form.cleaned_data["name"],
@@ -129,7 +139,7 @@ def _act(request: HttpRequest, series: Series, action: str, forms: dict[str, Any
             )
             messages.success(request, _("The scores are imported."))
         elif action in ("up", "down", "remove"):
-            stage_id = int(post.get("stage") or 0)
+            stage_id = _row_id(post.get("stage"), _("That stage is not in this series."))
             if action == "remove":
                 service.remove_stage(series, stage_id, by=user)
             else:
@@ -146,16 +156,13 @@ def _act(request: HttpRequest, series: Series, action: str, forms: dict[str, Any
             )
             messages.success(request, _("The two spellings are now one player."))
         elif action == "unmerge":
-            service.unmerge(series, int(post.get("merge") or 0), by=user)
+            service.unmerge(series, _row_id(post.get("merge"), _("No such merge.")), by=user)
     except ServiceError as error:
         form = forms.get(action)
         if form is not None:
             _errors_to(form, error)
         else:
-            messages.error(request, " ".join(error.messages))
-        return False
-    except ValueError:  # a stage or merge id that is not a number
-        messages.error(request, _("That stage is not in this series."))
+            forms["errors"] = error.messages
         return False
     return True
 
@@ -169,7 +176,7 @@ def manage_series(request: HttpRequest, series_slug: str) -> HttpResponse:
     if request.method == "POST":
         action = request.POST.get("action", "")
         if action not in ACTIONS:
-            messages.error(request, _("Unknown action."))
+            forms["errors"] = [_("Choose what to do: a button of this page.")]
             status = 422
         elif _act(request, series, action, forms):
             return redirect("tournaments:manage_series", series_slug=series.slug)
@@ -184,5 +191,6 @@ def manage_series(request: HttpRequest, series_slug: str) -> HttpResponse:
         "event_form": forms.get("event") or EventStageForm(user=request.user, prefix="event"),
         "import_form": forms.get("import") or ScoresImportForm(prefix="import"),
         "merge_form": forms.get("merge") or MergeForm(prefix="merge"),
+        "errors": forms.get("errors", []),
     }
     return render(request, "tournaments/manage/series.html", context, status=status)
