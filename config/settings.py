@@ -315,6 +315,12 @@ CELERY_BEAT_SCHEDULE["sweep-notifications"] = {
     "task": "tournaments.tasks.sweep_notifications",
     "schedule": float(env_int("ARBITER_MAIL_SWEEP_SECONDS", 300)),
 }
+# Offers of a place (registration, invitations: tournaments/services/places.py) past their
+# deadline pass to the next in line; the entries' pages check on read as well.
+CELERY_BEAT_SCHEDULE["sweep-offers"] = {
+    "task": "tournaments.tasks.sweep_offers",
+    "schedule": float(env_int("ARBITER_OFFER_SWEEP_SECONDS", 300)),
+}
 
 # Webhooks (tournaments/services/webhooks.py, docs/api.md): a receiver that fails is
 # tried again after 30 s, 1 min, 2 min, ... (at most an hour apart) for 24 h; the sweep

@@ -436,6 +436,50 @@ TABLE: dict[str, list[Case]] = {
         Case("private", "login 405 405 405 405"),
         Case("public", "login 404 404 404 404", method="POST", kwargs={"pk": 10**9}),
     ],
+    # registration (issue 32): the public entry form and an entry's own page, whose
+    # address is its secret (an unknown token is a 404 to everyone)
+    "tournaments:enter": [
+        Case("private", PRIVATE_PAGE),
+        Case("public", EVERYONE),
+        # an empty form: its field errors, nothing saved
+        Case("public", "422 422 422 422 422", method="POST"),
+    ],
+    "tournaments:entry": [
+        Case("private", "404 404 404 404 404"),
+        Case("public", "404 404 404 404 404"),
+        Case("public", "404 404 404 404 404", method="POST", data={"action": "withdraw"}),
+    ],
+    "tournaments:manage_entries_list": [
+        Case("private", DIRECTOR_ONLY),
+        Case("public", DIRECTOR_ONLY),
+    ],
+    # an empty settings form: its errors, nothing saved
+    "tournaments:manage_entries_settings": [
+        Case("private", "login 405 405 405 405"),
+        Case("public", "login 404 404 422 422", method="POST"),
+    ],
+    "tournaments:manage_entries_rating_list": [
+        Case("private", "login 405 405 405 405"),
+        Case("public", "login 404 404 422 422", method="POST"),
+    ],
+    "tournaments:manage_entries_qualify": [
+        Case("private", "login 405 405 405 405"),
+        Case("public", "login 404 404 422 422", method="POST"),
+    ],
+    # no accepted entry: nothing to make, back to the screen
+    "tournaments:manage_entries_make": [
+        Case("private", "login 405 405 405 405"),
+        Case("public", "login 404 404 302 302", method="POST"),
+    ],
+    "tournaments:manage_entry_action": [
+        Case("private", "login 405 405 405 405", kwargs={"pk": 10**9, "action": "accept"}),
+        Case(
+            "public",
+            "login 404 404 404 404",
+            method="POST",
+            kwargs={"pk": 10**9, "action": "accept"},
+        ),
+    ],
     # check-in for the next round: the event's directors mark who plays it
     "tournaments:manage_checkin": [
         Case("private", DIRECTOR_ONLY),

@@ -357,3 +357,20 @@ class SeriesStageAdmin(admin.ModelAdmin[models.SeriesStage]):
 class SeriesMergeAdmin(admin.ModelAdmin[models.SeriesMerge]):
     list_display = ["name", "same_as", "series", "created_by", "created_at"]
     search_fields = ["name", "same_as", "series__name"]
+
+
+# --- entries (docs/registration.md) --------------------------------------------------------
+# The line is the places machine's (tournaments/services/places.py): read-only here, acted
+# on from the director's Entries screen, where every change is locked and audited.
+
+
+@admin.register(models.Entry)
+class EntryAdmin(admin.ModelAdmin[models.Entry]):
+    list_display = ("name", "event", "order", "status", "source", "created_at")
+    list_filter = ("status", "source")
+    search_fields = ("name", "email", "event__name")
+    list_select_related = ("event",)
+    readonly_fields = [f.name for f in models.Entry._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False

@@ -815,6 +815,7 @@ class Notification(models.Model):
         PAIRING = "pairing", _("Pairing published")
         DISPUTE = "dispute", _("Result disputed")
         SETTLED = "settled", _("Dispute settled")
+        ENTRY = "entry", _("Entry and invitation")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Waiting to be sent")
@@ -826,8 +827,13 @@ class Notification(models.Model):
     key = models.CharField(max_length=120, unique=True)
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="notifications")
     kind = models.CharField(max_length=20, choices=Kind.choices)
-    user = models.ForeignKey(conf.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    # An entry's mails (registration, invitations) may go to an address with no account.
+    user = models.ForeignKey(conf.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE)
+    email = models.EmailField(max_length=254, blank=True)
     entrant = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.CASCADE)
+    entry = models.ForeignKey(
+        "tournaments.Entry", null=True, blank=True, on_delete=models.CASCADE, related_name="mails"
+    )
     # A round paired again is deleted with its pairings: its unsent mails go with it.
     round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.CASCADE)
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE)
@@ -874,7 +880,11 @@ class RatingSubmission(models.Model):
         return f"{self.event}: {self.filename} to {self.recipient}"
 
 
-# Series and webhooks live in their own modules (kept apart to keep this file's merges small).
+# Entries, series and webhooks live in their own modules (kept apart to keep this file's
+# merges small).
+from tournaments.models_entries import Entry as Entry  # noqa: E402
+from tournaments.models_entries import RatingListRow as RatingListRow  # noqa: E402
+from tournaments.models_entries import Registration as Registration  # noqa: E402
 from tournaments.models_series import Series as Series  # noqa: E402
 from tournaments.models_series import SeriesDirector as SeriesDirector  # noqa: E402
 from tournaments.models_series import SeriesMerge as SeriesMerge  # noqa: E402

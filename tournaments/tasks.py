@@ -170,6 +170,15 @@ def mail_rating_report(submission_id: int) -> bool:
 
 
 @shared_task(**SWEEP)
+def sweep_offers() -> int:
+    """Offers of a place past their deadline pass to the next in line (services/places.py;
+    the entries' pages also check on read)."""
+    from tournaments.services import places
+
+    return places.sweep()
+
+
+@shared_task(**SWEEP)
 def sweep_notifications() -> int:
     return notifications.sweep()
 

@@ -3,10 +3,12 @@ entry; and the unsubscribe links of every mail (no sign-in)."""
 
 from django.urls import path
 
-from tournaments.views import mail, player_result
+from tournaments.views import entries, mail, player_result
 
 urlpatterns = [
     path("mail/unsubscribe/<str:token>/", mail.unsubscribe, name="unsubscribe"),
+    path("e/<slug:slug>/enter/", entries.enter, name="enter"),
+    path("e/<slug:slug>/entry/<str:token>/", entries.entry, name="entry"),
     path(
         "mail/unsubscribe/<str:token>/one-click",
         mail.unsubscribe_one_click,

@@ -46,6 +46,9 @@ def populated(director):
     Notification.objects.create(
         key="pairing:test", event=event, kind="pairing", user=director, created_at=now
     )
+    from tournaments.models import Entry
+
+    Entry.objects.create(event=event, name="Ann Early", email="ann@example.org", created_at=now)
     if not Report.objects.exists():
         Report.objects.create(event=event, kind=Report.Kind.choices[0][0], requested_at=now)
     from tournaments.services import series

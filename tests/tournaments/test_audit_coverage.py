@@ -816,6 +816,187 @@ def _(d):
     return lambda: api_tokens.revoke(event, token.pk, by=d)
 
 
+# Registration and qualification (issue 32): the places machine and its settings
+EXEMPT["places.registration_of"] = "makes the event's settings row on first use (closed, empty)"
+EXEMPT["notifications.entry_mail"] = "a step inside the audited entry actions (one mail row)"
+
+
+def _open_event(d, capacity=1):
+    from tournaments.services import places
+    from tournaments.services import registration as registration_settings
+
+    event = _rr(d)
+    registration_settings.update_settings(event, {"open": True, "capacity": capacity}, by=d)
+    entries = []
+    for name in ("Ann", "Bob", "Cat"):
+        entry = places.enter(event, name=name, email=f"{name.lower()}@example.org")
+        entries.append(places.confirm_email(entry))
+    return event, entries
+
+
+@scenario("places.enter")
+def _(d):
+    from tournaments.services import places
+
+    event, _entries = _open_event(d)
+    return lambda: places.enter(event, name="Dan", email="dan@example.org")
+
+
+@scenario("places.confirm_email")
+def _(d):
+    from tournaments.services import places
+
+    event, _entries = _open_event(d)
+    entry = places.enter(event, name="Dan", email="dan@example.org")
+    return lambda: places.confirm_email(entry)
+
+
+@scenario("places.withdraw")
+def _(d):
+    from tournaments.services import places
+
+    _event, entries = _open_event(d)
+    return lambda: places.withdraw(entries[0])
+
+
+@scenario("places.decline")
+def _(d):
+    from tournaments.services import places
+
+    _event, entries = _open_event(d)
+    places.withdraw(entries[0])
+    return lambda: places.decline(entries[1])
+
+
+@scenario("places.confirm_place")
+def _(d):
+    from tournaments.services import places
+
+    _event, entries = _open_event(d)
+    places.withdraw(entries[0])
+    return lambda: places.confirm_place(entries[1])
+
+
+@scenario("places.fill")
+def _(d):
+    from tournaments.models import Registration
+    from tournaments.services import places
+
+    event, _entries = _open_event(d)
+    Registration.objects.filter(event=event).update(capacity=2)
+
+    def call():
+        from django.db import transaction
+
+        from tournaments.services import locking
+
+        with transaction.atomic():
+            return places.fill(locking.lock_event(event), now=dt.datetime.now(dt.UTC))
+
+    return call
+
+
+def _overdue(d):
+    from tournaments.services import places
+
+    event, entries = _open_event(d)
+    places.withdraw(entries[0])
+    return event, dt.datetime.now(dt.UTC) + dt.timedelta(days=30)
+
+
+@scenario("places.check_due")
+def _(d):
+    from tournaments.services import places
+
+    event, later = _overdue(d)
+    return lambda: places.check_due(event, now=later)
+
+
+@scenario("places.sweep")
+def _(d):
+    from tournaments.services import places
+
+    _event, later = _overdue(d)
+    return lambda: places.sweep(now=later)
+
+
+@scenario("places.director_accept")
+def _(d):
+    from tournaments.services import places
+
+    _event, entries = _open_event(d)
+    places.director_refuse(entries[0], by=d)  # Bob is offered the place: accepted for him
+    return lambda: places.director_accept(entries[1], by=d)
+
+
+@scenario("places.director_refuse")
+def _(d):
+    from tournaments.services import places
+
+    _event, entries = _open_event(d)
+    return lambda: places.director_refuse(entries[0], by=d, reason="no fee")
+
+
+@scenario("places.director_to_waiting")
+def _(d):
+    from tournaments.services import places
+
+    _event, entries = _open_event(d)
+    return lambda: places.director_to_waiting(entries[0], by=d)
+
+
+@scenario("places.make_entrants")
+def _(d):
+    from tournaments.services import places
+
+    event, _entries = _open_event(d)
+    return lambda: places.make_entrants(event, by=d)
+
+
+@scenario("rating_list.replace")
+def _(d):
+    from tournaments.services import rating_list
+
+    event = _rr(d)
+    rows = [{"name": "Ann", "rating": 2000, "federation": "FRA", "external_id": "1"}]
+    return lambda: rating_list.replace(event, rows, by=d, source="list.csv")
+
+
+@scenario("registration.update_settings")
+def _(d):
+    from tournaments.services import registration as registration_settings
+
+    event = _rr(d)
+    return lambda: registration_settings.update_settings(event, {"open": True}, by=d)
+
+
+@scenario("qualification.build")
+def _(d):
+    from tournaments.services import qualification
+
+    event = _rr(d)
+    people = [qualification.Candidate(name=f"P{i}", email=f"p{i}@example.org") for i in range(4)]
+    return lambda: qualification.build(
+        event, people, places_count=2, label="GP", confirm_hours=24, by=d
+    )
+
+
+@scenario("qualification.build_from_form")
+def _(d):
+    from tournaments.services import qualification
+
+    event = _rr(d)
+    data = {
+        "source": "csv",
+        "file": "name,email\nAnn,ann@example.org\nBob,bob@example.org\n",
+        "places": 1,
+        "invite": 2,
+        "label": "GP",
+        "confirm_hours": 24,
+    }
+    return lambda: qualification.build_from_form(event, data, by=d)
+
+
 def test_every_writer_is_called_here_or_exempt_with_a_reason():
     writers = find_writers()
     assert "results.record" in writers and "events.create_event" in writers  # it finds them

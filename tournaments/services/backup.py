@@ -76,6 +76,13 @@ NOT_RESTORED = {
     "receivers again on the Webhooks page",
     "tournaments.WebhookDelivery": "webhook receivers and their delivery log: add the "
     "receivers again on the Webhooks page",
+    # issue 32's entries are new; the event file and the backup do not carry them yet
+    "tournaments.Registration": "registration settings, entries and the rating list (not "
+    "in the backup yet: docs/registration.md)",
+    "tournaments.Entry": "registration settings, entries and the rating list (not in the "
+    "backup yet: docs/registration.md)",
+    "tournaments.RatingListRow": "registration settings, entries and the rating list (not "
+    "in the backup yet: docs/registration.md)",
     "sessions.Session": "sign-ins: everyone signs in again",
     "axes.AccessAttempt": "failed sign-in counts and lockouts",
     "axes.AccessAttemptExpiration": "failed sign-in counts and lockouts",

@@ -189,6 +189,23 @@ def dispute_settled(
     return _store(rows.values())
 
 
+def entry_mail(entry: Any, what: str, *, now: datetime) -> list[int]:
+    """One mail about an entry (services/places.py): ``what`` is confirm (the address),
+    accepted, waiting, offer (a place to confirm by its deadline), expired or refused. Sent
+    to the address the entry gave, account or not: the person asked for these."""
+    row = Notification(
+        key=f"entry:{entry.pk}:{what}:{now.timestamp():.6f}"[:120],
+        event_id=entry.event_id,
+        kind=Notification.Kind.ENTRY,
+        user_id=entry.user_id,
+        email=entry.email,
+        entry_id=entry.pk,
+        details={"what": what},
+        created_at=now,
+    )
+    return _store([row])
+
+
 def _store(rows: Iterable[Notification]) -> list[int]:
     rows = list(rows)
     if not rows:
@@ -290,6 +307,11 @@ def _deliver_one(row: Notification, connection: Any, now: datetime) -> str:
 
 def _skip_reason(row: Notification) -> str:
     """Why a pending mail is no longer to be sent (turned off since it was written)."""
+    if row.kind == Notification.Kind.ENTRY:
+        # an entry's own mails (its links, its place) are what the person asked for
+        return "" if row.email else "no e-mail address"
+    if row.user_id is None:
+        return "no e-mail address"
     user = get_user_model().objects.filter(pk=row.user_id).first()
     if user is None or not user.email:
         return "no e-mail address"
@@ -350,6 +372,9 @@ def _message(row: Notification, connection: Any) -> EmailMultiAlternatives:
     row = Notification.objects.select_related("event", "user", "entrant", "round", "match").get(
         pk=row.pk
     )
+    if row.kind == Notification.Kind.ENTRY:
+        return _entry_message(row, connection)
+    assert row.user is not None and row.user_id is not None  # only an entry's mail has none
     event = row.event
     if row.entrant_id is not None:
         scope, pk = ENTRANT, row.entrant_id
@@ -391,6 +416,38 @@ def _message(row: Notification, connection: Any) -> EmailMultiAlternatives:
             "List-Unsubscribe": f"<{one_click_url(scope, pk)}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         },
+    )
+    message.attach_alternative(html, "text/html")
+    return message
+
+
+def _entry_message(row: Notification, connection: Any) -> EmailMultiAlternatives:
+    from tournaments.models import Entry
+
+    assert row.entry_id is not None  # an entry's mail names it
+    entry = Entry.objects.select_related("event").get(pk=row.entry_id)
+    event = entry.event
+    ahead = Entry.objects.filter(
+        event=event, status=Entry.Status.WAITING, order__lt=entry.order or 0
+    ).count()
+    context: dict[str, Any] = {
+        "event": event,
+        "entry": entry,
+        "what": row.details.get("what", ""),
+        "position": ahead + 1,
+        "deadline": shown_time(event, entry.offer_expires_at),
+        "entry_url": site_url(reverse("tournaments:entry", args=[event.slug, entry.token])),
+        "event_url": site_url(reverse("tournaments:event", args=[event.slug])),
+    }
+    with timezone.override(_zone(event)):
+        subject_text = render_to_string("tournaments/email/entry_subject.txt", context)
+        text = render_to_string("tournaments/email/entry.txt", context)
+        html = render_to_string("tournaments/email/entry.html", context)
+    message = EmailMultiAlternatives(
+        subject=" ".join(subject_text.split()),
+        body=text,
+        to=[row.email],
+        connection=connection,
     )
     message.attach_alternative(html, "text/html")
     return message
