@@ -172,3 +172,9 @@ def test_a_refused_post_says_why_and_changes_nothing(client, director, data):
     assert 'role="alert"' in response.content.decode()
     assert list(SeriesScore.objects.values_list("pk", "name", "score")) == before
     assert gp.stages.count() == 1
+
+
+def test_an_empty_create_post_says_what_is_missing(client, director):
+    client.force_login(director)
+    response = client.post(reverse("tournaments:manage_series_create"), {})
+    assert response.status_code == 422 and 'role="alert"' in response.content.decode()

@@ -83,6 +83,19 @@ NOT_RESTORED = {
     "backup yet: docs/registration.md)",
     "tournaments.RatingListRow": "registration settings, entries and the rating list (not "
     "in the backup yet: docs/registration.md)",
+    # a series spans events (docs/series.md): an event's files cannot carry it
+    **{
+        f"tournaments.{name}": "series (seasons, circuits, Grand Prix) and their imported "
+        "scores: they span events; the database dump has them"
+        for name in (
+            "Series",
+            "Series_feeds",
+            "SeriesDirector",
+            "SeriesStage",
+            "SeriesScore",
+            "SeriesMerge",
+        )
+    },
     "sessions.Session": "sign-ins: everyone signs in again",
     "axes.AccessAttempt": "failed sign-in counts and lockouts",
     "axes.AccessAttemptExpiration": "failed sign-in counts and lockouts",

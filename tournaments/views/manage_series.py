@@ -40,7 +40,7 @@ def _errors_to(form: Any, error: ServiceError) -> None:
 @require_http_methods(["GET", "HEAD", "POST"])
 def create_series(request: HttpRequest) -> HttpResponse:
     """Any signed-in user may create a series and becomes its director."""
-    form = SeriesCreateForm(request.POST or None)
+    form = SeriesCreateForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
