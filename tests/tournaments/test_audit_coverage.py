@@ -820,6 +820,24 @@ def _(d):
 EXEMPT["places.registration_of"] = "makes the event's settings row on first use (closed, empty)"
 EXEMPT["notifications.entry_mail"] = "a step inside the audited entry actions (one mail row)"
 
+# Series (issue 32) span events, and the audit log belongs to an event: a series' own log is
+# not built yet (docs/series.md says so); each of these changes only the series' rows.
+EXEMPT.update(
+    {
+        f"series.{name}": "a series' change: no event's audit log holds it (docs/series.md)"
+        for name in (
+            "add_event_stage",
+            "create_series",
+            "import_scores",
+            "merge_names",
+            "move_stage",
+            "remove_stage",
+            "unmerge",
+            "update_rule",
+        )
+    }
+)
+
 
 def _open_event(d, capacity=1):
     from tournaments.services import places
