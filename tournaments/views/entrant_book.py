@@ -30,6 +30,7 @@ cache that is down reads the entrant alone.
 from __future__ import annotations
 
 import hashlib
+import logging
 import threading
 import time
 from collections import OrderedDict
@@ -45,6 +46,8 @@ from tournaments import selectors
 from tournaments.formats import ui_for
 from tournaments.models import Entrant, Event, Match, MatchParticipant, Round, StandingsRow
 from tournaments.views import pagecache
+
+log = logging.getLogger(__name__)
 
 BUILD_WAIT_SECONDS = 3.0
 BUILD_POLL_SECONDS = 0.02
@@ -137,12 +140,15 @@ def _build_or_wait(key: str, build: Callable[[], Part]) -> Part | None:
             found = pagecache.cache_call("get", key)
             if isinstance(found, dict):
                 return found
+        log.info("entrant book: %s not built within %.0f s, read alone", key, BUILD_WAIT_SECONDS)
         return None
+    started = time.monotonic()
     try:
         part = build()
         pagecache.cache_call("set", key, part, timeout=settings.ARBITER_PAGE_CACHE_SECONDS)
     finally:
         pagecache.cache_call("delete", lock)
+    log.info("entrant book: %s built in %.3f s", key, time.monotonic() - started)
     return part
 
 
