@@ -9,9 +9,11 @@ once for the whole event and stored in the cache under the versions it depends o
 of the event's stamp, tournaments/views/pagecache.py, the versions the pages are cached
 by, so the rows and the pages change together):
 
-- the matches, per results version, names epoch and set of public rounds (a format that
-  hides rounds for a while gets another part when it shows them): three queries;
-- the placings, per standings and outlook version: two queries.
+- the matches, per results version: three queries;
+- the placings, per standings and outlook version: two queries;
+
+both also per names epoch, language and set of public rounds (a format that hides rounds
+for a while, and the tables that follow from them, gets other parts when it shows them).
 
 So a release builds the matches part once, and the standings that follow it build only
 the placings. Each is plain dicts and lists in the page's language (notes, explanations),
@@ -97,14 +99,17 @@ def _keys(event: Event, rounds: list[Round]) -> tuple[str, str] | None:
     if stamp is None:
         return None
     # pagecache's stamp: id, created, updated, results, standings, outlook, names epoch
-    pk, created, updated, results, standings, outlook, names = stamp["version"].split(":")
-    if pk != str(event.pk):
-        return None
+    parts = stamp["version"].split(":")
+    if len(parts) != 7 or parts[0] != str(event.pk):
+        return None  # (another stamp's form: no book rather than a wrong one)
+    pk, created, updated, results, standings, outlook, names = parts
+    # the rounds shown: a format that hides some for a while (and the tables that follow
+    # from them) gets other parts when it shows them
     shown = hashlib.blake2b(",".join(str(r.pk) for r in rounds).encode(), digest_size=8)
     # the notes and explanations are words: a book per language
-    common = f"{pk}:{created}:{updated}:{names}:{get_language() or ''}"
+    common = f"{pk}:{created}:{updated}:{names}:{get_language() or ''}:{shown.hexdigest()}"
     return (
-        f"entrantbook:m:{common}:{results}:{shown.hexdigest()}",
+        f"entrantbook:m:{common}:{results}",
         f"entrantbook:p:{common}:{standings}:{outlook}",
     )
 
