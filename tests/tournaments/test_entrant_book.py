@@ -10,6 +10,7 @@ import re
 import uuid
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -74,6 +75,33 @@ def test_every_entrant_page_from_the_book_is_the_page_built_alone(
     assert from_book == alone
     assert sum("pending" in html for _, html in alone.values()) >= 4  # round 3's
     assert all("rank" in html for _, html in alone.values())  # the placings
+
+
+def test_the_whole_page_signed_out_heading_included(client, played, monkeypatch):
+    """Signed out, the heading (name, number, rating, team, withdrawn) comes from the book
+    too: the same page as one read alone, and a withdrawal shows at once."""
+    from tournaments.models import Entrant, Team
+
+    team = Team.objects.create(event=played, name="The Flippers")
+    Entrant.objects.filter(event=played, number=2).update(team=team, country="FRA")
+    person = Entrant.objects.get(event=played, number=2)
+    person.status, person.withdrawn_after_round = Entrant.Status.WITHDRAWN, 3
+    person.save()  # moves the names epoch (a bulk update alone would not)
+    url = reverse("tournaments:entrant", args=[played.slug, 2])
+    tokens = re.compile(r"[A-Za-z0-9]{64}")
+    with monkeypatch.context() as patched:
+        patched.setattr(entrant_book, "_keys", lambda event, rounds: None)  # no book
+        alone = client.get(url)
+    assert alone["X-Page-Cache"] == "miss"
+    cache.clear()  # the page built alone goes; the next is built from the book
+    pagecache._local.clear()
+    built = _counting_builds(monkeypatch)
+    html = client.get(url)
+    assert html["X-Page-Cache"] == "miss" and built == ["matches", "placings"]
+    html, alone = (tokens.sub("", r.content.decode()) for r in (html, alone))
+    assert html == alone
+    assert "The Flippers" in html and "FRA" in html and "withdrawn" in html
+    assert "No. 2" in html and "rating 1999" in html
 
 
 def test_the_whole_page_too_for_a_signed_in_director(client, played, director, settings):

@@ -17,9 +17,10 @@ for a while, and the tables that follow from them, gets other parts when it show
 
 So a release builds the matches part once, and the standings that follow it build only
 the placings. Each is plain dicts and lists in the page's language (notes, explanations),
-kept by each worker in memory: a page reads its rows without a query, its entrant and the
-rounds aside (the entrant: their own player's page reads the matches themselves, it acts
-on them).
+kept by each worker in memory: a signed-out visitor's page reads its entrant and rows
+without a query (the event and its rounds aside); a signed-in visitor's reads the entrant
+(is it their own?), and the entrant's own player's page reads the matches themselves (it
+acts on them).
 
 One visitor builds a part; the others wait for it (up to BUILD_WAIT_SECONDS, sleeping, no
 CPU) and then read their rows from it, or, when it does not come, read their own entrant
@@ -57,7 +58,7 @@ KEPT_PARTS = 8  # parts a worker keeps in memory (two per event: the latest vers
 
 Rows = tuple[Entrant, list[dict[str, Any]], list[dict[str, Any]]]
 
-_kept: OrderedDict[int, tuple[str, dict[int, Any]]] = OrderedDict()
+_kept: OrderedDict[int, tuple[str, dict[Any, Any]]] = OrderedDict()
 _kept_lock = threading.Lock()
 
 
@@ -65,16 +66,28 @@ def entrant_rows(event: Event, rounds: list[Round], number: int, user: Any) -> R
     """The entrant ``number``, their matches in ``rounds`` (the public ones, oldest first,
     each seen from their seat, with its notes: selectors.entrant_page's items) and their
     rank in each public table of the latest snapshot (selectors.entrant_standings); None
-    when there is no such entrant. The rows come from the event's book when there is one,
-    except for the entrant's own player (``user``), whose page acts on the matches."""
-    person = event.entrants.select_related("team").filter(number=number).first()
-    if person is None:
-        return None
-    keys = None if is_player_of(user, person) else _keys(event, rounds)
+    when there is no such entrant. From the event's book when there is one: for a signed-out
+    visitor the entrant too (what the page's heading shows); a signed-in visitor's entrant
+    is read (the page asks whether they are its player), and the player's own page reads
+    the matches themselves (it acts on them)."""
+    keys = _keys(event, rounds)
     matches = placings = None
     if keys is not None:
         matches = _part(keys[0], event.pk, lambda: build_matches(event, rounds))
+    person: Any = None
+    if matches is not None and not getattr(user, "is_authenticated", False):
+        person = matches["people"].get(number)
+        if person is None:
+            return None
+    else:
+        person = event.entrants.select_related("team").filter(number=number).first()
+        if person is None:
+            return None
+        if is_player_of(user, person):
+            matches = None
+    if keys is not None:
         placings = _part(keys[1], -event.pk, lambda: build_placings(event))
+    pk = person["pk"] if isinstance(person, dict) else person.pk
     if matches is None:
         found = selectors.entrant_page(event, number, rounds, person)
         assert found is not None  # the entrant was found above
@@ -83,11 +96,12 @@ def entrant_rows(event: Event, rounds: list[Round], number: int, user: Any) -> R
         by_pk = {r.pk: r for r in rounds}
         # the book's dicts are shared by the worker's requests: each page gets its own,
         # with the round objects it read (their status and label as of now)
-        items = [{**item, "round": by_pk[item["round"]]} for item in matches.get(person.pk, ())]
+        items = [{**item, "round": by_pk[item["round"]]} for item in matches["rows"].get(pk, ())]
     if placings is None:
         snapshot = selectors.latest_snapshot(event)
-        return person, items, selectors.entrant_standings(event, snapshot, person)
-    return person, items, list(placings.get(person.pk, ()))
+        entrant = person if not isinstance(person, dict) else Entrant(pk=pk, event=event)
+        return person, items, selectors.entrant_standings(event, snapshot, entrant)
+    return person, items, list(placings.get(pk, ()))
 
 
 def _keys(event: Event, rounds: list[Round]) -> tuple[str, str] | None:
@@ -114,7 +128,7 @@ def _keys(event: Event, rounds: list[Round]) -> tuple[str, str] | None:
     )
 
 
-Part = dict[int, Any]
+Part = dict[Any, Any]
 
 
 def _part(key: str, slot: int, build: Callable[[], Part]) -> Part | None:
@@ -160,11 +174,30 @@ def _build_or_wait(key: str, build: Callable[[], Part]) -> Part | None:
 def build_matches(event: Event, rounds: list[Round]) -> Part:
     """Every entrant's matches in ``rounds`` as plain dicts and lists (every worker reads
     the part: plain values unpickle in milliseconds, thousands of model objects took a
-    second), by entrant id. Three queries whatever the number of entrants (entrants,
-    matches, seats); the notes in the active language."""
+    second), by entrant id ("rows"), and what the page's heading shows of each entrant,
+    by number ("people"). Three queries whatever the number of entrants (entrants with
+    their team, matches, seats); the notes in the active language."""
     # (only what a page and a note show: a datetime column took a third of the build)
-    entrants = {e.pk: e for e in event.entrants.only("pk", "event_id", "number", "name")}
+    entrants = {
+        e.pk: e
+        for e in event.entrants.select_related("team").only(
+            "pk", "event_id", "number", "name", "rating", "country", "status", "team__name"
+        )
+    }
     people = {pk: {"number": e.number, "name": e.name} for pk, e in entrants.items()}
+    # what the page's heading shows of the entrant, for signed-out visitors
+    headings = {
+        e.number: {
+            "pk": e.pk,
+            "number": e.number,
+            "name": e.name,
+            "rating": e.rating,
+            "country": e.country,
+            "status": e.status,
+            "team": {"name": e.team.name} if e.team is not None else None,
+        }
+        for e in entrants.values()
+    }
     matches = (
         Match.objects.filter(round__in=[r.pk for r in rounds])
         .defer("reasons")  # (the pairing's reasons: the round page's, not this one's)
@@ -206,7 +239,7 @@ def build_matches(event: Event, rounds: list[Round]) -> Part:
                     "notes": notes,
                 }
             )
-    return items
+    return {"rows": items, "people": headings}
 
 
 def build_placings(event: Event) -> Part:
