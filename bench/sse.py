@@ -126,28 +126,28 @@ class Client:
 
 
 def _next_token(match_id: int) -> str:
-    """The token after one more result: the results version moves by one."""
+    """The token after one more result: the results version moves by one (the token is
+    tournaments.services.live's own, so the bench follows its form)."""
     from tournaments.models import Match
+    from tournaments.services import live
 
     match = Match.objects.select_related("round__event").get(pk=match_id)
     event = match.round.event
-    rounds = event.rounds.exclude(status="draft").count()
-    return f"{event.results_version + 1}.{event.standings_version}.{rounds}"
+    event.results_version += 1  # in memory only: what the save will make it
+    return str(live.public_state(event)["token"])
 
 
 def _save(match_id: int, committed: list[float]) -> str:
     from django.db import transaction
 
     from tournaments.models import Event, Match
-    from tournaments.services import results
+    from tournaments.services import live, results
 
     match = Match.objects.select_related("round").get(pk=match_id)
     with transaction.atomic():
         transaction.on_commit(lambda: committed.append(time.time()))  # first: right at COMMIT
         results.record(match, [{"scores": [3, 1]}], expected_version=match.version, by=None)
-    event = Event.objects.get(pk=match.round.event_id)
-    rounds = event.rounds.exclude(status="draft").count()
-    return f"{event.results_version}.{event.standings_version}.{rounds}"
+    return str(live.public_state(Event.objects.get(pk=match.round.event_id))["token"])
 
 
 async def run(

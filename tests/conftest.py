@@ -122,16 +122,20 @@ def _own_page_cache(request):
         yield
         return
     settings = request.getfixturevalue("settings")
-    from tournaments.views import pagecache, pagegen
+    from tournaments.api import ratecount
+    from tournaments.views import entrant_book, pagecache, pagegen
 
     settings.CACHES = {
         name: {**conf, "KEY_PREFIX": f"t-{uuid.uuid4().hex[:8]}"}
         for name, conf in settings.CACHES.items()
     }
     pagecache._local.clear()
+    entrant_book.forget()
+    ratecount.counts.clear()
     pagecache._down_until = pagegen._down_until = 0.0
     yield
     pagecache._local.clear()
+    entrant_book.forget()
 
 
 @pytest.fixture(autouse=True)

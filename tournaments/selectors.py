@@ -21,7 +21,7 @@ from django.db.models import (
     When,
 )
 
-from tournaments.endings import ending_marks
+from tournaments.endings import ending_marks, ending_notes
 from tournaments.formats import ui_for
 from tournaments.match_reads import with_seats_and_games as with_seats_and_games
 from tournaments.models import (
@@ -282,11 +282,12 @@ def standings_sections(tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def entrant_page(
-    event: Event, number: int, rounds: list[Round]
+    event: Event, number: int, rounds: list[Round], entrant: Entrant | None = None
 ) -> tuple[Entrant, list[dict[str, Any]]] | None:
     """An entrant and their matches in the given (public) rounds, oldest first, each seen
     from their seat: opponents, role, points and outcome. Three queries."""
-    entrant = event.entrants.select_related("team").filter(number=number).first()
+    if entrant is None:  # (or read already, with its team)
+        entrant = event.entrants.select_related("team").filter(number=number).first()
     if entrant is None:
         return None
     matches = _matches_prefetch(
@@ -299,18 +300,42 @@ def entrant_page(
     for match in matches:
         seats = list(match.participants.all())
         mine = next(p for p in seats if p.entrant_id == entrant.pk)
-        items.append(
-            {
-                "match": match,
-                "round": by_pk[match.round_id],
-                "seat": mine,
-                "opponents": [p for p in seats if p is not mine],
-                "points": _points(match.result, mine.seat),
-                "outcome": _outcome(match.result, mine.seat, len(seats)),
-                "score": _from_side(match.result, mine.seat, len(seats)),
-            }
-        )
+        item = seat_item(match, mine, seats, by_pk[match.round_id])
+        item["notes"] = match_notes(event, match)
+        items.append(item)
     return entrant, items
+
+
+def match_notes(event: Event, match: Match) -> list[str]:
+    """The public notes on a match in the active language: forfeits and resignations, then
+    the format's own (colours, choices). Reads the prefetched participants."""
+    return ending_notes(match) + ui_for(event).match_notes(match)
+
+
+def seat_item(
+    match: Match, mine: MatchParticipant, seats: list[MatchParticipant], round_: Any
+) -> dict[str, Any]:
+    """A match as its entrant's page shows it, seen from the seat ``mine`` (one of
+    ``seats``, the match's prefetched participants): opponents, points, outcome, score.
+    (tournaments/entrant_book.py builds every entrant's with it at once.)"""
+    return {
+        "match": match,
+        "round": round_,
+        "seat": mine,
+        "table": match.table,
+        "opponents": [p for p in seats if p is not mine],
+        **seen_from(match.result, mine.seat, len(seats)),
+    }
+
+
+def seen_from(result: dict[str, Any] | None, seat: int, seats: int) -> dict[str, Any]:
+    """A result as the entrant in ``seat`` of a match of ``seats`` reads it: their points,
+    the outcome ("win", "loss", "draw", "bye" or "") and the score, their own first."""
+    return {
+        "points": _points(result, seat),
+        "outcome": _outcome(result, seat, seats),
+        "score": _from_side(result, seat, seats),
+    }
 
 
 def projector_rows(matches: list[Match]) -> list[dict[str, Any]]:
@@ -392,13 +417,15 @@ def _outcome(result: dict[str, Any] | None, seat: int, seats: int) -> str:
 def entrant_standings(
     event: Event, snapshot: StandingsSnapshot | None, entrant: Entrant
 ) -> list[dict[str, Any]]:
-    """The entrant's rank in each public table of the published snapshot. One query."""
+    """The entrant's rank in each public table of the published snapshot, with how its
+    tiebreak value is built ("why", in the active language). One query."""
     if snapshot is None:
         return []
     titles = {t["key"]: t["title"] for t in public_tables(event, snapshot)}
     rows = StandingsRow.objects.filter(snapshot=snapshot, entrant=entrant).order_by("table_key")
+    ui = ui_for(event)
     return [
-        {"title": titles.get(row.table_key, row.table_key), "row": row}
+        {"title": titles[row.table_key], "row": row, "why": ui.row_explanation(row)}
         for row in rows
         if row.table_key in titles
     ]

@@ -179,6 +179,29 @@ def test_etag_and_if_none_match_give_304_until_a_result_changes(client, played, 
     assert changed.status_code == 200 and changed["ETag"] != etag
 
 
+def test_a_stored_answer_is_sent_gzipped_to_who_asks_compressed_once(client, played):
+    """The gzip form is made when the answer is built and stored with it; the same JSON,
+    the weak form of the same ETag (either answers 304), Vary: Accept-Encoding."""
+    import gzip
+    import json
+
+    plain = _get(client, "standings", "rr-api")
+    packed = _get(client, "standings", "rr-api", Accept_Encoding="gzip, br")
+    assert packed["X-Page-Cache"] == "hit" and packed["Content-Encoding"] == "gzip"
+    assert json.loads(gzip.decompress(packed.content)) == plain.json()
+    assert len(packed.content) < len(plain.content)
+    assert packed["ETag"] == "W/" + plain["ETag"]
+    assert "Accept-Encoding" in packed["Vary"] and "Accept-Encoding" in plain["Vary"]
+    assert "Content-Encoding" not in plain
+    for tag in (packed["ETag"], plain["ETag"]):
+        again = _get(client, "standings", "rr-api", Accept_Encoding="gzip", If_None_Match=tag)
+        assert again.status_code == 304
+    # a small answer is sent as it is
+    small = _get(client, "rounds", "rr-api", Accept_Encoding="gzip")
+    if len(small.content) < 1024:
+        assert "Content-Encoding" not in small
+
+
 def test_cors_is_open_for_reading(client, played):
     response = _get(client, "event", "rr-api", Origin="https://example.org")
     assert response["Access-Control-Allow-Origin"] == "*"
@@ -296,7 +319,8 @@ def test_a_miss_waits_for_the_answer_another_worker_is_building(client, played, 
     from tournaments.api import caching
 
     asked, real = _hold_build_lock(monkeypatch)
-    monkeypatch.setattr(caching.time, "sleep", lambda s: real("set", asked["key"], b'{"x":1}'))
+    stored = (b'{"x":1}', None)  # the JSON and its gzip form (none: too small)
+    monkeypatch.setattr(caching.time, "sleep", lambda s: real("set", asked["key"], stored))
     monkeypatch.setattr(caching, "_build", lambda *a: pytest.fail("built a second time"))
     response = _get(client, "standings", "rr-api")
     assert response.status_code == 200 and response.content == b'{"x":1}'
@@ -311,7 +335,7 @@ def test_a_miss_builds_itself_when_the_other_build_never_lands(client, played, m
     response = _get(client, "standings", "rr-api")
     assert response.status_code == 200 and response["X-Page-Cache"] == "miss"
     assert response.json()["published"] is True
-    assert real("get", asked["key"]) == response.content  # stored for the next visitor
+    assert real("get", asked["key"])[0] == response.content  # stored for the next visitor
     assert real("get", "building:" + asked["key"]) is None
 
 

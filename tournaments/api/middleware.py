@@ -6,6 +6,7 @@ Placed before the session and the user: a refused request costs no query."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable
 from typing import Any
@@ -16,6 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
 from tournaments import ratelimit
+from tournaments.api import ratecount
 from tournaments.api.errors import error_response, not_found_response
 
 PREFIX = "/api/"
@@ -44,11 +46,11 @@ def _client(backend: RedisCache) -> Any:
 
 
 def _hit(key: str) -> int | None:
-    """ratelimit.hit("api", key) in one Redis round trip rather than three (add, exists,
-    incr): every API answer, a cached one too, pays this count, and on a cached answer it
-    was most of the cost (docs/performance.md, "The API beside the pages"). The same fixed
-    window from the address's first request, the same key; the Retry-After is the window's
-    time to live. Any other cache, or a failing Redis, goes through ratelimit.hit."""
+    """ratelimit.hit("api", key), counted in this worker and added to Redis in small
+    batches (tournaments/api/ratecount.py: the tolerance, and why): most answers pay no
+    round trip for the count. The same key and the same fixed window from the address's
+    first request; the Retry-After is the window's time left. Any other cache, or a
+    failing Redis, goes through ratelimit.hit (which lets the request through)."""
     backend = caches["default"]
     if not isinstance(backend, RedisCache):
         return ratelimit.hit("api", key)
@@ -56,18 +58,21 @@ def _hit(key: str) -> int | None:
     digest = hashlib.sha256(key.encode()).hexdigest()[:24]
     counter = backend.make_and_validate_key(f"{ratelimit.KEY_PREFIX}:api:{digest}")
     try:
-        # MULTI: the window cannot end between the SET and the INCR (an INCR on an
-        # expired key would make a counter that never expires)
-        pipe = _client(backend).pipeline(transaction=True)
-        pipe.set(counter, 0, ex=rate.seconds, nx=True)
-        pipe.incr(counter)
-        pipe.ttl(counter)
-        _, count, left = pipe.execute()
+        return ratecount.counts.hit(counter, rate, functools.partial(_add, backend))
     except Exception:  # a cache that is down lets the request through (ratelimit.py)
         return None
-    if count <= rate.count:
-        return None
-    return max(1, int(left))
+
+
+def _add(backend: RedisCache, counter: str, adding: int, seconds: int) -> tuple[int, float]:
+    """Add to the shared count in one round trip: the total and the window's seconds left.
+    MULTI: the window cannot end between the SET and the INCRBY (an INCRBY on an expired
+    key would make a counter that never expires)."""
+    pipe = _client(backend).pipeline(transaction=True)
+    pipe.set(counter, 0, ex=seconds, nx=True)
+    pipe.incrby(counter, adding)
+    pipe.pttl(counter)
+    _, total, left_ms = pipe.execute()
+    return int(total), max(0, int(left_ms)) / 1000
 
 
 class ApiEdgeMiddleware:

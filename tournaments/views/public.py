@@ -25,7 +25,7 @@ from tournaments import selectors
 from tournaments.formats import ui_for
 from tournaments.models import Event, Round
 from tournaments.services.live import version_token
-from tournaments.views import fragments
+from tournaments.views import entrant_book, fragments
 from tournaments.views.pagecache import PLACEHOLDER, building_for_cache, cached_public_page
 
 POLL_SECONDS = 20
@@ -47,7 +47,9 @@ def _zone(event: Event) -> zoneinfo.ZoneInfo:
 def _page(
     request: HttpRequest, event: Event, page: str, partial: str, context: dict[str, Any]
 ) -> HttpResponse:
-    rounds = context.setdefault("rounds", selectors.public_rounds(event))
+    if "rounds" not in context:  # (not setdefault: its default would be read every time)
+        context["rounds"] = selectors.public_rounds(event)
+    rounds = context["rounds"]
     hidden = ui_for(event).hides_results(event, rounds)
     context.update(
         event=event,
@@ -168,16 +170,18 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 def entrant(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = event_for_viewer(request.user, slug)
     rounds = selectors.public_rounds(event)
-    found = selectors.entrant_page(event, number, rounds)
+    # every entrant's rows read at once per version of a public event (a round's release:
+    # hundreds of these pages asked within seconds), else this entrant's alone
+    found = entrant_book.entrant_rows(event, rounds, number, request.user)
     if found is None:
         raise Http404("No such entrant.")
-    person, items = found
+    person, items, placings = found
     context = {
         "rounds": rounds,
         "entrant": person,
         "items": items,
-        "has_tables": any(item["match"].table is not None for item in items),
-        "placings": selectors.entrant_standings(event, selectors.latest_snapshot(event), person),
+        "has_tables": any(item["table"] is not None for item in items),
+        "placings": placings,
     }
     # the player's own e-mail switches and result entry (a signed-in page: never cached)
     context["own"] = own = is_player_of(request.user, person)

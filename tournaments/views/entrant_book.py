@@ -1,0 +1,270 @@
+"""Every entrant's page rows of a public event, read in one query set and kept per version.
+
+After a round's release the players of a hall open their own entrant page within seconds:
+hundreds of different pages, none cached yet. Built alone, each read its entrant, their
+matches and seats, the latest snapshot (its tables' JSON) and their standings rows: about
+half of the 15 to 20 ms of CPU a page cost at 1,000 entrants (docs/performance.md, "A
+round release"). The event's *book* holds every entrant's rows in two parts, each read at
+once for the whole event and stored in the cache under the versions it depends on (parts
+of the event's stamp, tournaments/views/pagecache.py, the versions the pages are cached
+by, so the rows and the pages change together):
+
+- the matches, per results version: three queries;
+- the placings, per standings and outlook version: two queries;
+
+both also per names epoch, language and set of public rounds (a format that hides rounds
+for a while, and the tables that follow from them, gets other parts when it shows them).
+
+So a release builds the matches part once, and the standings that follow it build only
+the placings. Each is plain dicts and lists in the page's language (notes, explanations),
+kept by each worker in memory: a signed-out visitor's page reads its entrant and rows
+without a query (the event and its rounds aside); a signed-in visitor's reads the entrant
+(is it their own?), and the entrant's own player's page reads the matches themselves (it
+acts on them).
+
+One visitor builds a part; the others wait for it (up to BUILD_WAIT_SECONDS, sleeping, no
+CPU) and then read their rows from it, or, when it does not come, read their own entrant
+alone as before. Nothing here decides who may see what: the view has checked the event,
+and the rows are the public ones (the same per-seat code as selectors.entrant_page and
+entrant_standings). Only for public events with the page cache on; a private event or a
+cache that is down reads the entrant alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Prefetch
+from django.utils.translation import get_language
+
+from accounts.permissions import is_player_of
+from tournaments import selectors
+from tournaments.formats import ui_for
+from tournaments.models import Entrant, Event, Match, MatchParticipant, Round, StandingsRow
+from tournaments.views import pagecache
+
+log = logging.getLogger(__name__)
+
+BUILD_WAIT_SECONDS = 3.0
+BUILD_POLL_SECONDS = 0.02
+KEPT_PARTS = 8  # parts a worker keeps in memory (two per event: the latest versions)
+
+Rows = tuple[Entrant, list[dict[str, Any]], list[dict[str, Any]]]
+
+_kept: OrderedDict[int, tuple[str, dict[Any, Any]]] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def entrant_rows(event: Event, rounds: list[Round], number: int, user: Any) -> Rows | None:
+    """The entrant ``number``, their matches in ``rounds`` (the public ones, oldest first,
+    each seen from their seat, with its notes: selectors.entrant_page's items) and their
+    rank in each public table of the latest snapshot (selectors.entrant_standings); None
+    when there is no such entrant. From the event's book when there is one: for a signed-out
+    visitor the entrant too (what the page's heading shows); a signed-in visitor's entrant
+    is read (the page asks whether they are its player), and the player's own page reads
+    the matches themselves (it acts on them)."""
+    keys = _keys(event, rounds)
+    matches = placings = None
+    if keys is not None:
+        matches = _part(keys[0], event.pk, lambda: build_matches(event, rounds))
+    person: Any = None
+    if matches is not None and not getattr(user, "is_authenticated", False):
+        person = matches["people"].get(number)
+        if person is None:
+            return None
+    else:
+        person = event.entrants.select_related("team").filter(number=number).first()
+        if person is None:
+            return None
+        if is_player_of(user, person):
+            matches = None
+    if keys is not None:
+        placings = _part(keys[1], -event.pk, lambda: build_placings(event))
+    pk = person["pk"] if isinstance(person, dict) else person.pk
+    if matches is None:
+        found = selectors.entrant_page(event, number, rounds, person)
+        assert found is not None  # the entrant was found above
+        items = found[1]
+    else:
+        by_pk = {r.pk: r for r in rounds}
+        # the book's dicts are shared by the worker's requests: each page gets its own,
+        # with the round objects it read (their status and label as of now)
+        items = [{**item, "round": by_pk[item["round"]]} for item in matches["rows"].get(pk, ())]
+    if placings is None:
+        snapshot = selectors.latest_snapshot(event)
+        entrant = person if not isinstance(person, dict) else Entrant(pk=pk, event=event)
+        return person, items, selectors.entrant_standings(event, snapshot, entrant)
+    return person, items, list(placings.get(pk, ()))
+
+
+def _keys(event: Event, rounds: list[Round]) -> tuple[str, str] | None:
+    """The keys of the event's two parts: its matches (they change with the results, the
+    rounds shown and the names) and its placings (with the standings and their outlook)."""
+    if not settings.ARBITER_PAGE_CACHE or not event.public:
+        return None
+    stamp = pagecache.event_stamp(event.slug)
+    if stamp is None:
+        return None
+    # pagecache's stamp: id, created, updated, results, standings, outlook, names epoch
+    parts = stamp["version"].split(":")
+    if len(parts) != 7 or parts[0] != str(event.pk):
+        return None  # (another stamp's form: no book rather than a wrong one)
+    pk, created, updated, results, standings, outlook, names = parts
+    # the rounds shown: a format that hides some for a while (and the tables that follow
+    # from them) gets other parts when it shows them
+    shown = hashlib.blake2b(",".join(str(r.pk) for r in rounds).encode(), digest_size=8)
+    # the notes and explanations are words: a book per language
+    common = f"{pk}:{created}:{updated}:{names}:{get_language() or ''}:{shown.hexdigest()}"
+    return (
+        f"entrantbook:m:{common}:{results}",
+        f"entrantbook:p:{common}:{standings}:{outlook}",
+    )
+
+
+Part = dict[Any, Any]
+
+
+def _part(key: str, slot: int, build: Callable[[], Part]) -> Part | None:
+    with _kept_lock:
+        kept = _kept.get(slot)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    found = pagecache.cache_call("get", key)
+    part: Part | None = found if isinstance(found, dict) else _build_or_wait(key, build)
+    if part is not None:
+        with _kept_lock:
+            _kept[slot] = (key, part)
+            _kept.move_to_end(slot)
+            while len(_kept) > KEPT_PARTS:
+                _kept.popitem(last=False)
+    return part
+
+
+def _build_or_wait(key: str, build: Callable[[], Part]) -> Part | None:
+    lock = "building:" + key
+    taken = pagecache.cache_call("add", lock, 1, timeout=pagecache.BUILD_LOCK_SECONDS)
+    if taken is None:  # the cache is down: each page reads its own rows
+        return None
+    if taken is False:  # another visitor builds it
+        deadline = time.monotonic() + BUILD_WAIT_SECONDS
+        while time.monotonic() < deadline:
+            time.sleep(BUILD_POLL_SECONDS)
+            found = pagecache.cache_call("get", key)
+            if isinstance(found, dict):
+                return found
+        log.info("entrant book: %s not built within %.0f s, read alone", key, BUILD_WAIT_SECONDS)
+        return None
+    started = time.monotonic()
+    try:
+        part = build()
+        pagecache.cache_call("set", key, part, timeout=settings.ARBITER_PAGE_CACHE_SECONDS)
+    finally:
+        pagecache.cache_call("delete", lock)
+    log.info("entrant book: %s built in %.3f s", key, time.monotonic() - started)
+    return part
+
+
+def build_matches(event: Event, rounds: list[Round]) -> Part:
+    """Every entrant's matches in ``rounds`` as plain dicts and lists (every worker reads
+    the part: plain values unpickle in milliseconds, thousands of model objects took a
+    second), by entrant id ("rows"), and what the page's heading shows of each entrant,
+    by number ("people"). Three queries whatever the number of entrants (entrants with
+    their team, matches, seats); the notes in the active language."""
+    # (only what a page and a note show: a datetime column took a third of the build)
+    entrants = {
+        e.pk: e
+        for e in event.entrants.select_related("team").only(
+            "pk", "event_id", "number", "name", "rating", "country", "status", "team__name"
+        )
+    }
+    people = {pk: {"number": e.number, "name": e.name} for pk, e in entrants.items()}
+    # what the page's heading shows of the entrant, for signed-out visitors
+    headings = {
+        e.number: {
+            "pk": e.pk,
+            "number": e.number,
+            "name": e.name,
+            "rating": e.rating,
+            "country": e.country,
+            "status": e.status,
+            "team": {"name": e.team.name} if e.team is not None else None,
+        }
+        for e in entrants.values()
+    }
+    matches = (
+        Match.objects.filter(round__in=[r.pk for r in rounds])
+        .defer("reasons")  # (the pairing's reasons: the round page's, not this one's)
+        .prefetch_related(
+            Prefetch("participants", queryset=MatchParticipant.objects.order_by("seat"))
+        )
+        .order_by("round__number", "order", "code")
+    )
+    items: Part = {pk: [] for pk in entrants}
+    for match in matches:
+        seats = list(match.participants.all())
+        for seat in seats:
+            if seat.entrant_id is not None:
+                seat.entrant = entrants[seat.entrant_id]  # (the notes name them)
+        notes = [str(note) for note in selectors.match_notes(event, match)]
+        line = {
+            "table": match.table,
+            "overridden": match.overridden,
+            "details": {"override": match.details.get("override")} if match.overridden else {},
+            "result": match.result,
+        }
+        plain = [
+            {"seat": s.seat, "role": s.role, "entrant": people.get(s.entrant_id or 0)}
+            for s in seats
+        ]
+        seen: set[int] = set()
+        for mine, seat in zip(plain, seats, strict=True):
+            if seat.entrant_id is None or seat.entrant_id in seen:
+                continue  # (a page shows a match once, from the entrant's first seat)
+            seen.add(seat.entrant_id)
+            items[seat.entrant_id].append(
+                {
+                    "match": line,
+                    "round": match.round_id,
+                    "seat": mine,
+                    "table": match.table,
+                    "opponents": [p for p in plain if p is not mine],
+                    **selectors.seen_from(match.result, seat.seat, len(seats)),
+                    "notes": notes,
+                }
+            )
+    return {"rows": items, "people": headings}
+
+
+def build_placings(event: Event) -> Part:
+    """Every entrant's rank in each public table of the latest snapshot, by entrant id,
+    as plain dicts. Two queries (the snapshot, its rows); the explanations in the active
+    language."""
+    placings: Part = {}
+    snapshot = selectors.latest_snapshot(event)
+    if snapshot is None:
+        return placings
+    ui = ui_for(event)
+    titles = {t["key"]: t["title"] for t in selectors.public_tables(event, snapshot)}
+    rows = StandingsRow.objects.filter(snapshot=snapshot, table_key__in=list(titles))
+    for row in rows.order_by("table_key", "pk"):
+        placings.setdefault(row.entrant_id, []).append(
+            {
+                "title": titles[row.table_key],
+                "row": {"rank": row.rank, "points": row.points, "contention": row.contention},
+                "why": str(ui.row_explanation(row)),
+            }
+        )
+    return placings
+
+
+def forget() -> None:
+    """This worker's parts (tests: each starts with none)."""
+    with _kept_lock:
+        _kept.clear()
