@@ -118,7 +118,7 @@ def event_home(request: HttpRequest, slug: str) -> HttpResponse:
         "pairings": _pairings_context(request, event, current, rounds),
     }
     if snapshot:
-        # the top of the first table; the standings page has every row and table
+        # the top of the first table; the standings page has every table, a page at a time
         context["tables_html"], context["more_tables"] = fragments.standings_tables(
             event, snapshot, rounds, top=HOME_ROWS
         )
