@@ -15,8 +15,9 @@ p95, the standings part (the worker's own time from reading the event to the com
 snapshot, from its log), the outlook's time after it, and how many refreshes went the
 incremental way. A first save, not counted, warms the worker. Never fails a build.
 
-Open matches get their simulated result; once none is left, a result is corrected (its
-games reversed), so a kept event serves again. BENCH_KEEP=1 keeps each event (under a
+Open matches get their simulated result (on a kept event, the games of a played match of
+the round); once none is left, a result is corrected (its games reversed), so a kept
+event serves again. BENCH_KEEP=1 keeps each event (under a
 slug naming the format and size) and reuses it on the next run: the WOC 10,000 event
 takes minutes to simulate and import. PostgreSQL: BENCH_DATABASE_URL, else DATABASE_URL;
 Redis: REDIS_URL (default: database 14 of a local one). BENCH_WORKERS: gunicorn workers (2).
@@ -133,7 +134,7 @@ def _delete(event) -> None:
     event.delete()
 
 
-def _games(match, pure) -> list[dict]:
+def _games(match, pure, played=None) -> list[dict]:
     from tournaments.services import results
     from tournaments.services.state import jsonable  # (a simulation's Fractions as numbers)
 
@@ -148,6 +149,10 @@ def _games(match, pure) -> list[dict]:
                          "ending": str(g.ending), "details": dict(g.details)}
                         for g in m.games
                     ]  # fmt: skip
+    if not match.result and pure is None and played is not None:
+        # a kept event (no simulation at hand): the games of a played match of the round,
+        # which the format accepts
+        return results.games_json(played)
     if not match.result and pure is None:
         return [{"scores": [1, 0]}]  # the bench's round robin: one game won
     games = results.games_json(match)
@@ -200,6 +205,7 @@ def measure(event, pure, base: str, saves: int, gap: float = 1.0) -> list[float]
     candidates = _candidates(event)
     if not candidates:
         return delays
+    played = next((m for m in candidates if m.result), None)
     turn = 0
     warm = 1  # the first save warms the worker (its modules, its kept state): not counted
     for _ in range(saves * 3 + warm):
@@ -207,7 +213,7 @@ def measure(event, pure, base: str, saves: int, gap: float = 1.0) -> list[float]
             break
         match = Match.objects.select_related("round").get(pk=candidates[turn % len(candidates)].pk)
         turn += 1
-        games = _games(match, pure)
+        games = _games(match, pure, played)
         if not games:
             continue
         try:

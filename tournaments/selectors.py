@@ -225,8 +225,24 @@ def public_tables(event: Event, snapshot: StandingsSnapshot) -> list[dict[str, A
     return [table for table in snapshot.tables if ui.public_table(event, table["key"])]
 
 
-def _table(table: dict[str, Any], rows: list[StandingsRow], ui: Any) -> dict[str, Any]:
-    names = {str(r.entrant.number): r.entrant.name for r in rows}
+def _table(
+    table: dict[str, Any],
+    rows: list[StandingsRow],
+    ui: Any,
+    names_from: list[StandingsRow] | None = None,
+) -> dict[str, Any]:
+    """A table to show with ``rows``. ``names_from``: when the rows are a part of the
+    table (a page, a search), the rows whose names are known; only the ties broken
+    between those are listed."""
+    names = {str(r.entrant.number): r.entrant.name for r in (names_from or rows)}
+    decided = table.get("decided", [])
+    if names_from is not None:
+        listed = {str(r.entrant.number) for r in rows}
+        decided = [
+            d for d in decided
+            if (d["ahead"] in listed or d["behind"] in listed)
+            and d["ahead"] in names and d["behind"] in names
+        ]  # fmt: skip
     columns = table["columns"]
     labels = {c["key"]: c["label"] for c in columns}
     helps = {c["key"]: c.get("help", "") for c in columns}
@@ -243,7 +259,7 @@ def _table(table: dict[str, Any], rows: list[StandingsRow], ui: Any) -> dict[str
                 "step": _step_label(d, labels, helps),
                 "detail": decided_detail(d),
             }
-            for d in table.get("decided", [])
+            for d in decided
         ],
         "notes": table.get("notes", []),
         "breakdown": ui.table_breakdown(table, rows),
@@ -263,6 +279,139 @@ def _step_label(decided: dict[str, Any], labels: dict[str, str], helps: dict[str
 
 def top_of(tables: list[dict[str, Any]], rows: int) -> list[dict[str, Any]]:
     return [{**table, "rows": table["rows"][:rows]} for table in tables]
+
+
+# A public standings table longer than this is shown a page at a time (a 10,000-entrant
+# Swiss table was a 10 MB page, rebuilt after every result); "find my name" finds a row on
+# any page, and a signed-in player sees their own row above the table.
+STANDINGS_PAGE_ROWS = 100
+FOUND_ROWS = 50  # the most rows a search of the standings lists
+
+
+def standings_page_of(position: int) -> int:
+    """The page of a paginated table that holds the row at ``position`` (1-based)."""
+    return (position - 1) // STANDINGS_PAGE_ROWS + 1
+
+
+def standings_page(
+    event: Event, snapshot: StandingsSnapshot, page: int
+) -> list[dict[str, Any]] | None:
+    """Page ``page`` of the snapshot's public tables, or None when there is no such page.
+    A table longer than STANDINGS_PAGE_ROWS shows that page's rows and carries its
+    ``paging``; the shorter tables are shown whole, on page 1. Two queries, whatever the
+    size of the event."""
+    shown = public_tables(event, snapshot)
+    counts = dict(
+        StandingsRow.objects.filter(snapshot=snapshot)
+        .values_list("table_key")
+        .annotate(rows=Count("pk"))
+        .order_by()
+    )
+    size = STANDINGS_PAGE_ROWS
+    pages = max([1] + [-(-counts.get(t["key"], 0) // size) for t in shown])
+    if not 1 <= page <= pages:
+        return None
+    first, last = (page - 1) * size + 1, page * size
+    long = [t["key"] for t in shown if counts.get(t["key"], 0) > size]
+    short = [t["key"] for t in shown if counts.get(t["key"], 0) <= size] if page == 1 else []
+    # one row past the page: the name of the one a tie at the page's foot was broken with
+    rows = (
+        StandingsRow.objects.filter(snapshot=snapshot)
+        .filter(
+            Q(table_key__in=short)
+            | Q(table_key__in=long, position__gte=first, position__lte=last + 1)
+        )
+        .select_related("entrant")
+        .order_by("table_key", "position")
+    )
+    by_table: dict[str, list[StandingsRow]] = {}
+    for row in rows:
+        by_table.setdefault(row.table_key, []).append(row)
+    ui = ui_for(event)
+    tables = []
+    for table in shown:
+        if table["key"] not in long and table["key"] not in short:
+            continue
+        listed = by_table.get(table["key"], [])
+        if table["key"] not in long:
+            tables.append(_table(table, listed, ui))
+            continue
+        total = counts[table["key"]]
+        on_page = [r for r in listed if r.position <= last]
+        built = _table(table, on_page, ui, names_from=listed)
+        built["paging"] = {
+            "page": page,
+            "pages": -(-total // size),
+            "first": first,
+            "last": min(last, total),
+            "total": total,
+            "near": [n for n in range(page - 2, page + 3) if 1 <= n <= -(-total // size)],
+        }
+        tables.append(built)
+    return tables
+
+
+def standings_top(
+    event: Event, snapshot: StandingsSnapshot, top: int
+) -> tuple[list[dict[str, Any]], bool]:
+    """The first ``top`` rows of the snapshot's first public table, and whether the
+    standings have more to see. One query."""
+    shown = public_tables(event, snapshot)
+    if not shown:
+        return [], False
+    rows = list(
+        StandingsRow.objects.filter(
+            snapshot=snapshot, table_key=shown[0]["key"], position__lte=top + 1
+        )
+        .select_related("entrant")
+        .order_by("position")
+    )
+    more = len(shown) > 1 or len(rows) > top
+    return [_table(shown[0], rows[:top], ui_for(event), names_from=rows)], more
+
+
+def find_standings(event: Event, snapshot: StandingsSnapshot, query: str) -> list[dict[str, Any]]:
+    """ "Find my name" in the standings: the rows of the public tables whose entrant's name
+    contains what was typed, or whose number it is (at most FOUND_ROWS), each table with
+    the rows found and each row with the page it is on. One query."""
+    query = query.strip()
+    shown = public_tables(event, snapshot)
+    match = Q(entrant__name__icontains=query)
+    if query.isdigit():
+        match |= Q(entrant__number=int(query))
+    rows = (
+        StandingsRow.objects.filter(snapshot=snapshot, table_key__in=[t["key"] for t in shown])
+        .filter(match)
+        .select_related("entrant")
+        .order_by("table_key", "position")[:FOUND_ROWS]
+    )
+    return _rows_by_table(event, shown, list(rows))
+
+
+def own_standings(
+    event: Event, snapshot: StandingsSnapshot, entrant: Entrant
+) -> list[dict[str, Any]]:
+    """The entrant's row in each public table, each with the page it is on. One query."""
+    shown = public_tables(event, snapshot)
+    rows = StandingsRow.objects.filter(
+        snapshot=snapshot, entrant=entrant, table_key__in=[t["key"] for t in shown]
+    ).select_related("entrant")
+    return _rows_by_table(event, shown, list(rows))
+
+
+def _rows_by_table(
+    event: Event, shown: list[dict[str, Any]], rows: list[StandingsRow]
+) -> list[dict[str, Any]]:
+    by_table: dict[str, list[StandingsRow]] = {}
+    for row in rows:
+        row.page = standings_page_of(row.position)  # type: ignore[attr-defined]
+        by_table.setdefault(row.table_key, []).append(row)
+    ui = ui_for(event)
+    return [
+        {**_table(t, by_table[t["key"]], ui, names_from=by_table[t["key"]]), "found": True}
+        for t in shown
+        if t["key"] in by_table
+    ]
 
 
 def standings_sections(tables: list[dict[str, Any]]) -> list[dict[str, Any]]:

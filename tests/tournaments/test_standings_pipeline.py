@@ -169,6 +169,36 @@ def test_a_snapshot_stored_by_difference_equals_a_whole_store():
     assert 0 < copied < len(rows_of(whole))  # only the rows that changed were written
 
 
+def test_rows_a_result_only_moves_are_copied_at_their_new_places():
+    """A result moves its players past rows that do not change otherwise: those are copied
+    with their new position and rank; only the rows whose values changed are written."""
+    event, _ = imported("woc", 24, 3, "diff-moved")
+    before = event.engine.standings(standings.record_state(event))
+    now = timezone.now()
+    first = standings.store_snapshot(event, before, 101, now=now, published=False)
+    match, games = flipped(event, 3)
+    with quietly():
+        results.record(match, games, expected_version=match.version, by=None)
+    after = event.engine.standings(standings.record_state(event))
+    moved = changed = 0
+    for table, was_table in zip(after.tables, before.tables, strict=True):
+        old = {r.entrant: (n, r) for n, r in enumerate(was_table.rows, start=1)}
+        for n, row in enumerate(table.rows, start=1):
+            place, was = old[row.entrant]
+            if (row.values, row.status, row.details) != (was.values, was.status, was.details):
+                changed += 1
+            elif place != n:
+                moved += 1
+    assert moved and changed  # the flipped result moved rows that did not change
+    with mock.patch.object(standings_store, "_copy_rows", wraps=standings_store._copy_rows) as copy:
+        by_difference = standings.store_snapshot(
+            event, after, 102, now=now, published=False, previous=(first.pk, before)
+        )
+    whole = standings.store_snapshot(event, after, 103, now=now, published=False)
+    assert rows_of(by_difference) == rows_of(whole)
+    assert len(copy.call_args.args[2]) == len(rows_of(whole)) - changed
+
+
 def test_a_vanished_previous_snapshot_still_stores_every_row():
     event, _ = imported("round_robin", 8, 2, "diff-gone")
     before = event.engine.standings(standings.record_state(event))

@@ -19,7 +19,7 @@ from typing import Any
 
 from django.conf import settings as conf
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -294,6 +294,7 @@ def publish_standings(
         if after_compute is not None:
             after_compute()  # a test hook: kill the worker in the middle of a recompute
         with transaction.atomic():
+            derived_commit()
             event = locking.lock_event(event_id)
             if event.standings_version >= version:
                 standings_kept.keep(kept)  # still the record as of ``version``
@@ -366,6 +367,7 @@ def attach_outlook(event_id: int, *, now: datetime | None = None) -> bool:
                 return False  # the results moved on: the next pass publishes those
         outlook = outlook_of(kept) if snapshot.outlook_pending else None
         with transaction.atomic():
+            derived_commit()
             event = locking.lock_event(event_id)
             if event.standings_version != version or event.outlook_version >= version:
                 return False
@@ -384,6 +386,18 @@ def attach_outlook(event_id: int, *, now: datetime | None = None) -> bool:
         time.perf_counter() - started,
     )
     return True
+
+
+def derived_commit() -> None:
+    """Inside a transaction that stores standings or their outlook: its commit does not
+    wait for the disk (PostgreSQL's asynchronous commit). They are derived from the
+    results, whose own commits still wait: a crash can lose the last fraction of a second
+    of snapshots, never a result, and an event whose snapshot was lost lags its results
+    again, so the sweep recomputes it. At 10,000 entrants a snapshot is 10,000 rows, and
+    on a busy disk their flush was a third of the standings' time."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
 
 
 def outlook_of(kept: standings_kept.Kept) -> Contention | None:

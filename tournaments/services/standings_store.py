@@ -95,9 +95,10 @@ def store_snapshot(
     after_round: int | None = None,
 ) -> StandingsSnapshot:
     """Store ``standings`` as the snapshot of ``version``. ``previous``: (snapshot id,
-    standings) of a snapshot of the same entrants; on PostgreSQL the rows equal in both are
-    copied from it by the server, and only the others are written (a result moves a few
-    rows of thousands). ``outlook_pending``: the contention follows (``attach_outlook``).
+    standings) of a snapshot of the same entrants; on PostgreSQL the rows equal in both but
+    for their place are copied from it by the server, at their new places, and only the
+    others are written (a result changes a few rows of thousands, and moves hundreds).
+    ``outlook_pending``: the contention follows (``attach_outlook``).
     ``entrants`` (number -> id) and ``after_round``: when the caller knows them."""
     if entrants is None:
         entrants = entrant_ids(event)
@@ -127,13 +128,13 @@ def store_snapshot(
     if not created:
         return snapshot
     per_entrant = entrant_contention_json(contention)
-    same: set[tuple[str, int]] = set()
+    same: dict[tuple[str, int], tuple[int, int]] = {}
     if previous is not None and connection.vendor == "postgresql" and not per_entrant:
         same = _same_rows(previous[1], standings, entrants)
         if same and _copy_rows(previous[0], snapshot.pk, same) != len(same):
             # the previous snapshot is gone (or not what it was): every row written here
             StandingsRow.objects.filter(snapshot=snapshot).delete()
-            same = set()
+            same = {}
     _insert_rows(
         (
             snapshot.pk,
@@ -151,7 +152,7 @@ def store_snapshot(
         for table in standings.tables
         for position, row in enumerate(table.rows, start=1)
         # virtual players (a WPF bye filler) are rows of the engine, not entrants
-        if row.entrant in entrants and (table.key, position) not in same
+        if row.entrant in entrants and (table.key, entrants[row.entrant]) not in same
     )
     return snapshot
 
@@ -166,37 +167,61 @@ def entrant_ids(event: Event) -> dict[str, int]:
 
 def _same_rows(
     before: Standings, after: Standings, entrants: dict[str, int]
-) -> set[tuple[str, int]]:
-    """(table key, position) of the stored rows equal in both standings."""
-    old = {table.key: table.rows for table in before.tables}
-    same = set()
+) -> dict[tuple[str, int], tuple[int, int]]:
+    """The rows whose stored content is the same in both standings but for their place:
+    (table key, entrant row id) -> (position, rank) now. A result moves the player up or
+    down past hundreds of rows of a large field; each of those is the same row one place
+    further, copied, not written again."""
+    old = {table.key: {row.entrant: row for row in table.rows} for table in before.tables}
+    same = {}
     for table in after.tables:
         rows = old.get(table.key)
         if rows is None:
             continue
-        for position, (row, was) in enumerate(zip(table.rows, rows, strict=False), start=1):
-            if row == was and row.entrant in entrants:
-                same.add((table.key, position))
+        for position, row in enumerate(table.rows, start=1):
+            was = rows.get(row.entrant)
+            if (
+                was is not None
+                and row.entrant in entrants
+                and row.values == was.values
+                and row.status == was.status
+                and row.details == was.details
+            ):
+                same[(table.key, entrants[row.entrant])] = (position, row.rank)
     return same
 
 
-def _copy_rows(source: int, target: int, rows: set[tuple[str, int]]) -> int:
-    """Copy the rows ``rows`` of snapshot ``source`` into snapshot ``target``, server-side,
-    without their outlook (the new snapshot's follows). Returns how many were copied."""
+def _copy_rows(source: int, target: int, rows: dict[tuple[str, int], tuple[int, int]]) -> int:
+    """Copy the rows ``rows`` ((table key, entrant row id) -> (position, rank)) of
+    snapshot ``source`` into snapshot ``target`` at their new places, server-side, without
+    their outlook (the new snapshot's follows). Returns how many were copied."""
     meta = StandingsRow._meta
     quote = connection.ops.quote_name
     table = quote(meta.db_table)
-    columns = [quote(_column(meta.get_field(f))) for f in ROW_FIELDS]
-    kept = ", ".join(columns[1:-1])
-    keys, positions = zip(*sorted(rows), strict=True)
+    column = {f: quote(_column(meta.get_field(f))) for f in ROW_FIELDS}
+    taken = {"table_key": "s.k", "entrant_id": "s.e", "position": "s.p", "rank": "s.rk"}
+    select = ", ".join(
+        "%s" if f == "snapshot_id"
+        else "'{}'::jsonb" if f == "contention"
+        else taken.get(f, f"r.{column[f]}")
+        for f in ROW_FIELDS
+    )  # fmt: skip
+    ordered = sorted(rows.items())
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {table} ({', '.join(columns)}) "
-            f"SELECT %s, {kept}, '{{}}'::jsonb FROM {table} AS r "
-            f"JOIN unnest(%s::text[], %s::int[]) AS s(k, p) "
-            f"ON r.{columns[1]} = s.k AND r.{columns[2]} = s.p "
-            f"WHERE r.{columns[0]} = %s",
-            [target, list(keys), list(positions), source],
+            f"INSERT INTO {table} ({', '.join(column.values())}) "
+            f"SELECT {select} FROM {table} AS r "
+            f"JOIN unnest(%s::text[], %s::bigint[], %s::int[], %s::int[]) AS s(k, e, p, rk) "
+            f"ON r.{column['table_key']} = s.k AND r.{column['entrant_id']} = s.e "
+            f"WHERE r.{column['snapshot_id']} = %s",
+            [
+                target,
+                [key for (key, _), _ in ordered],
+                [entrant for (_, entrant), _ in ordered],
+                [position for _, (position, _) in ordered],
+                [rank for _, (_, rank) in ordered],
+                source,
+            ],
         )
         return int(cursor.rowcount)
 

@@ -19,6 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import TextField
 from django.db.models.functions import MD5, Cast
+from django.http import Http404
 from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils import formats, timezone, translation
@@ -192,34 +193,50 @@ MORE = "<!--more-->"  # ends a top-of-standings fragment that has more rows than
 
 
 def standings_tables(
-    event: Event, snapshot: StandingsSnapshot, rounds: list[Round], top: int | None = None
+    event: Event,
+    snapshot: StandingsSnapshot,
+    rounds: list[Round],
+    top: int | None = None,
+    page: int = 1,
 ) -> tuple[SafeString, bool]:
-    """The snapshot's standings tables as stored HTML (all of them, or the top rows of the
-    first), and whether there is more than that to see."""
+    """The snapshot's standings tables as stored HTML (page ``page`` of them, or the top
+    rows of the first), and whether there is more than that to see. Raises Http404 for a
+    page the standings do not have."""
     hidden = ui_for(event).hides_results(event, rounds)
 
     def build() -> str:
-        _, tables = selectors.published_standings(event, snapshot)
         more = False
         if top is not None:
-            more = len(tables) > 1 or any(len(t["rows"]) > top for t in tables)
-            tables = selectors.top_of(tables[:1], top)
-        _format_cells(tables)
-        html = render_to_string(
-            "tournaments/_standings_tables.html",
-            {
-                "sections": selectors.standings_sections(tables),
-                "snapshot": snapshot,
-                "results_hidden": hidden,
-                "entrant_url": entrant_url(event.slug),
-            },
-        )
-        return html + (MORE if more else "")
+            tables, more = selectors.standings_top(event, snapshot, top)
+        else:
+            found = selectors.standings_page(event, snapshot, page)
+            if found is None:
+                raise Http404("No such page of the standings.")
+            tables = found
+        return render_standings(event, snapshot, tables, hidden) + (MORE if more else "")
 
     kind = "standings-top" if top else "standings"
     # the outlook is attached to the snapshot after it is published: another fragment
-    html = fragment(kind, event, [snapshot.pk, snapshot.outlook_pending, top, hidden], build)
+    parts = [snapshot.pk, snapshot.outlook_pending, top, hidden, page]
+    html = fragment(kind, event, parts, build)
     return html, html.endswith(MORE)
+
+
+def render_standings(
+    event: Event, snapshot: StandingsSnapshot, tables: list[dict[str, Any]], hidden: bool
+) -> str:
+    """Standings tables (selectors' form) as HTML: a page, a search's rows, a reader's own."""
+    _format_cells(tables)
+    return render_to_string(
+        "tournaments/_standings_tables.html",
+        {
+            "sections": selectors.standings_sections(tables),
+            "snapshot": snapshot,
+            "results_hidden": hidden,
+            "entrant_url": entrant_url(event.slug),
+            "standings_url": reverse("tournaments:standings", args=[event.slug]),
+        },
+    )
 
 
 def _format_cells(tables: list[dict[str, Any]]) -> None:

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_safe
 
-from accounts.permissions import event_for_viewer, is_director, is_player_of
+from accounts.permissions import entrant_of, event_for_viewer, is_director, is_player_of
 from tournaments import selectors
 from tournaments.formats import ui_for
 from tournaments.models import Event, Round
@@ -120,7 +120,7 @@ def event_home(request: HttpRequest, slug: str) -> HttpResponse:
         "pairings": _pairings_context(request, event, current, rounds),
     }
     if snapshot:
-        # the top of the first table; the standings page has every row and table
+        # the top of the first table; the standings page has every table, a page at a time
         context["tables_html"], context["more_tables"] = fragments.standings_tables(
             event, snapshot, rounds, top=HOME_ROWS
         )
@@ -149,19 +149,47 @@ def round_pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse
     return _page(request, event, "tournaments/round.html", "pairings", context)
 
 
+def _page_number(request: HttpRequest) -> int:
+    """The ``page`` asked for (1 when none); a page that cannot exist is a 404."""
+    asked = request.GET.get("page", "1")
+    if not asked.isdigit() or not 1 <= int(asked) <= 100_000:
+        raise Http404("No such page.")
+    return int(asked)
+
+
 @require_safe
-@cached_public_page  # rebuilt once per change of the event
+@cached_public_page  # rebuilt once per change of the event (and page, and search)
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The published standings: a long table a page at a time (the top first), "find my
+    name" across every page, and a signed-in player's own row above the table."""
     event = event_for_viewer(request.user, slug)
+    page = _page_number(request)
+    query = request.GET.get("q", "").strip()[:100]
     rounds = selectors.public_rounds(event)
     snapshot = selectors.latest_snapshot(event)
     context: dict[str, Any] = {
         "rounds": rounds,
         "snapshot": snapshot,
         "pending": snapshot.pending if snapshot else [],
+        "q": query,
+        "page_number": page,
     }
     if snapshot:
-        context["tables_html"], _ = fragments.standings_tables(event, snapshot, rounds)
+        hidden = ui_for(event).hides_results(event, rounds)
+        if query:
+            found = selectors.find_standings(event, snapshot, query)
+            context["found_count"] = sum(len(t["rows"]) for t in found)
+            context["found_most"] = selectors.FOUND_ROWS
+            context["tables_html"] = fragments.render_standings(event, snapshot, found, hidden)
+        else:
+            context["tables_html"], _ = fragments.standings_tables(
+                event, snapshot, rounds, page=page
+            )
+        mine = entrant_of(request.user, event)  # no query for an anonymous visitor
+        if mine is not None and not query:
+            own = selectors.own_standings(event, snapshot, mine)
+            if own:
+                context["own_html"] = fragments.render_standings(event, snapshot, own, hidden)
     return _page(request, event, "tournaments/standings.html", "standings", context)
 
 
