@@ -70,8 +70,9 @@ def build(event_id: int) -> dict[str, Any] | None:
     """The push for the event's waiting changes (None when nothing waits): the changes
     after the acknowledged version and the event file at the last of them, read in one
     snapshot so the file holds exactly the changes it is labelled with."""
+    snapshot = connection.vendor == "postgresql" and not connection.in_atomic_block
     with transaction.atomic():
-        if connection.vendor == "postgresql":
+        if snapshot:  # (inside a caller's transaction, its snapshot rules)
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
         link = MirrorLink.objects.select_related("event").get(event_id=event_id)
