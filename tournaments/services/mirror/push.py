@@ -36,7 +36,7 @@ CONNECT_TIMEOUT = 3.0
 TIMEOUT = 10.0
 CLAIM = timedelta(seconds=30)
 BACKOFF_MAX = 60  # seconds
-GAP_RESENDS = 3  # a gap answered is resent at once, this many times in one call
+ROUNDS = 20  # pushes in one call at most (more saved meanwhile, a gap to resend from)
 FENCING = ("stale_epoch", "other_writer", "not_a_copy")
 
 
@@ -147,25 +147,30 @@ def _claim(event_id: int, now: datetime) -> bool:
 
 
 def push(event_id: int, *, now: datetime | None = None, force: bool = False) -> str:
-    """Push the event's waiting changes once (and again at once after a gap). Returns what
-    happened: "idle" (nothing waits, or another pusher has it, or it waits for its retry),
-    "applied", "duplicate", "failed", "fenced". ``force`` skips the retry wait."""
+    """Push the event's waiting changes, and again while more wait (changes saved during a
+    push, or a gap to resend from). Returns what happened last: "idle" (nothing waits, or
+    it waits for its retry), "busy" (another pusher has the link), "applied", "duplicate",
+    "failed", "fenced". ``force`` skips the retry wait."""
     now = now or timezone.now()
     if force:
         MirrorLink.objects.filter(event_id=event_id).update(retry_at=None)
     if not _claim(event_id, now):
-        return "idle"
+        waiting = MirrorLink.objects.filter(
+            event_id=event_id, version__gt=F("acked_version"), pushing_until__gte=now
+        ).exists()
+        return "busy" if waiting else "idle"
+    outcome = "idle"
     try:
-        for _attempt in range(GAP_RESENDS + 1):
+        for _attempt in range(ROUNDS):
             payload = build(event_id)
             if payload is None:
-                return "idle"
+                return outcome
             link = MirrorLink.objects.get(event_id=event_id)
             answer = post(endpoint(link.public_url, "push"), link.token, payload)
             outcome = _record(event_id, payload, answer)
-            if outcome != "gap":
+            if outcome not in ("applied", "duplicate", "gap"):
                 return outcome
-        return "failed"
+        return outcome
     finally:
         MirrorLink.objects.filter(event_id=event_id).update(pushing_until=None)
 

@@ -162,7 +162,7 @@ def apply_push(event_id: int, payload: Any, *, now: datetime | None = None) -> O
                     event=event,
                     version=c["version"],
                     kind=c["kind"][:60],
-                    at=parse_datetime(c["at"]),
+                    at=parse_datetime(c["at"]) or now,
                 )
                 for c in new
             ],
