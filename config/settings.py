@@ -117,6 +117,14 @@ DATABASES = {
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # WAL: a reader (the venue mode's pusher exporting the event, a page) never makes a
+    # save wait, nor a save the reader; IMMEDIATE: a transaction takes the write lock when
+    # it begins (waiting its turn), so one that read first never fails "database is locked"
+    # when it comes to write after another writer (docs/venue.md)
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"init_command": "PRAGMA journal_mode=WAL;", "transaction_mode": "IMMEDIATE"}
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 

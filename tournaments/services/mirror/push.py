@@ -36,6 +36,7 @@ CONNECT_TIMEOUT = 3.0
 TIMEOUT = 10.0
 CLAIM = timedelta(seconds=30)
 BACKOFF_MAX = 60  # seconds
+SNAPSHOT_TRIES = 5  # exports while the desk saves, before one in a transaction
 ROUNDS = 20  # pushes in one call at most (more saved meanwhile, a gap to resend from)
 FENCING = ("stale_epoch", "other_writer", "not_a_copy")
 
@@ -68,33 +69,51 @@ def split_public_url(public_url: str) -> tuple[str, str]:
 
 def build(event_id: int) -> dict[str, Any] | None:
     """The push for the event's waiting changes (None when nothing waits): the changes
-    after the acknowledged version and the event file at the last of them, read in one
+    after the acknowledged version and the event file at the last of them, read as one
     snapshot so the file holds exactly the changes it is labelled with."""
-    snapshot = connection.vendor == "postgresql" and not connection.in_atomic_block
-    with transaction.atomic():
-        if snapshot:  # (inside a caller's transaction, its snapshot rules)
+    if connection.vendor == "postgresql" and not connection.in_atomic_block:
+        with transaction.atomic():
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-        link = MirrorLink.objects.select_related("event").get(event_id=event_id)
-        if link.version <= link.acked_version:
-            return None
-        changes = [
-            {"version": v, "kind": k, "at": at.isoformat()}
-            for v, k, at in MirrorChange.objects.filter(
-                event_id=event_id, version__gt=link.acked_version, version__lte=link.version
-            )
-            .order_by("version")
-            .values_list("version", "kind", "at")
-        ]
-        return {
-            "protocol": PROTOCOL,
-            "writer": link.writer,
-            "epoch": link.epoch,
-            "base": link.acked_version,
-            "version": link.version,
-            "changes": changes,
-            "file": export_event(link.event),
-        }
+            return _read(event_id)
+    if connection.in_atomic_block:  # inside a caller's transaction, its snapshot rules
+        return _read(event_id)
+    # SQLite: a transaction here would be IMMEDIATE and hold the write lock (a save would
+    # wait for the export). Every change of the event raises its link's version in its
+    # own transaction, so a read between two equal versions saw no change: a snapshot.
+    for _attempt in range(SNAPSHOT_TRIES):
+        payload = _read(event_id)
+        if payload is None or _version(event_id) == payload["version"]:
+            return payload
+    with transaction.atomic():
+        return _read(event_id)
+
+
+def _version(event_id: int) -> int:
+    return MirrorLink.objects.values_list("version", flat=True).get(event_id=event_id)
+
+
+def _read(event_id: int) -> dict[str, Any] | None:
+    link = MirrorLink.objects.select_related("event").get(event_id=event_id)
+    if link.version <= link.acked_version:
+        return None
+    changes = [
+        {"version": v, "kind": k, "at": at.isoformat()}
+        for v, k, at in MirrorChange.objects.filter(
+            event_id=event_id, version__gt=link.acked_version, version__lte=link.version
+        )
+        .order_by("version")
+        .values_list("version", "kind", "at")
+    ]
+    return {
+        "protocol": PROTOCOL,
+        "writer": link.writer,
+        "epoch": link.epoch,
+        "base": link.acked_version,
+        "version": link.version,
+        "changes": changes,
+        "file": export_event(link.event),
+    }
 
 
 @dataclass(frozen=True)
