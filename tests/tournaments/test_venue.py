@@ -477,3 +477,24 @@ def test_the_mirror_endpoints_want_the_events_mirror_token(client, director, lin
     _row, right = api_tokens.create(public, name="m", scopes=["mirror:push"], by=director)
     bad = _post(client, COPY, "push", right, body)
     assert bad.status_code == 422 and bad.json()["code"] == "invalid_push"
+
+
+def test_applying_a_push_fires_the_live_stream_and_the_standings_as_a_save_does(
+    director, linked, public, bridge, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Issue 31 (1): the public copy shows the event "like any event": its stream tells of
+    the published round and the results, and its standings are recomputed."""
+    from tournaments.services import live, standings
+
+    told: list[tuple[int, str]] = []
+    recomputed: list[int] = []
+    monkeypatch.setattr(live, "publish", lambda event_id, kind: told.append((event_id, kind)))
+    monkeypatch.setattr(
+        standings, "schedule_recompute", lambda event_id, version, **kw: recomputed.append(version)
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert push.push(linked.pk) == "applied"
+    assert (public.pk, live.RESULT_SAVED) in told
+    assert (public.pk, live.ROUND_PUBLISHED) in told
+    public.refresh_from_db()
+    assert recomputed == [public.results_version]
