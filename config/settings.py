@@ -242,13 +242,16 @@ CELERY_BEAT_SCHEDULE = {
     # venue mode: pushes whose retry is due (docs/venue.md, "The pusher")
     "sweep-mirror": {
         "task": "tournaments.tasks.sweep_mirror",
-        "schedule": float(env_int("ARBITER_MIRROR_SWEEP_SECONDS", 5)),
+        "schedule": float(env_int("ARBITER_MIRROR_SWEEP_SECONDS", 2)),
     },
 }
 # Venue mode (docs/venue.md): how the pusher runs: "task" (Celery; the default with Redis),
 # "thread" (in the web process; the default without Redis), "command" (manage.py
 # push_mirror beside the server), "off".
 ARBITER_MIRROR_PUSHER = env_str("ARBITER_MIRROR_PUSHER", "")
+# a push's time limit and the longest wait between two tries while the link is down
+ARBITER_MIRROR_TIMEOUT = env_int("ARBITER_MIRROR_TIMEOUT", 5)
+ARBITER_MIRROR_BACKOFF_MAX = env_int("ARBITER_MIRROR_BACKOFF_MAX", 2)
 # Backups (manage.py backup / restore, docs/operations.md): where they go, how many the
 # scheduled one keeps, and how often beat makes one (0: never).
 ARBITER_BACKUP_DIR = Path(env_str("ARBITER_BACKUP_DIR", str(VAR_DIR / "backups")))

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -32,13 +33,25 @@ from tournaments.services.mirror import outbox
 log = logging.getLogger(__name__)
 
 PROTOCOL = 1
-CONNECT_TIMEOUT = 3.0
-TIMEOUT = 10.0
 CLAIM = timedelta(seconds=30)
-BACKOFF_MAX = 60  # seconds
 SNAPSHOT_TRIES = 5  # exports while the desk saves, before one in a transaction
 ROUNDS = 20  # pushes in one call at most (more saved meanwhile, a gap to resend from)
 FENCING = ("stale_epoch", "other_writer", "not_a_copy")
+
+
+def timeout() -> float:
+    """Seconds a push may take (connect and answer): ARBITER_MIRROR_TIMEOUT, 5 by default.
+    Short, so that a push caught by a cut fails soon and the next try follows the link's
+    return within seconds."""
+    return float(getattr(settings, "ARBITER_MIRROR_TIMEOUT", 5))
+
+
+def backoff(failures: int) -> int:
+    """Seconds to wait after ``failures`` failed pushes in a row: 1, 2, 4 ... up to
+    ARBITER_MIRROR_BACKOFF_MAX (2 by default). A try on a link that is down costs a refused
+    connection; a long wait would make the queue drain long after the link returned."""
+    cap = int(getattr(settings, "ARBITER_MIRROR_BACKOFF_MAX", 2))
+    return max(1, min(cap, int(2 ** min(failures - 1, 10))))
 
 
 def endpoint(public_url: str, what: str) -> str:
@@ -138,7 +151,7 @@ def post(url: str, token: str, payload: dict[str, Any]) -> Answer:
         },
     )
     try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
+        with urllib.request.urlopen(request, timeout=timeout()) as response:
             return Answer(response.status, _json(response.read()))
     except urllib.error.HTTPError as error:
         return Answer(error.code, _json(error.read()))
@@ -229,7 +242,7 @@ def _record(event_id: int, payload: dict[str, Any], answer: Answer) -> str:
     with transaction.atomic():
         link = links.select_for_update().get()
         link.failures += 1
-        wait = min(BACKOFF_MAX, 2 ** min(link.failures - 1, 6))
+        wait = backoff(link.failures)
         link.retry_at = now + timedelta(seconds=wait)
         link.last_error = said[:300]
         link.last_error_at = now
