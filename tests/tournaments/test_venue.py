@@ -495,3 +495,23 @@ def test_applying_a_push_fires_the_live_stream_and_the_standings_as_a_save_does(
     assert (public.pk, live.ROUND_PUBLISHED) in told
     public.refresh_from_db()
     assert recomputed == [public.results_version]
+
+
+def test_a_push_rewrites_only_what_changed_and_still_ends_equal(
+    director, linked, public, bridge
+):
+    """The copy writes again only the rounds that differ from its own file; entrants,
+    a correction of an earlier round and a new round all arrive."""
+    assert push.push(linked.pk) == "applied"
+    kept = public.rounds.get(number=1).pk
+    _play(linked, director)
+    assert push.push(linked.pk) == "applied"
+    assert public.rounds.get(number=1).pk == kept  # equal round: not written again
+    assert _equal(linked, public)
+    entrant = linked.entrants.get(number=3)
+    entrant.name = "Renamed at the desk"
+    entrant.save()
+    events.add_entrant(Event.objects.get(pk=linked.pk), name="Late", rating=900, by=director)
+    assert push.push(linked.pk) == "applied"
+    assert _equal(linked, public)
+    assert public.entrants.get(number=3).name == "Renamed at the desk"
