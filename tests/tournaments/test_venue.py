@@ -497,9 +497,7 @@ def test_applying_a_push_fires_the_live_stream_and_the_standings_as_a_save_does(
     assert recomputed == [public.results_version]
 
 
-def test_a_push_rewrites_only_what_changed_and_still_ends_equal(
-    director, linked, public, bridge
-):
+def test_a_push_rewrites_only_what_changed_and_still_ends_equal(director, linked, public, bridge):
     """The copy writes again only the rounds that differ from its own file; entrants,
     a correction of an earlier round and a new round all arrive."""
     assert push.push(linked.pk) == "applied"
