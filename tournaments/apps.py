@@ -10,6 +10,7 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
+        from django.core.signals import request_started
         from django.db.models.signals import post_delete, post_save
 
         from tournaments.models import Entrant, Event, Team
@@ -23,6 +24,16 @@ class TournamentsConfig(AppConfig):
         post_save.connect(changed, sender=Event, weak=False, dispatch_uid="pagecache-event")
         events_written.connect(changed, weak=False, dispatch_uid="pagecache-event-bulk")
         post_delete.connect(changed, sender=Event, weak=False, dispatch_uid="pagecache-event-del")
+
+        # A committed change of a venue event: its pusher sends it (docs/venue.md).
+        from tournaments.services.mirror import runner
+        from tournaments.signals import mirror_changed
+
+        def push(event_id: int, **kwargs: Any) -> None:
+            runner.kick(event_id)
+
+        mirror_changed.connect(push, weak=False, dispatch_uid="mirror-push")
+        request_started.connect(runner.serving, weak=False, dispatch_uid="mirror-serving")
 
         # A renamed entrant or team shows in every row of the event's pages.
         def renamed(instance: Entrant | Team, **kwargs: Any) -> None:

@@ -11,7 +11,7 @@ import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
@@ -193,3 +193,27 @@ def send_webhooks(ids: list[int]) -> int:
 @shared_task(**SWEEP)
 def sweep_webhooks() -> int:
     return webhooks.sweep()
+
+
+# -- venue mode (docs/venue.md, "The pusher") ---------------------------------------------
+
+
+@shared_task(bind=True, max_retries=10, acks_late=True, autoretry_for=TRANSIENT)
+def push_mirror(self: Any, event_id: int) -> str:
+    """Push a venue event's waiting changes to its public copy (after each commit). When
+    another pusher holds the link, look again in a second: it may have missed this change."""
+    from tournaments.services.mirror import push
+
+    outcome = push.push(event_id)
+    if outcome == "busy" and self.request.retries < self.max_retries:
+        raise self.retry(countdown=1)
+    return outcome
+
+
+@shared_task(**SWEEP)
+def sweep_mirror() -> int:
+    """Beat: push every venue event whose changes wait and whose retry is due (a lost task,
+    a broker that was down, a link that was down)."""
+    from tournaments.services.mirror import runner
+
+    return len(runner.run_due())

@@ -30,6 +30,7 @@ from tournaments.models import (
     Team,
 )
 from tournaments.services import audit, standings
+from tournaments.services.eventfile.export import export_event
 from tournaments.services.eventfile.schema import validate
 from tournaments.services.result_json import score_json
 from tournaments.services.state import load_event_state, match_state, rounds_queryset
@@ -67,55 +68,7 @@ def import_event(
         )
         if getattr(by, "is_authenticated", False):  # who imports it directs it (issue 12)
             EventDirector.objects.create(event=event, user=by)
-        teams = {
-            t["name"]: Team.objects.create(event=event, name=t["name"], country=t["country"])
-            for t in clean["teams"]
-        }
-        stages = {
-            s["key"]: Stage.objects.create(
-                event=event, key=s["key"], name=s["name"], order=s["order"]
-            )
-            for s in clean["stages"]
-        }
-        # in bulk: 10,000 entrants one query each took minutes (issue 20)
-        created = Entrant.objects.bulk_create(
-            Entrant(
-                event=event,
-                number=e["number"],
-                name=e["name"],
-                family_name=e["family_name"],
-                given_name=e["given_name"],
-                rating=e["rating"],
-                seed=e["seed"],
-                country=e["country"],
-                gender=e["gender"],
-                team=teams.get(e["team"]),
-                external_id=e["external_id"],
-                flags=e["flags"],
-                status=e["status"],
-                withdrawn_after_round=e["withdrawn_after_round"],
-            )
-            for e in clean["entrants"]
-        )
-        entrants = {e.number: e for e in created}
-        rounds = {}
-        for done, r in enumerate(clean["rounds"], start=1):
-            rounds[r["number"]] = _import_round(event, r, entrants, stages, by=by, now=now)
-            if progress:
-                progress(done / (len(clean["rounds"]) + 1))
-        for d in clean["draws"]:
-            RandomDraw.objects.create(
-                event=event,
-                round=rounds.get(d["round"]),
-                key=d["key"],
-                purpose=d["purpose"],
-                method=d["method"],
-                value=d["value"],
-                details=d["details"],
-                drawn_by=None,
-                drawn_at=d["drawn_at"] or now,
-            )
-        _score_imported(event, by=by, now=now)
+        entrants, rounds = _write_contents(event, clean, by=by, now=now, progress=progress)
         audit.log(
             event,
             "event.imported",
@@ -126,6 +79,225 @@ def import_event(
         )
         standings.results_changed(event)
     return event
+
+
+# what an event file sets on the event's own row (the rest are rows of their own)
+EVENT_FIELDS = (
+    "name",
+    "format",
+    "settings",
+    "status",
+    "public",
+    "starts_on",
+    "ends_on",
+    "time_zone",
+    "venue",
+    "external_draws",
+)
+
+
+def replace_event(event: Event, data: Any, *, by: Any, now: dt.datetime | None = None) -> Event:
+    """Replace what ``event`` holds by the event file ``data`` (its slug must be the
+    event's), keeping the event's row and what is not in the file: its directors, tokens,
+    webhooks, audit log, check-ins, and its entrants' rows (updated by number, so a claim
+    or a standings row stays with its entrant). One transaction; the caller holds the
+    event's lock. The venue mode's public copy applies each push this way
+    (services/mirror/receive.py), and then exports the very file it was given.
+
+    Only what differs from the event's own file is written again: a round equal to the
+    file's stays as it is (a result saved at the venue rewrites one round, not the event),
+    and so do the entrants, teams and stages when they are equal."""
+    now = now or timezone.now()
+    clean = validate(data, limited=True, replacing=event.pk)
+    ev = clean["event"]
+    current = export_event(event)
+    with transaction.atomic():
+        fields = {name: ev[name] for name in EVENT_FIELDS}
+        if ev["random_seed"]:
+            fields["random_seed"] = ev["random_seed"]
+        Event.objects.filter(pk=event.pk).update(**fields)
+        for name, value in fields.items():
+            setattr(event, name, value)
+        RandomDraw.objects.filter(event=event).delete()
+        same_teams = data.get("teams") == current["teams"]
+        same_stages = data.get("stages") == current["stages"]
+        same_entrants = same_teams and data.get("entrants") == current["entrants"]
+        rescore_all = not same_entrants or data.get("event") != current["event"]
+        kept_rounds = {r["number"]: r for r in current["rounds"]} if same_stages else {}
+        keep = {
+            r["number"]
+            for r in data.get("rounds", [])
+            if isinstance(r, dict) and kept_rounds.get(r.get("number")) == r
+        }
+        Round.objects.filter(event=event).exclude(number__in=keep).delete()
+        if same_teams:
+            teams = {t.name: t for t in Team.objects.filter(event=event)}
+        else:
+            Entrant.objects.filter(event=event).update(team=None)
+            Team.objects.filter(event=event).delete()
+            teams = {
+                t["name"]: Team.objects.create(event=event, name=t["name"], country=t["country"])
+                for t in clean["teams"]
+            }
+        if same_stages:
+            stages = {st.key: st for st in Stage.objects.filter(event=event)}
+        else:
+            Stage.objects.filter(event=event).delete()
+            stages = {
+                st["key"]: Stage.objects.create(
+                    event=event, key=st["key"], name=st["name"], order=st["order"]
+                )
+                for st in clean["stages"]
+            }
+        if same_entrants:
+            entrants = {e.number: e for e in Entrant.objects.filter(event=event)}
+        else:
+            rows = [_entrant(event, e, teams) for e in clean["entrants"]]
+            entrants = {e.number: e for e in _update_entrants(event, rows)}
+        rounds = {r.number: r for r in Round.objects.filter(event=event)}
+        for r in clean["rounds"]:
+            if r["number"] not in keep:
+                rounds[r["number"]] = _import_round(event, r, entrants, stages, by=by, now=now)
+        _import_draws(event, clean, rounds, now)
+        changed = None if rescore_all else set(rounds) - keep
+        _score_imported(event, by=by, now=now, only=changed)
+        standings.results_changed(event)
+    return event
+
+
+def _entrant(event: Event, e: dict[str, Any], teams: dict[str, Team]) -> Entrant:
+    return Entrant(
+        event=event,
+        number=e["number"],
+        name=e["name"],
+        family_name=e["family_name"],
+        given_name=e["given_name"],
+        rating=e["rating"],
+        seed=e["seed"],
+        country=e["country"],
+        gender=e["gender"],
+        team=teams.get(e["team"]),
+        external_id=e["external_id"],
+        flags=e["flags"],
+        status=e["status"],
+        withdrawn_after_round=e["withdrawn_after_round"],
+    )
+
+
+def _import_draws(
+    event: Event, clean: dict[str, Any], rounds: dict[int, Round], now: dt.datetime
+) -> None:
+    for d in clean["draws"]:
+        RandomDraw.objects.create(
+            event=event,
+            round=rounds.get(d["round"]),
+            key=d["key"],
+            purpose=d["purpose"],
+            method=d["method"],
+            value=d["value"],
+            details=d["details"],
+            drawn_by=None,
+            drawn_at=d["drawn_at"] or now,
+        )
+
+
+def _write_contents(
+    event: Event,
+    clean: dict[str, Any],
+    *,
+    by: Any,
+    now: dt.datetime,
+    progress: Callable[[float], None] | None,
+    replacing: bool = False,
+) -> tuple[dict[int, Entrant], dict[int, Round]]:
+    """Write the file's teams, stages, entrants, rounds and draws into ``event`` and score
+    its matches. ``replacing``: the event's entrants are updated by number (new ones made,
+    those the file no longer has deleted) rather than all created."""
+    teams = {
+        t["name"]: Team.objects.create(event=event, name=t["name"], country=t["country"])
+        for t in clean["teams"]
+    }
+    stages = {
+        s["key"]: Stage.objects.create(event=event, key=s["key"], name=s["name"], order=s["order"])
+        for s in clean["stages"]
+    }
+    # in bulk: 10,000 entrants one query each took minutes (issue 20)
+    rows = [
+        Entrant(
+            event=event,
+            number=e["number"],
+            name=e["name"],
+            family_name=e["family_name"],
+            given_name=e["given_name"],
+            rating=e["rating"],
+            seed=e["seed"],
+            country=e["country"],
+            gender=e["gender"],
+            team=teams.get(e["team"]),
+            external_id=e["external_id"],
+            flags=e["flags"],
+            status=e["status"],
+            withdrawn_after_round=e["withdrawn_after_round"],
+        )
+        for e in clean["entrants"]
+    ]
+    created = _update_entrants(event, rows) if replacing else Entrant.objects.bulk_create(rows)
+    entrants = {e.number: e for e in created}
+    rounds = {}
+    for done, r in enumerate(clean["rounds"], start=1):
+        rounds[r["number"]] = _import_round(event, r, entrants, stages, by=by, now=now)
+        if progress:
+            progress(done / (len(clean["rounds"]) + 1))
+    for d in clean["draws"]:
+        RandomDraw.objects.create(
+            event=event,
+            round=rounds.get(d["round"]),
+            key=d["key"],
+            purpose=d["purpose"],
+            method=d["method"],
+            value=d["value"],
+            details=d["details"],
+            drawn_by=None,
+            drawn_at=d["drawn_at"] or now,
+        )
+    _score_imported(event, by=by, now=now)
+    return entrants, rounds
+
+
+ENTRANT_FIELDS = (
+    "name",
+    "family_name",
+    "given_name",
+    "rating",
+    "seed",
+    "country",
+    "gender",
+    "team",
+    "external_id",
+    "flags",
+    "status",
+    "withdrawn_after_round",
+)
+
+
+def _update_entrants(event: Event, rows: list[Entrant]) -> list[Entrant]:
+    """The event's entrants made equal to ``rows``, matched by number."""
+    existing = {e.number: e for e in Entrant.objects.filter(event=event)}
+    wanted = {row.number for row in rows}
+    gone = [e.pk for number, e in existing.items() if number not in wanted]
+    if gone:
+        Entrant.objects.filter(pk__in=gone).delete()
+    kept, new = [], []
+    for row in rows:
+        old = existing.get(row.number)
+        if old is None:
+            new.append(row)
+            continue
+        row.pk = old.pk
+        kept.append(row)
+    if kept:
+        Entrant.objects.bulk_update(kept, list(ENTRANT_FIELDS), batch_size=500)
+    return kept + Entrant.objects.bulk_create(new)
 
 
 def _import_round(
@@ -216,7 +388,9 @@ def _import_round(
     return rnd
 
 
-def _score_imported(event: Event, *, by: Any, now: dt.datetime) -> None:
+def _score_imported(
+    event: Event, *, by: Any, now: dt.datetime, only: set[int] | None = None
+) -> None:
     """Store the engine's score of every recorded match: its games, a bye, or details that
     decide it without games (GokoDom's result codes: left unscored, the rounds showed no
     results though the standings counted them). A result from details alone gets its
@@ -225,7 +399,7 @@ def _score_imported(event: Event, *, by: Any, now: dt.datetime) -> None:
     engine = event.engine
     changes = []
     for rnd in rounds_queryset(event):
-        if rnd.status == Round.Status.DRAFT:
+        if rnd.status == Round.Status.DRAFT or (only is not None and rnd.number not in only):
             continue
         scored = []
         for match in rnd.matches.all():
