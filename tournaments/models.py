@@ -886,7 +886,7 @@ class RatingSubmission(models.Model):
         return f"{self.event}: {self.filename} to {self.recipient}"
 
 
-# Entries, series and webhooks live in their own modules (kept apart to keep this file's
+# Entries, series, venue mode and webhooks live in their own modules (kept apart to keep this file's
 # merges small).
 from tournaments.models_entries import Entry as Entry  # noqa: E402
 from tournaments.models_entries import RatingListRow as RatingListRow  # noqa: E402
@@ -896,7 +896,6 @@ from tournaments.models_series import SeriesDirector as SeriesDirector  # noqa: 
 from tournaments.models_series import SeriesMerge as SeriesMerge  # noqa: E402
 from tournaments.models_series import SeriesScore as SeriesScore  # noqa: E402
 from tournaments.models_series import SeriesStage as SeriesStage  # noqa: E402
-# Venue mode's link and queue (docs/venue.md).
 from tournaments.models_venue import MirrorChange as MirrorChange  # noqa: E402
 from tournaments.models_venue import MirrorLink as MirrorLink  # noqa: E402
 from tournaments.models_webhooks import WebhookDelivery as WebhookDelivery  # noqa: E402
