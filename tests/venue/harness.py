@@ -225,10 +225,15 @@ class Instance:
             "ARBITER_BACKUP_EVERY_MINUTES": "0",
             "CELERY_TASK_ALWAYS_EAGER": "1",  # no worker: tasks run in the process that sends
             "PYTHONUNBUFFERED": "1",
-            **({"REDIS_URL": redis_url, "ARBITER_CACHE_PREFIX": f"venue-{uuid.uuid4().hex[:8]}"}
-               if redis_url else {}),
             **(env or {}),
         }  # fmt: skip
+        self.redis_url = redis_url
+        self.prefix = f"venue-{name}-{uuid.uuid4().hex[:8]}"
+        if redis_url:
+            # its own cache keys and its own Celery queue on the shared Redis: its worker
+            # takes only its own tasks, and closing the instance forgets only its keys
+            self.env.update(REDIS_URL=redis_url, ARBITER_CACHE_PREFIX=self.prefix,
+                            CELERY_QUEUE=self.prefix)  # fmt: skip
 
     # -- the server -------------------------------------------------------------------------
 
@@ -282,6 +287,25 @@ class Instance:
         self.processes.append(proc)
         return proc
 
+    def worker(self) -> Process:
+        """A Celery worker of this instance (its queue only): tasks leave the web process."""
+        assert self.redis_url, f"{self.name} has no Redis: its tasks run in the web process"
+        return self.spawn(
+            "worker",
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
+             "--concurrency=1", "--without-gossip", "--without-mingle", "--without-heartbeat",
+             "--loglevel=WARNING", "-n", f"{self.prefix}@%h"],
+            CELERY_TASK_ALWAYS_EAGER="0",
+        )  # fmt: skip
+
+    def beat(self) -> Process:
+        assert self.redis_url, f"{self.name} has no Redis"
+        return self.spawn(
+            "beat",
+            [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel=WARNING",
+             "-s", str(self.dir / "beat-schedule")],
+        )  # fmt: skip
+
     def manage(self, *args: str, timeout: float = 180, check: bool = True) -> str:
         """``manage.py ARGS`` against this instance's database; its output."""
         done = subprocess.run(
@@ -310,6 +334,22 @@ class Instance:
             proc.stop(grace=5)
         self.processes.clear()
         self._server = None
+        if self.redis_url:
+            forget_redis_keys(self.redis_url, self.prefix)
+
+
+def forget_redis_keys(url: str, prefix: str) -> None:
+    """An instance's keys on the shared Redis: its cache, its queue and kombu's marks."""
+    import redis
+
+    client = redis.Redis.from_url(url, socket_timeout=5)
+    try:
+        for pattern in (f"{prefix}*", f"*{prefix}*"):
+            keys = list(client.scan_iter(match=pattern, count=1000))
+            if keys:
+                client.delete(*keys)
+    finally:
+        client.close()
 
 
 # -- the pair --------------------------------------------------------------------------------
@@ -342,10 +382,12 @@ class Pair:
         venue_env: Mapping[str, str] | None = None,
         public_env: Mapping[str, str] | None = None,
         public_redis: str | None = None,
+        venue_redis: str = "",
     ) -> Iterator[Pair]:
         """Both instances up and migrated, the link open; everything gone on exit.
         ``public_redis``: the public instance's Redis (default: the suite's REDIS_URL, if
-        any; "" for none)."""
+        any; "" for none); its tasks run in the web process. ``venue_redis``: the venue on
+        Redis with a Celery worker and beat of its own (default: none, as `make run`)."""
         database = postgres_settings()
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
         stem = f"test_venue_{worker}_{uuid.uuid4().hex[:8]}"
@@ -359,9 +401,12 @@ class Pair:
             made.append(names["venue"])
             venue = Instance(
                 "venue", names["venue"], database_url(database, names["venue"]), workdir,
-                server="runserver", env=venue_env,
+                server="runserver", redis_url=venue_redis,
+                env={"DJANGO_DEBUG": "1", **(venue_env or {})},  # as `make run`
             )  # fmt: skip
             instances.append(venue)
+            if venue_redis:
+                venue.env["CELERY_TASK_ALWAYS_EAGER"] = "0"  # its worker runs them
             venue.manage("migrate", "--noinput")
             venue.manage("shell", "-c", _MAKE_DIRECTOR)
             create_database(database, names["public"], template=names["venue"])
@@ -374,6 +419,9 @@ class Pair:
             link = LinkProxy("127.0.0.1", public.port).start()
             venue.launch()
             public.launch()
+            if venue_redis:
+                venue.worker()
+                venue.beat()
             public.wait_up()
             venue.wait_up()
             pair = cls(workdir, venue, public, link)
