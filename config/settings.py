@@ -65,6 +65,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # a dropped database or Redis connection: a clear 503 page, not a server error
     "tournaments.middleware.ServiceUnavailableMiddleware",
+    # a write to a venue's public copy: a page saying where the event is run (docs/venue.md)
+    "tournaments.middleware.ReadOnlyEventMiddleware",
     # an event's pages read times in its zone; dropped after each request
     "tournaments.middleware.EventTimeZoneMiddleware",
     # last, as django-axes asks: it turns a locked-out sign-in into a clear page
@@ -229,7 +231,16 @@ CELERY_BEAT_SCHEDULE = {
     },
     "sweep-reports": {"task": "tournaments.tasks.sweep_reports", "schedule": 300.0},
     "sweep-imports": {"task": "tournaments.tasks.sweep_imports", "schedule": 300.0},
+    # venue mode: pushes whose retry is due (docs/venue.md, "The pusher")
+    "sweep-mirror": {
+        "task": "tournaments.tasks.sweep_mirror",
+        "schedule": float(env_int("ARBITER_MIRROR_SWEEP_SECONDS", 5)),
+    },
 }
+# Venue mode (docs/venue.md): how the pusher runs: "task" (Celery; the default with Redis),
+# "thread" (in the web process; the default without Redis), "command" (manage.py
+# push_mirror beside the server), "off".
+ARBITER_MIRROR_PUSHER = env_str("ARBITER_MIRROR_PUSHER", "")
 # Backups (manage.py backup / restore, docs/operations.md): where they go, how many the
 # scheduled one keeps, and how often beat makes one (0: never).
 ARBITER_BACKUP_DIR = Path(env_str("ARBITER_BACKUP_DIR", str(VAR_DIR / "backups")))

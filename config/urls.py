@@ -4,6 +4,8 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
+from tournaments.views import mirror_endpoints
+
 admin.site.site_header = "Arbiter administration"
 admin.site.site_title = "Arbiter"
 
@@ -18,5 +20,8 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     # the public read-only API (tournaments/api/, docs/api.md)
     path("api/", include("tournaments.api.urls")),
+    # venue mode: a venue's pushes and pulls to this public copy (docs/venue.md, "Protocol")
+    path("mirror/v1/events/<slug:slug>/push", mirror_endpoints.push, name="mirror_push"),
+    path("mirror/v1/events/<slug:slug>/pull", mirror_endpoints.pull, name="mirror_pull"),
     path("", include("tournaments.urls")),
 ]

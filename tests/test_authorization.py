@@ -80,6 +80,10 @@ CSRF_EXEMPT = {
     # The language switch on every page: a token there would make every shared public page
     # per-visitor and uncacheable; a forged request only changes the visitor's language.
     "set_language": "only sets the visitor's language cookie",
+    # Venue mode's push and pull (docs/venue.md): JSON with "Authorization: Bearer <token>"
+    # of the event (scope mirror:push), never a session.
+    "mirror_push": "authenticated by its bearer token, not a session",
+    "mirror_pull": "authenticated by its bearer token, not a session",
     # The public API only reads: tournaments/api/middleware.py refuses every method but
     # GET and HEAD (and a CORS preflight) with a JSON 405 before any view or session.
     **{
@@ -329,6 +333,22 @@ TABLE: dict[str, list[Case]] = {
         Case("public", DIRECTOR_ONLY, htmx=True),
         Case("public", "login 404 404 422 422", method="POST"),
         Case("private", "login 404 404 422 422", method="POST", htmx=True),
+    ],
+    # venue mode's link screen (docs/venue.md); a post without an action is refused
+    "tournaments:manage_venue": [
+        Case("private", DIRECTOR_ONLY),
+        Case("public", DIRECTOR_ONLY),
+        Case("public", "login 404 404 409 409", method="POST"),
+    ],
+    # a venue's push and pull need the event's mirror token, never a session: 401 for all
+    "mirror_push": [
+        Case("public", "405 405 405 405 405"),
+        Case("public", "401 401 401 401 401", method="POST"),
+        Case("private", "401 401 401 401 401", method="POST"),
+    ],
+    "mirror_pull": [
+        Case("public", "405 405 405 405 405"),
+        Case("public", "401 401 401 401 401", method="POST"),
     ],
     "tournaments:manage_token_revoke": [
         Case("private", "login 405 405 405 405", kwargs={"token_id": 10**9}),

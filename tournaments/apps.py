@@ -24,6 +24,15 @@ class TournamentsConfig(AppConfig):
         events_written.connect(changed, weak=False, dispatch_uid="pagecache-event-bulk")
         post_delete.connect(changed, sender=Event, weak=False, dispatch_uid="pagecache-event-del")
 
+        # A committed change of a venue event: its pusher sends it (docs/venue.md).
+        from tournaments.services.mirror import runner
+        from tournaments.signals import mirror_changed
+
+        def push(event_id: int, **kwargs: Any) -> None:
+            runner.kick(event_id)
+
+        mirror_changed.connect(push, weak=False, dispatch_uid="mirror-push")
+
         # A renamed entrant or team shows in every row of the event's pages.
         def renamed(instance: Entrant | Team, **kwargs: Any) -> None:
             names_changed(instance.event_id)

@@ -19,6 +19,8 @@ from django.urls import Resolver404, resolve
 from django.utils import timezone
 from django.views.defaults import page_not_found
 
+from tournaments.services.mirror.outbox import ReadOnlyEvent
+
 log = logging.getLogger(__name__)
 
 MESSAGE = (
@@ -93,3 +95,26 @@ class ProjectNotFoundMiddleware:
         if settings.DEBUG and isinstance(exception, Http404):
             return page_not_found(request, exception)
         return None
+
+
+class ReadOnlyEventMiddleware:
+    """A write to an event this machine does not write (venue mode's public copy, or a
+    fenced venue: docs/venue.md) that a view did not catch: a 409 page that says where the
+    event is run, never a server error. Views that show a service's refusal inline show
+    this one the same way."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, ReadOnlyEvent):
+            return None
+        body = render_to_string(
+            "tournaments/manage/read_only.html",
+            {"message": " ".join(exception.messages)},
+            request=request,
+        )
+        return HttpResponse(body, status=409)

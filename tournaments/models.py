@@ -81,6 +81,12 @@ class Event(models.Model):
     # The standings version whose outlook (contention) is published: the standings are
     # published first, the outlook when it is ready.
     outlook_version = models.PositiveIntegerField(default=0)
+    # Venue mode (docs/venue.md): "" a plain event; "venue" written here and pushed to a
+    # public copy; "copy" the public copy, read-only; "writer" the public copy after a
+    # takeover; "fenced" a venue that is no longer the writer. On the event row so that a
+    # page knows without a query whether it may write and when the copy was updated.
+    mirror_state = models.CharField(max_length=10, blank=True, default="")
+    mirrored_at = models.DateTimeField(null=True, blank=True)
     directors: models.ManyToManyField[User, EventDirector] = models.ManyToManyField(
         conf.AUTH_USER_MODEL, through="EventDirector", related_name="directed_events"
     )
@@ -875,5 +881,7 @@ class RatingSubmission(models.Model):
 
 
 # Webhooks live in their own module (kept apart to keep this file's merges small).
+from tournaments.models_venue import MirrorChange as MirrorChange  # noqa: E402
+from tournaments.models_venue import MirrorLink as MirrorLink  # noqa: E402
 from tournaments.models_webhooks import WebhookDelivery as WebhookDelivery  # noqa: E402
 from tournaments.models_webhooks import WebhookEndpoint as WebhookEndpoint  # noqa: E402

@@ -184,3 +184,23 @@ def send_webhooks(ids: list[int]) -> int:
 @shared_task(**SWEEP)
 def sweep_webhooks() -> int:
     return webhooks.sweep()
+
+
+# -- venue mode (docs/venue.md, "The pusher") ---------------------------------------------
+
+
+@shared_task(**SWEEP)
+def push_mirror(event_id: int) -> str:
+    """Push a venue event's waiting changes to its public copy (after each commit)."""
+    from tournaments.services.mirror import push
+
+    return push.push(event_id)
+
+
+@shared_task(**SWEEP)
+def sweep_mirror() -> int:
+    """Beat: push every venue event whose changes wait and whose retry is due (a lost task,
+    a broker that was down, a link that was down)."""
+    from tournaments.services.mirror import runner
+
+    return len(runner.run_due())

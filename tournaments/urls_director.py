@@ -9,6 +9,7 @@ from tournaments.views import (
     manage_import,
     manage_rounds,
     manage_tokens,
+    manage_venue,
     manage_webhooks,
 )
 
@@ -32,6 +33,7 @@ urlpatterns = [
     ),
     path("e/<slug:slug>/manage/export/wof.elo", manage_import.export_wof, name="manage_export_wof"),
     path("e/<slug:slug>/manage/tokens/", manage_tokens.tokens, name="manage_tokens"),
+    path("e/<slug:slug>/manage/venue/", manage_venue.venue, name="manage_venue"),
     path(
         "e/<slug:slug>/manage/tokens/<int:token_id>/revoke",
         manage_tokens.revoke,

@@ -75,6 +75,7 @@ def event(event: Event) -> dict[str, Any]:
         # while results are hidden, nothing derived from them is public (the version endpoint)
         "results_version": None if hidden else event.results_version,
         "standings_version": None if hidden else event.standings_version,
+        "updated_from_venue_at": event.mirrored_at if event.mirror_state == "copy" else None,
     }
 
 

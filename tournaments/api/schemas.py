@@ -47,6 +47,9 @@ class Event(EventSummary):
     rounds: int
     results_version: int | None
     standings_version: int | None
+    # venue mode (docs/venue.md): when this public copy last received the venue's changes;
+    # null for an event run here
+    updated_from_venue_at: datetime.datetime | None = None
 
 
 class EntrantRef(Schema):

@@ -36,6 +36,8 @@ NAME_MAX = 80
 # Every scope a token may hold and what it allows, in words for the director's screen.
 SCOPES = {
     "export:read": _("Read the whole-event export (the lossless event file)"),
+    # venue mode (docs/venue.md): a venue machine pushes its changes and pulls the event
+    "mirror:push": _("Mirror the event from a venue machine (push its changes, pull the event)"),
 }
 EXPIRIES = (0, 30, 90, 365)  # days; 0: never
 

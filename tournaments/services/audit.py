@@ -1,4 +1,8 @@
-"""Append-only log of changes other than results (those are ResultChange rows)."""
+"""Append-only log of changes other than results (those are ResultChange rows).
+
+Every change goes through here or standings.results_changed: both tell the mirror's outbox
+(services/mirror/outbox.py), which counts the change of a mirrored event in the same
+transaction, or refuses it on a read-only public copy."""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from tournaments.models import AuditEntry, Event
+from tournaments.services.mirror import outbox
 
 
 def log(
@@ -19,6 +24,7 @@ def log(
     after: Any = None,
     reason: str = "",
 ) -> AuditEntry:
+    outbox.record(event, action, at=at)
     return AuditEntry.objects.create(
         event=event,
         action=action,

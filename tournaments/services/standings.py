@@ -31,6 +31,7 @@ from rules.contention import contention as contention_of
 from rules.contract import EventState, Standings
 from tournaments.models import Event, Match, StandingsSnapshot
 from tournaments.services import live, locking, queue, standings_kept, webhooks
+from tournaments.services.mirror import outbox
 from tournaments.services.standings_store import (  # noqa: F401 (the standings API)
     ROW_FIELDS,
     contention_json,
@@ -98,6 +99,7 @@ def results_changed(event: Event, *, matches: Iterable[int] = ()) -> int:
     the refresh reload just them. Any other change (no ``matches``) is recorded as the
     event's ``shape_version``, and the next refresh loads the whole event."""
     changed = list(matches)
+    outbox.record(event, "result.changed")
     bump: dict[str, Any] = {"results_version": F("results_version") + 1}
     if not changed:  # (F reads the row as it was: the new results version)
         bump["shape_version"] = F("results_version") + 1

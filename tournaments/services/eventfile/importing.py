@@ -67,55 +67,7 @@ def import_event(
         )
         if getattr(by, "is_authenticated", False):  # who imports it directs it (issue 12)
             EventDirector.objects.create(event=event, user=by)
-        teams = {
-            t["name"]: Team.objects.create(event=event, name=t["name"], country=t["country"])
-            for t in clean["teams"]
-        }
-        stages = {
-            s["key"]: Stage.objects.create(
-                event=event, key=s["key"], name=s["name"], order=s["order"]
-            )
-            for s in clean["stages"]
-        }
-        # in bulk: 10,000 entrants one query each took minutes (issue 20)
-        created = Entrant.objects.bulk_create(
-            Entrant(
-                event=event,
-                number=e["number"],
-                name=e["name"],
-                family_name=e["family_name"],
-                given_name=e["given_name"],
-                rating=e["rating"],
-                seed=e["seed"],
-                country=e["country"],
-                gender=e["gender"],
-                team=teams.get(e["team"]),
-                external_id=e["external_id"],
-                flags=e["flags"],
-                status=e["status"],
-                withdrawn_after_round=e["withdrawn_after_round"],
-            )
-            for e in clean["entrants"]
-        )
-        entrants = {e.number: e for e in created}
-        rounds = {}
-        for done, r in enumerate(clean["rounds"], start=1):
-            rounds[r["number"]] = _import_round(event, r, entrants, stages, by=by, now=now)
-            if progress:
-                progress(done / (len(clean["rounds"]) + 1))
-        for d in clean["draws"]:
-            RandomDraw.objects.create(
-                event=event,
-                round=rounds.get(d["round"]),
-                key=d["key"],
-                purpose=d["purpose"],
-                method=d["method"],
-                value=d["value"],
-                details=d["details"],
-                drawn_by=None,
-                drawn_at=d["drawn_at"] or now,
-            )
-        _score_imported(event, by=by, now=now)
+        entrants, rounds = _write_contents(event, clean, by=by, now=now, progress=progress)
         audit.log(
             event,
             "event.imported",
@@ -126,6 +78,147 @@ def import_event(
         )
         standings.results_changed(event)
     return event
+
+
+# what an event file sets on the event's own row (the rest are rows of their own)
+EVENT_FIELDS = (
+    "name",
+    "format",
+    "settings",
+    "status",
+    "public",
+    "starts_on",
+    "ends_on",
+    "time_zone",
+    "venue",
+    "external_draws",
+)
+
+
+def replace_event(event: Event, data: Any, *, by: Any, now: dt.datetime | None = None) -> Event:
+    """Replace what ``event`` holds by the event file ``data`` (its slug must be the
+    event's), keeping the event's row and what is not in the file: its directors, tokens,
+    webhooks, audit log, check-ins, and its entrants' rows (updated by number, so a claim
+    or a standings row stays with its entrant). One transaction; the caller holds the
+    event's lock. The venue mode's public copy applies each push this way
+    (services/mirror/receive.py), and then exports the very file it was given."""
+    now = now or timezone.now()
+    clean = validate(data, limited=True, replacing=event.pk)
+    ev = clean["event"]
+    with transaction.atomic():
+        Round.objects.filter(event=event).delete()  # their matches, seats, games, groups
+        RandomDraw.objects.filter(event=event).delete()
+        Stage.objects.filter(event=event).delete()
+        Entrant.objects.filter(event=event).update(team=None)
+        Team.objects.filter(event=event).delete()
+        fields = {name: ev[name] for name in EVENT_FIELDS}
+        if ev["random_seed"]:
+            fields["random_seed"] = ev["random_seed"]
+        Event.objects.filter(pk=event.pk).update(**fields)
+        for name, value in fields.items():
+            setattr(event, name, value)
+        _write_contents(event, clean, by=by, now=now, progress=None, replacing=True)
+        standings.results_changed(event)
+    return event
+
+
+def _write_contents(
+    event: Event,
+    clean: dict[str, Any],
+    *,
+    by: Any,
+    now: dt.datetime,
+    progress: Callable[[float], None] | None,
+    replacing: bool = False,
+) -> tuple[dict[int, Entrant], dict[int, Round]]:
+    """Write the file's teams, stages, entrants, rounds and draws into ``event`` and score
+    its matches. ``replacing``: the event's entrants are updated by number (new ones made,
+    those the file no longer has deleted) rather than all created."""
+    teams = {
+        t["name"]: Team.objects.create(event=event, name=t["name"], country=t["country"])
+        for t in clean["teams"]
+    }
+    stages = {
+        s["key"]: Stage.objects.create(event=event, key=s["key"], name=s["name"], order=s["order"])
+        for s in clean["stages"]
+    }
+    # in bulk: 10,000 entrants one query each took minutes (issue 20)
+    rows = [
+        Entrant(
+            event=event,
+            number=e["number"],
+            name=e["name"],
+            family_name=e["family_name"],
+            given_name=e["given_name"],
+            rating=e["rating"],
+            seed=e["seed"],
+            country=e["country"],
+            gender=e["gender"],
+            team=teams.get(e["team"]),
+            external_id=e["external_id"],
+            flags=e["flags"],
+            status=e["status"],
+            withdrawn_after_round=e["withdrawn_after_round"],
+        )
+        for e in clean["entrants"]
+    ]
+    created = _update_entrants(event, rows) if replacing else Entrant.objects.bulk_create(rows)
+    entrants = {e.number: e for e in created}
+    rounds = {}
+    for done, r in enumerate(clean["rounds"], start=1):
+        rounds[r["number"]] = _import_round(event, r, entrants, stages, by=by, now=now)
+        if progress:
+            progress(done / (len(clean["rounds"]) + 1))
+    for d in clean["draws"]:
+        RandomDraw.objects.create(
+            event=event,
+            round=rounds.get(d["round"]),
+            key=d["key"],
+            purpose=d["purpose"],
+            method=d["method"],
+            value=d["value"],
+            details=d["details"],
+            drawn_by=None,
+            drawn_at=d["drawn_at"] or now,
+        )
+    _score_imported(event, by=by, now=now)
+    return entrants, rounds
+
+
+ENTRANT_FIELDS = (
+    "name",
+    "family_name",
+    "given_name",
+    "rating",
+    "seed",
+    "country",
+    "gender",
+    "team",
+    "external_id",
+    "flags",
+    "status",
+    "withdrawn_after_round",
+)
+
+
+def _update_entrants(event: Event, rows: list[Entrant]) -> list[Entrant]:
+    """The event's entrants made equal to ``rows``, matched by number."""
+    existing = {e.number: e for e in Entrant.objects.filter(event=event)}
+    wanted = {row.number for row in rows}
+    gone = [e.pk for number, e in existing.items() if number not in wanted]
+    if gone:
+        Entrant.objects.filter(pk__in=gone).delete()
+    kept, new = [], []
+    for row in rows:
+        old = existing.get(row.number)
+        if old is None:
+            new.append(row)
+            continue
+        row.pk = old.pk
+        kept.append(row)
+    if kept:
+        Entrant.objects.bulk_update(kept, list(ENTRANT_FIELDS), batch_size=500)
+    return kept + Entrant.objects.bulk_create(new)
 
 
 def _import_round(

@@ -27,10 +27,13 @@ ENTRANT_STATUSES = {s.value for s in Entrant.Status}
 GENDERS = {g.value for g in Entrant.Gender}
 
 
-def validate(data: Any, *, slug: str | None = None, limited: bool = True) -> dict[str, Any]:
+def validate(
+    data: Any, *, slug: str | None = None, limited: bool = True, replacing: int | None = None
+) -> dict[str, Any]:
     """Check a whole event file; return it normalised, or raise ServiceError with every
     problem found (not just the first). A file past the import limits (services/limits.py)
-    is refused before it is read; a restore of our own backup is not ``limited``."""
+    is refused before it is read; a restore of our own backup is not ``limited``.
+    ``replacing``: the id of the event the file is to replace (its slug is not taken)."""
     if limited:
         limits.check_counts(**limits.event_file_counts(data))
         limits.check_depth(data)  # for a file not read through limits.load_json
@@ -56,7 +59,7 @@ def validate(data: Any, *, slug: str | None = None, limited: bool = True) -> dic
         "random_seed": check.text(event_in, "random_seed", "event", max_length=64),
         "external_draws": check.boolean(event_in, "external_draws", "event", False),
     }
-    if event["slug"] and Event.objects.filter(slug=event["slug"]).exists():
+    if event["slug"] and Event.objects.filter(slug=event["slug"]).exclude(pk=replacing).exists():
         check.add("event.slug", events.slug_unavailable(event["slug"]), "event.slug_taken")
     engine = None
     if event["format"]:

@@ -1,0 +1,237 @@
+"""The venue's side of a push (docs/venue.md, "Push" and "The pusher"): the waiting
+changes and the event file as it is at the last of them, read in one snapshot; sent to the
+public copy; its answer recorded on the link (acknowledged, a gap to resend from, a refusal
+that fences this machine, or a failure that waits with a backoff).
+
+A push never runs in a save's transaction: the pusher calls ``push`` after the commit, and
+the save's only cost is its outbox row.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import logging
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.db import connection, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournaments.models import Event, MirrorChange, MirrorLink
+from tournaments.services import audit
+from tournaments.services.eventfile import export_event
+from tournaments.services.mirror import outbox
+
+log = logging.getLogger(__name__)
+
+PROTOCOL = 1
+CONNECT_TIMEOUT = 3.0
+TIMEOUT = 10.0
+CLAIM = timedelta(seconds=30)
+BACKOFF_MAX = 60  # seconds
+GAP_RESENDS = 3  # a gap answered is resent at once, this many times in one call
+FENCING = ("stale_epoch", "other_writer", "not_a_copy")
+
+
+def endpoint(public_url: str, what: str) -> str:
+    """The mirror address of the public event ``public_url`` (its page,
+    https://host/e/<slug>/): https://host/mirror/v1/events/<slug>/<what>."""
+    base, slug = split_public_url(public_url)
+    return f"{base}/mirror/v1/events/{slug}/{what}"
+
+
+def split_public_url(public_url: str) -> tuple[str, str]:
+    """(base URL, slug) of a public event's address; ValueError when it is not one."""
+    parts = urlsplit(public_url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError(
+            _("Give the public event's address, such as https://arbiter.example.org/e/woc-2026/.")
+        )
+    pieces = [p for p in parts.path.split("/") if p]
+    if len(pieces) < 2 or pieces[-2] != "e":
+        raise ValueError(
+            _(
+                "The address must end with /e/<the event's slug>/, such as https://arbiter.example.org/e/woc-2026/."
+            )
+        )
+    prefix = "/".join(pieces[:-2])
+    base = f"{parts.scheme}://{parts.netloc}" + (f"/{prefix}" if prefix else "")
+    return base, pieces[-1]
+
+
+def build(event_id: int) -> dict[str, Any] | None:
+    """The push for the event's waiting changes (None when nothing waits): the changes
+    after the acknowledged version and the event file at the last of them, read in one
+    snapshot so the file holds exactly the changes it is labelled with."""
+    snapshot = connection.vendor == "postgresql" and not connection.in_atomic_block
+    with transaction.atomic():
+        if snapshot:  # (inside a caller's transaction, its snapshot rules)
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        link = MirrorLink.objects.select_related("event").get(event_id=event_id)
+        if link.version <= link.acked_version:
+            return None
+        changes = [
+            {"version": v, "kind": k, "at": at.isoformat()}
+            for v, k, at in MirrorChange.objects.filter(
+                event_id=event_id, version__gt=link.acked_version, version__lte=link.version
+            )
+            .order_by("version")
+            .values_list("version", "kind", "at")
+        ]
+        return {
+            "protocol": PROTOCOL,
+            "writer": link.writer,
+            "epoch": link.epoch,
+            "base": link.acked_version,
+            "version": link.version,
+            "changes": changes,
+            "file": export_event(link.event),
+        }
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int  # 0: no answer (the network)
+    body: dict[str, Any]
+    error: str = ""
+
+
+def post(url: str, token: str, payload: dict[str, Any]) -> Answer:
+    """POST ``payload`` (gzip'd JSON) with the token; the answer's status and JSON body."""
+    data = gzip.compress(json.dumps(payload, ensure_ascii=False).encode(), compresslevel=5)
+    request = urllib.request.Request(
+        url,
+        data=data,
+        method="POST",
+        headers={
+            "Authorization": f"Bearer {token}",
+            "Content-Type": "application/json",
+            "Content-Encoding": "gzip",
+            "User-Agent": "Arbiter-venue/1",
+        },
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
+            return Answer(response.status, _json(response.read()))
+    except urllib.error.HTTPError as error:
+        return Answer(error.code, _json(error.read()))
+    except (OSError, ValueError) as error:  # refused, unreachable, timed out, cut
+        return Answer(0, {}, error.__class__.__name__ + (f": {error}" if str(error) else ""))
+
+
+def _json(raw: bytes) -> dict[str, Any]:
+    try:
+        body = json.loads(raw.decode() or "{}")
+    except (UnicodeDecodeError, ValueError):
+        return {}
+    return body if isinstance(body, dict) else {}
+
+
+def _claim(event_id: int, now: datetime) -> bool:
+    """Claim the link for one push (a conditional update: two pushers never send the
+    same link at once; a claim dies after CLAIM, so a killed pusher holds nothing)."""
+    free = Q(pushing_until__isnull=True) | Q(pushing_until__lt=now)
+    return bool(
+        MirrorLink.objects.filter(free, event_id=event_id, event__mirror_state=outbox.VENUE)
+        .filter(Q(retry_at__isnull=True) | Q(retry_at__lte=now))
+        .update(pushing_until=now + CLAIM)
+    )
+
+
+def push(event_id: int, *, now: datetime | None = None, force: bool = False) -> str:
+    """Push the event's waiting changes once (and again at once after a gap). Returns what
+    happened: "idle" (nothing waits, or another pusher has it, or it waits for its retry),
+    "applied", "duplicate", "failed", "fenced". ``force`` skips the retry wait."""
+    now = now or timezone.now()
+    if force:
+        MirrorLink.objects.filter(event_id=event_id).update(retry_at=None)
+    if not _claim(event_id, now):
+        return "idle"
+    try:
+        for _attempt in range(GAP_RESENDS + 1):
+            payload = build(event_id)
+            if payload is None:
+                return "idle"
+            link = MirrorLink.objects.get(event_id=event_id)
+            answer = post(endpoint(link.public_url, "push"), link.token, payload)
+            outcome = _record(event_id, payload, answer)
+            if outcome != "gap":
+                return outcome
+        return "failed"
+    finally:
+        MirrorLink.objects.filter(event_id=event_id).update(pushing_until=None)
+
+
+def _record(event_id: int, payload: dict[str, Any], answer: Answer) -> str:
+    now = timezone.now()
+    body = answer.body
+    code = str(body.get("code", ""))
+    links = MirrorLink.objects.filter(event_id=event_id)
+    if answer.status == 200 and body.get("status") in ("applied", "duplicate"):
+        sent = int(payload["version"])
+        with transaction.atomic():
+            link = links.select_for_update().get()
+            link.acked_version = max(link.acked_version, min(sent, link.version))
+            link.last_sent_at = now
+            link.failures = 0
+            link.retry_at = None
+            link.last_error = ""
+            link.save(
+                update_fields=[
+                    "acked_version",
+                    "last_sent_at",
+                    "failures",
+                    "retry_at",
+                    "last_error",
+                ]
+            )
+        return str(body["status"])
+    if answer.status == 409 and code == "gap":
+        expected = int(body.get("expected", 1))
+        links.update(acked_version=max(0, expected - 1))
+        return "gap"
+    if answer.status == 409 and code in FENCING:
+        _fence(event_id, str(body.get("message", code)), now)
+        return "fenced"
+    said = answer.error or str(body.get("message") or "") or f"HTTP {answer.status}"
+    with transaction.atomic():
+        link = links.select_for_update().get()
+        link.failures += 1
+        wait = min(BACKOFF_MAX, 2 ** min(link.failures - 1, 6))
+        link.retry_at = now + timedelta(seconds=wait)
+        link.last_error = said[:300]
+        link.last_error_at = now
+        link.save(update_fields=["failures", "retry_at", "last_error", "last_error_at"])
+    log.info("mirror push of event %s failed (%s); again in %ss", event_id, said, wait)
+    return "failed"
+
+
+def _fence(event_id: int, message: str, now: datetime) -> None:
+    """The public copy has another writer: this machine stops writing the event, and its
+    screens say why (the copy's own words)."""
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event_id)
+        MirrorLink.objects.filter(event_id=event_id).update(
+            refused=message[:400], last_error=message[:300], last_error_at=now, retry_at=None
+        )
+        Event.objects.filter(pk=event_id).update(mirror_state=outbox.FENCED)
+        audit.log(event, "mirror.fenced", actor=None, at=now, subject=event.slug, reason=message)
+
+
+def due_events(now: datetime | None = None, *, slug: str = "") -> list[int]:
+    """The venue events with changes waiting whose retry is due: what a sweep pushes."""
+    now = now or timezone.now()
+    links = MirrorLink.objects.filter(
+        event__mirror_state=outbox.VENUE, version__gt=F("acked_version")
+    ).filter(Q(retry_at__isnull=True) | Q(retry_at__lte=now))
+    if slug:
+        links = links.filter(event__slug=slug)
+    return list(links.values_list("event_id", flat=True))

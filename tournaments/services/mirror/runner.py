@@ -1,0 +1,98 @@
+"""Running the pusher (docs/venue.md, "The pusher"): after each committed change of a venue
+event, ``kick``; the push itself happens apart from the save.
+
+- ``ARBITER_MIRROR_PUSHER=task`` (the default with Redis and a worker): the Celery task
+  tournaments.tasks.push_mirror, and beat's sweep_mirror for the retries;
+- ``thread`` (the default without Redis: `make run`, and whenever tasks run eagerly): a
+  daemon thread of the web process, woken by each kick and every second for the retries;
+- ``command``: nothing in the web process; `manage.py push_mirror` runs ``loop``;
+- ``off``: nothing (the tests call push.push themselves).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any
+
+from django.conf import settings
+from django.db import close_old_connections
+
+from tournaments.services import queue
+from tournaments.services.mirror import push
+
+log = logging.getLogger(__name__)
+
+TICK = 1.0  # seconds between two looks at the links whose retry is due
+
+_wake = threading.Event()
+_started: threading.Thread | None = None
+_start_lock = threading.Lock()
+
+
+def mode() -> str:
+    chosen = str(getattr(settings, "ARBITER_MIRROR_PUSHER", "") or "")
+    if chosen:
+        return chosen
+    return "task" if getattr(settings, "REDIS_URL", None) else "thread"
+
+
+def kick(event_id: int, **kwargs: Any) -> None:
+    """A change of ``event_id`` was committed at the venue: have it pushed. Never raises
+    and never waits for the network."""
+    how = mode()
+    if how in ("off", "command"):
+        return
+    if how == "task" and not queue.runs_eagerly():
+        try:
+            queue.send("tournaments.tasks.push_mirror", event_id)
+            return
+        except Exception as error:  # the broker is down: beat's sweep will send it
+            log.warning("mirror push of event %s not queued (%s)", event_id, error)
+            return
+    _ensure_thread()
+    _wake.set()
+
+
+def _ensure_thread() -> None:
+    global _started
+    with _start_lock:
+        if _started is not None and _started.is_alive():
+            return
+        _started = threading.Thread(target=_thread_loop, name="arbiter-mirror", daemon=True)
+        _started.start()
+
+
+def _thread_loop() -> None:
+    while True:
+        _wake.wait(TICK)
+        _wake.clear()
+        run_due()
+
+
+def run_due(slug: str = "") -> dict[int, str]:
+    """Push every venue event with changes waiting and due (or only ``slug``'s): what
+    happened to each. Never raises: a failure is the link's, recorded on it."""
+    done: dict[int, str] = {}
+    try:
+        for event_id in push.due_events(slug=slug):
+            try:
+                done[event_id] = push.push(event_id)
+            except Exception:
+                log.exception("mirror push of event %s", event_id)
+                done[event_id] = "failed"
+    except Exception:
+        log.exception("mirror pusher")
+    finally:
+        close_old_connections()
+    return done
+
+
+def loop(*, slug: str = "", once: bool = False, tick: float = TICK) -> None:
+    """`manage.py push_mirror`: push what is due, every ``tick`` seconds, until stopped."""
+    while True:
+        run_due(slug)
+        if once:
+            return
+        time.sleep(tick)
