@@ -143,3 +143,56 @@ def play(desk: Client, slug: str, results: int, rng: random.Random) -> Iterator[
 
 def dumps(file: dict[str, Any]) -> str:
     return json.dumps(file, sort_keys=True, indent=1)
+
+
+# -- mirroring -------------------------------------------------------------------------------
+
+
+@dataclass
+class Mirrored:
+    """An event run at the venue and published to its public copy."""
+
+    slug: str
+    venue: Client  # the director at the venue
+    public: Client  # the director on the public Arbiter
+    token: str
+
+
+def mirrored_event(pair: Any, slug: str, players: int) -> Mirrored:
+    """The event made at the venue with its entrants; on the public Arbiter an empty event
+    of the same slug and its mirror token; the venue linked to it through the link
+    (docs/venue.md, "Configuring the venue")."""
+    make_event(pair.venue, slug, players)
+    make_event(pair.public, slug, 0)
+    public = pair.public.director()
+    token = mirror_token(public, slug)
+    link_venue(pair.venue, slug, pair.link.url, token)
+    return Mirrored(slug, pair.venue.director(), public, token)
+
+
+def wait_until_equal(
+    mirrored: Mirrored, timeout: float, venue_file: dict[str, Any] | None = None
+) -> tuple[float, dict[str, Any]]:
+    """Seconds until the public copy's event file equals the venue's (read once, or given),
+    and that file; AssertionError with the difference's size after ``timeout``."""
+    expected = venue_file if venue_file is not None else event_file(mirrored.venue, mirrored.slug)
+    started = time.monotonic()
+    while True:
+        public = event_file(mirrored.public, mirrored.slug)
+        if public == expected:
+            return time.monotonic() - started, expected
+        if time.monotonic() - started > timeout:
+            raise AssertionError(
+                f"the public copy differs from the venue after {timeout} s: "
+                f"{results_in(public)} results there, {results_in(expected)} at the venue"
+            )
+        time.sleep(0.2)
+
+
+def push(base: str, slug: str, token: str, payload: dict[str, Any], timeout: float = 60) -> Any:
+    """A push as a venue sends it (docs/venue.md, "Push"), uncompressed."""
+    return Client(base, timeout=timeout).post(
+        f"/mirror/v1/events/{slug}/push",
+        json_body=payload,
+        headers={"Authorization": f"Bearer {token}"},
+    )
