@@ -287,13 +287,16 @@ class Instance:
         self.processes.append(proc)
         return proc
 
-    def worker(self) -> Process:
-        """A Celery worker of this instance (its queue only): tasks leave the web process."""
+    def worker(self, concurrency: int = 2) -> Process:
+        """A Celery worker of this instance (its queue only): tasks leave the web process.
+        Two processes, as a two-core laptop's default: a push is not queued behind a
+        standings recompute (it would be with one)."""
         assert self.redis_url, f"{self.name} has no Redis: its tasks run in the web process"
         return self.spawn(
             "worker",
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
-             "--concurrency=1", "--without-gossip", "--without-mingle", "--without-heartbeat",
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=prefork",
+             f"--concurrency={concurrency}", "--without-gossip", "--without-mingle",
+             "--without-heartbeat",
              "--loglevel=WARNING", "-n", f"{self.prefix}@%h"],
             CELERY_TASK_ALWAYS_EAGER="0",
         )  # fmt: skip
