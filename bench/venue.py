@@ -23,7 +23,7 @@ with the loopback proxy of tests/venue/proxy.py between them (open: a live link)
 3. The day. A second event with the pusher as its own process (ARBITER_MIRROR_PUSHER=
    command: `manage.py push_mirror`), so that its memory and CPU are the pusher's alone.
    A desk process (tests/venue/enter_results.py) saves BENCH_VENUE_DAY_RESULTS results
-   (600) through the services, paced so that the day lasts 10 h / BENCH_VENUE_COMPRESSION
+   (400) through the services, paced so that the day lasts 10 h / BENCH_VENUE_COMPRESSION
    (120: 5 minutes); the link is cut for a simulated 20 minutes three times. The pusher's
    RSS and CPU time are read from /proc every simulated 15 minutes; the slope of each
    against simulated hours is printed (least squares), with the first and last hour's CPU.
@@ -238,7 +238,7 @@ def main() -> None:
     players = int(os.environ.get("BENCH_VENUE_PLAYERS", "46"))
     saves = int(os.environ.get("BENCH_VENUE_SAVES", "40"))
     every = float(os.environ.get("BENCH_VENUE_EVERY", "1.5"))
-    day_results = int(os.environ.get("BENCH_VENUE_DAY_RESULTS", "600"))
+    day_results = int(os.environ.get("BENCH_VENUE_DAY_RESULTS", "400"))
     compression = float(os.environ.get("BENCH_VENUE_COMPRESSION", "120"))
     seed = int(os.environ.get("BENCH_VENUE_SEED", "31"))
     load = os.getloadavg()

@@ -6,7 +6,8 @@ desk's save calls), as fast as the venue's database takes them.
 
 Run with an instance's environment (harness.Instance.spawn). Prints one line per saved
 result, flushed: ``saved INDEX ROUND MATCH-CODE SCORES MONOTONIC``, then ``done COUNT``.
-PAUSE (seconds, default 0) waits between two saves: a desk's rhythm rather than a flood.
+PAUSE (seconds, default 0) paces the saves, one every PAUSE seconds from the start (a
+desk's rhythm rather than a flood); a save slower than that is followed at once.
 A save that fails ends the process with the error (exit 1): nothing is skipped quietly.
 """
 
@@ -28,6 +29,7 @@ def main(slug: str, count: int, seed: int, pause: float = 0.0) -> None:
     director = User.objects.get(username="director")
     rng = random.Random(seed)
     index = 0
+    started = time.monotonic()
     while index < count:
         event = Event.objects.get(slug=slug)
         rnd = rounds.publish_round(rounds.draft_next_round(event, by=director).round, by=director)
@@ -44,8 +46,8 @@ def main(slug: str, count: int, seed: int, pause: float = 0.0) -> None:
                 flush=True,
             )
             index += 1
-            if pause:
-                time.sleep(pause)
+            if pause:  # on a schedule: a slow save shortens the next wait
+                time.sleep(max(0.0, started + index * pause - time.monotonic()))
         else:
             rounds.complete_round(rnd, by=director)
     print(f"done {index}", flush=True)
