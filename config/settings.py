@@ -117,6 +117,14 @@ DATABASES = {
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # WAL: a reader (the venue mode's pusher exporting the event, a page) never makes a
+    # save wait, nor a save the reader; IMMEDIATE: a transaction takes the write lock when
+    # it begins (waiting its turn), so one that read first never fails "database is locked"
+    # when it comes to write after another writer (docs/venue.md)
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"init_command": "PRAGMA journal_mode=WAL;", "transaction_mode": "IMMEDIATE"}
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 
@@ -234,13 +242,16 @@ CELERY_BEAT_SCHEDULE = {
     # venue mode: pushes whose retry is due (docs/venue.md, "The pusher")
     "sweep-mirror": {
         "task": "tournaments.tasks.sweep_mirror",
-        "schedule": float(env_int("ARBITER_MIRROR_SWEEP_SECONDS", 5)),
+        "schedule": float(env_int("ARBITER_MIRROR_SWEEP_SECONDS", 2)),
     },
 }
 # Venue mode (docs/venue.md): how the pusher runs: "task" (Celery; the default with Redis),
 # "thread" (in the web process; the default without Redis), "command" (manage.py
 # push_mirror beside the server), "off".
 ARBITER_MIRROR_PUSHER = env_str("ARBITER_MIRROR_PUSHER", "")
+# a push's time limit and the longest wait between two tries while the link is down
+ARBITER_MIRROR_TIMEOUT = env_int("ARBITER_MIRROR_TIMEOUT", 5)
+ARBITER_MIRROR_BACKOFF_MAX = env_int("ARBITER_MIRROR_BACKOFF_MAX", 2)
 # Backups (manage.py backup / restore, docs/operations.md): where they go, how many the
 # scheduled one keeps, and how often beat makes one (0: never).
 ARBITER_BACKUP_DIR = Path(env_str("ARBITER_BACKUP_DIR", str(VAR_DIR / "backups")))

@@ -10,6 +10,7 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
+        from django.core.signals import request_started
         from django.db.models.signals import post_delete, post_save
 
         from tournaments.models import Entrant, Event, Team
@@ -32,6 +33,7 @@ class TournamentsConfig(AppConfig):
             runner.kick(event_id)
 
         mirror_changed.connect(push, weak=False, dispatch_uid="mirror-push")
+        request_started.connect(runner.serving, weak=False, dispatch_uid="mirror-serving")
 
         # A renamed entrant or team shows in every row of the event's pages.
         def renamed(instance: Entrant | Team, **kwargs: Any) -> None:

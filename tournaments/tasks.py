@@ -11,7 +11,7 @@ import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
@@ -189,12 +189,16 @@ def sweep_webhooks() -> int:
 # -- venue mode (docs/venue.md, "The pusher") ---------------------------------------------
 
 
-@shared_task(**SWEEP)
-def push_mirror(event_id: int) -> str:
-    """Push a venue event's waiting changes to its public copy (after each commit)."""
+@shared_task(bind=True, max_retries=10, acks_late=True, autoretry_for=TRANSIENT)
+def push_mirror(self: Any, event_id: int) -> str:
+    """Push a venue event's waiting changes to its public copy (after each commit). When
+    another pusher holds the link, look again in a second: it may have missed this change."""
     from tournaments.services.mirror import push
 
-    return push.push(event_id)
+    outcome = push.push(event_id)
+    if outcome == "busy" and self.request.retries < self.max_retries:
+        raise self.retry(countdown=1)
+    return outcome
 
 
 @shared_task(**SWEEP)

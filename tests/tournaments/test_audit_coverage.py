@@ -816,6 +816,71 @@ def _(d):
     return lambda: api_tokens.revoke(event, token.pk, by=d)
 
 
+# venue mode (docs/venue.md): linking, stopping, applying a push, taking over and handing
+# over are audited (mirror.*); the outbox row and the pusher's bookkeeping are not changes
+VENUE_URL = "http://public.test/e/rr/"
+EXEMPT.update(
+    {
+        "mirror.record": "it is the outbox row, written inside the change it counts (audited)",
+        "mirror.push": "records the copy's answer on the link (acknowledged, a retry); a "
+        "refusal that fences the machine audits mirror.fenced",
+        "mirror.run_due": "calls mirror.push for each link that is due",
+        "mirror.loop": "calls mirror.run_due every second",
+        "mirror.pull_event": "asks the public copy over the network (tests/tournaments/"
+        "test_venue.py); audits mirror.pulled_here",
+        "eventfile.replace_event": "a step inside mirror.apply_push and mirror.pull_event, "
+        "which write mirror.applied and mirror.pulled_here",
+    }
+)
+
+
+@scenario("mirror.configure")
+def _(d):
+    from tournaments.services.mirror import links
+
+    event = _rr(d)
+    return lambda: links.configure(event, public_url=VENUE_URL, token="arb_x", by=d)
+
+
+@scenario("mirror.stop")
+def _(d):
+    from tournaments.services.mirror import links
+
+    event = _rr(d)
+    links.configure(event, public_url=VENUE_URL, token="arb_x", by=d)
+    return lambda: links.stop(event, by=d)
+
+
+def _pushed(d):
+    from tournaments.services import eventfile
+    from tournaments.services.mirror import receive
+
+    event = _rr(d)
+    push = {"protocol": 1, "writer": "w_1", "epoch": 1, "base": 0, "version": 1}
+    push |= {"changes": [], "file": eventfile.export_event(event)}
+    return event, push, receive
+
+
+@scenario("mirror.apply_push")
+def _(d):
+    event, push, receive = _pushed(d)
+    return lambda: receive.apply_push(event.pk, push)
+
+
+@scenario("mirror.take_over")
+def _(d):
+    event, push, receive = _pushed(d)
+    receive.apply_push(event.pk, push)
+    event.refresh_from_db()
+    return lambda: receive.take_over(event, by=d)
+
+
+@scenario("mirror.pull")
+def _(d):
+    event, _push, receive = _pushed(d)
+    return lambda: receive.pull(event.pk, {"writer": "w_2"})
+
+
 def test_every_writer_is_called_here_or_exempt_with_a_reason():
     writers = find_writers()
     assert "results.record" in writers and "events.create_event" in writers  # it finds them

@@ -302,14 +302,11 @@ def test_a_cut_link_waits_with_a_backoff_and_the_desk_says_what_waits(
     assert "All changes published" in page
 
 
-def test_backoff_doubles_and_is_capped():
-    assert [min(push.BACKOFF_MAX, 2 ** min(n - 1, 6)) for n in (1, 2, 3, 7, 20)] == [
-        1,
-        2,
-        4,
-        60,
-        60,
-    ]
+def test_backoff_doubles_and_is_capped(settings):
+    """A cut link is tried again soon: the queue drains within seconds of its return."""
+    assert [push.backoff(n) for n in (1, 2, 3, 7, 50)] == [1, 2, 2, 2, 2]
+    settings.ARBITER_MIRROR_BACKOFF_MAX = 60
+    assert [push.backoff(n) for n in (1, 2, 3, 7, 50)] == [1, 2, 4, 60, 60]
 
 
 # -- the public copy is read-only ---------------------------------------------------------
@@ -477,3 +474,24 @@ def test_the_mirror_endpoints_want_the_events_mirror_token(client, director, lin
     _row, right = api_tokens.create(public, name="m", scopes=["mirror:push"], by=director)
     bad = _post(client, COPY, "push", right, body)
     assert bad.status_code == 422 and bad.json()["code"] == "invalid_push"
+
+
+def test_applying_a_push_fires_the_live_stream_and_the_standings_as_a_save_does(
+    director, linked, public, bridge, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Issue 31 (1): the public copy shows the event "like any event": its stream tells of
+    the published round and the results, and its standings are recomputed."""
+    from tournaments.services import live, standings
+
+    told: list[tuple[int, str]] = []
+    recomputed: list[int] = []
+    monkeypatch.setattr(live, "publish", lambda event_id, kind: told.append((event_id, kind)))
+    monkeypatch.setattr(
+        standings, "schedule_recompute", lambda event_id, version, **kw: recomputed.append(version)
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert push.push(linked.pk) == "applied"
+    assert (public.pk, live.RESULT_SAVED) in told
+    assert (public.pk, live.ROUND_PUBLISHED) in told
+    public.refresh_from_db()
+    assert recomputed == [public.results_version]

@@ -76,6 +76,12 @@ NOT_RESTORED = {
     "receivers again on the Webhooks page",
     "tournaments.WebhookDelivery": "webhook receivers and their delivery log: add the "
     "receivers again on the Webhooks page",
+    # a restored venue link would be a second writer with the first one's identity
+    # (docs/venue.md): a restored event is a plain event; pull it or link it again
+    "tournaments.MirrorLink": "venue mode's link and queue: a restored event is not "
+    "published; pull it from the public copy or link it again (docs/venue.md)",
+    "tournaments.MirrorChange": "venue mode's link and queue: a restored event is not "
+    "published; pull it from the public copy or link it again (docs/venue.md)",
     "sessions.Session": "sign-ins: everyone signs in again",
     "axes.AccessAttempt": "failed sign-in counts and lockouts",
     "axes.AccessAttemptExpiration": "failed sign-in counts and lockouts",

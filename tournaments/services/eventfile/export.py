@@ -15,6 +15,17 @@ def _iso(value: dt.date | dt.datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
+def _canonical(value: Any) -> Any:
+    """A JSON value with every object's keys in sorted order: PostgreSQL's jsonb keeps
+    keys in its own order and SQLite in the order written, and the file must be the same
+    bytes from either (venue mode compares a laptop's file with a server's)."""
+    if isinstance(value, dict):
+        return {key: _canonical(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [_canonical(item) for item in value]
+    return value
+
+
 def export_text(event: Event) -> str:
     """The file as the director downloads it and the API serves it: the same bytes."""
     return json.dumps(export_event(event), indent=1, ensure_ascii=False) + "\n"
@@ -30,7 +41,7 @@ def export_event(event: Event) -> dict[str, Any]:
             "slug": event.slug,
             "name": event.name,
             "format": event.format,
-            "settings": event.settings,
+            "settings": _canonical(event.settings),
             "status": event.status,
             "public": event.public,
             "starts_on": _iso(event.starts_on),
@@ -56,7 +67,7 @@ def export_event(event: Event) -> dict[str, Any]:
                 "gender": e.gender,
                 "team": e.team.name if e.team else "",
                 "external_id": e.external_id,
-                "flags": e.flags,
+                "flags": _canonical(e.flags),
                 "status": e.status,
                 "withdrawn_after_round": e.withdrawn_after_round,
             }
@@ -68,8 +79,8 @@ def export_event(event: Event) -> dict[str, Any]:
                 "key": d.key,
                 "purpose": d.purpose,
                 "method": d.method,
-                "value": d.value,
-                "details": d.details,
+                "value": _canonical(d.value),
+                "details": _canonical(d.details),
                 "round": d.round.number if d.round else None,
                 "drawn_at": _iso(d.drawn_at),
             }
@@ -88,8 +99,8 @@ def _export_round(rnd: Round) -> dict[str, Any]:
         "deadline": _iso(rnd.deadline),
         "published_at": _iso(rnd.published_at),
         "completed_at": _iso(rnd.completed_at),
-        "reasons": rnd.reasons,
-        "details": rnd.details,
+        "reasons": _canonical(rnd.reasons),
+        "details": _canonical(rnd.details),
         "groups": [
             {
                 "key": g.key,
@@ -104,24 +115,24 @@ def _export_round(rnd: Round) -> dict[str, Any]:
                 "group": m.group.key if m.group else None,
                 "bracket": m.bracket,
                 "table": m.table,
-                "details": m.details,
-                "reasons": m.reasons,
+                "details": _canonical(m.details),
+                "reasons": _canonical(m.reasons),
                 "overridden": m.overridden,
                 "participants": [
                     {
                         "entrant": p.entrant.number if p.entrant else None,
                         "role": p.role,
-                        "details": p.details,
+                        "details": _canonical(p.details),
                     }
                     for p in m.participants.all()
                 ],
                 "games": [
                     {
                         "number": g.number,
-                        "scores": g.scores,
+                        "scores": _canonical(g.scores),
                         "first": g.first_seat,
                         "ending": g.ending,
-                        "details": g.details,
+                        "details": _canonical(g.details),
                     }
                     for g in m.games.all()
                 ],

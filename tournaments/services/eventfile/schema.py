@@ -59,7 +59,10 @@ def validate(
         "random_seed": check.text(event_in, "random_seed", "event", max_length=64),
         "external_draws": check.boolean(event_in, "external_draws", "event", False),
     }
-    if event["slug"] and Event.objects.filter(slug=event["slug"]).exclude(pk=replacing).exists():
+    taken = Event.objects.filter(slug=event["slug"])
+    if replacing is not None:
+        taken = taken.exclude(pk=replacing)
+    if event["slug"] and taken.exists():
         check.add("event.slug", events.slug_unavailable(event["slug"]), "event.slug_taken")
     engine = None
     if event["format"]:

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -32,12 +33,25 @@ from tournaments.services.mirror import outbox
 log = logging.getLogger(__name__)
 
 PROTOCOL = 1
-CONNECT_TIMEOUT = 3.0
-TIMEOUT = 10.0
 CLAIM = timedelta(seconds=30)
-BACKOFF_MAX = 60  # seconds
-GAP_RESENDS = 3  # a gap answered is resent at once, this many times in one call
+SNAPSHOT_TRIES = 5  # exports while the desk saves, before one in a transaction
+ROUNDS = 20  # pushes in one call at most (more saved meanwhile, a gap to resend from)
 FENCING = ("stale_epoch", "other_writer", "not_a_copy")
+
+
+def timeout() -> float:
+    """Seconds a push may take (connect and answer): ARBITER_MIRROR_TIMEOUT, 5 by default.
+    Short, so that a push caught by a cut fails soon and the next try follows the link's
+    return within seconds."""
+    return float(getattr(settings, "ARBITER_MIRROR_TIMEOUT", 5))
+
+
+def backoff(failures: int) -> int:
+    """Seconds to wait after ``failures`` failed pushes in a row: 1, 2, 4 ... up to
+    ARBITER_MIRROR_BACKOFF_MAX (2 by default). A try on a link that is down costs a refused
+    connection; a long wait would make the queue drain long after the link returned."""
+    cap = int(getattr(settings, "ARBITER_MIRROR_BACKOFF_MAX", 2))
+    return max(1, min(cap, int(2 ** min(failures - 1, 10))))
 
 
 def endpoint(public_url: str, what: str) -> str:
@@ -68,33 +82,51 @@ def split_public_url(public_url: str) -> tuple[str, str]:
 
 def build(event_id: int) -> dict[str, Any] | None:
     """The push for the event's waiting changes (None when nothing waits): the changes
-    after the acknowledged version and the event file at the last of them, read in one
+    after the acknowledged version and the event file at the last of them, read as one
     snapshot so the file holds exactly the changes it is labelled with."""
-    snapshot = connection.vendor == "postgresql" and not connection.in_atomic_block
-    with transaction.atomic():
-        if snapshot:  # (inside a caller's transaction, its snapshot rules)
+    if connection.vendor == "postgresql" and not connection.in_atomic_block:
+        with transaction.atomic():
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-        link = MirrorLink.objects.select_related("event").get(event_id=event_id)
-        if link.version <= link.acked_version:
-            return None
-        changes = [
-            {"version": v, "kind": k, "at": at.isoformat()}
-            for v, k, at in MirrorChange.objects.filter(
-                event_id=event_id, version__gt=link.acked_version, version__lte=link.version
-            )
-            .order_by("version")
-            .values_list("version", "kind", "at")
-        ]
-        return {
-            "protocol": PROTOCOL,
-            "writer": link.writer,
-            "epoch": link.epoch,
-            "base": link.acked_version,
-            "version": link.version,
-            "changes": changes,
-            "file": export_event(link.event),
-        }
+            return _read(event_id)
+    if connection.in_atomic_block:  # inside a caller's transaction, its snapshot rules
+        return _read(event_id)
+    # SQLite: a transaction here would be IMMEDIATE and hold the write lock (a save would
+    # wait for the export). Every change of the event raises its link's version in its
+    # own transaction, so a read between two equal versions saw no change: a snapshot.
+    for _attempt in range(SNAPSHOT_TRIES):
+        payload = _read(event_id)
+        if payload is None or _version(event_id) == payload["version"]:
+            return payload
+    with transaction.atomic():
+        return _read(event_id)
+
+
+def _version(event_id: int) -> int:
+    return MirrorLink.objects.values_list("version", flat=True).get(event_id=event_id)
+
+
+def _read(event_id: int) -> dict[str, Any] | None:
+    link = MirrorLink.objects.select_related("event").get(event_id=event_id)
+    if link.version <= link.acked_version:
+        return None
+    changes = [
+        {"version": v, "kind": k, "at": at.isoformat()}
+        for v, k, at in MirrorChange.objects.filter(
+            event_id=event_id, version__gt=link.acked_version, version__lte=link.version
+        )
+        .order_by("version")
+        .values_list("version", "kind", "at")
+    ]
+    return {
+        "protocol": PROTOCOL,
+        "writer": link.writer,
+        "epoch": link.epoch,
+        "base": link.acked_version,
+        "version": link.version,
+        "changes": changes,
+        "file": export_event(link.event),
+    }
 
 
 @dataclass(frozen=True)
@@ -119,7 +151,7 @@ def post(url: str, token: str, payload: dict[str, Any]) -> Answer:
         },
     )
     try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
+        with urllib.request.urlopen(request, timeout=timeout()) as response:
             return Answer(response.status, _json(response.read()))
     except urllib.error.HTTPError as error:
         return Answer(error.code, _json(error.read()))
@@ -147,25 +179,30 @@ def _claim(event_id: int, now: datetime) -> bool:
 
 
 def push(event_id: int, *, now: datetime | None = None, force: bool = False) -> str:
-    """Push the event's waiting changes once (and again at once after a gap). Returns what
-    happened: "idle" (nothing waits, or another pusher has it, or it waits for its retry),
-    "applied", "duplicate", "failed", "fenced". ``force`` skips the retry wait."""
+    """Push the event's waiting changes, and again while more wait (changes saved during a
+    push, or a gap to resend from). Returns what happened last: "idle" (nothing waits, or
+    it waits for its retry), "busy" (another pusher has the link), "applied", "duplicate",
+    "failed", "fenced". ``force`` skips the retry wait."""
     now = now or timezone.now()
     if force:
         MirrorLink.objects.filter(event_id=event_id).update(retry_at=None)
     if not _claim(event_id, now):
-        return "idle"
+        waiting = MirrorLink.objects.filter(
+            event_id=event_id, version__gt=F("acked_version"), pushing_until__gte=now
+        ).exists()
+        return "busy" if waiting else "idle"
+    outcome = "idle"
     try:
-        for _attempt in range(GAP_RESENDS + 1):
+        for _attempt in range(ROUNDS):
             payload = build(event_id)
             if payload is None:
-                return "idle"
+                return outcome
             link = MirrorLink.objects.get(event_id=event_id)
             answer = post(endpoint(link.public_url, "push"), link.token, payload)
             outcome = _record(event_id, payload, answer)
-            if outcome != "gap":
+            if outcome not in ("applied", "duplicate", "gap"):
                 return outcome
-        return "failed"
+        return outcome
     finally:
         MirrorLink.objects.filter(event_id=event_id).update(pushing_until=None)
 
@@ -205,7 +242,7 @@ def _record(event_id: int, payload: dict[str, Any], answer: Answer) -> str:
     with transaction.atomic():
         link = links.select_for_update().get()
         link.failures += 1
-        wait = min(BACKOFF_MAX, 2 ** min(link.failures - 1, 6))
+        wait = backoff(link.failures)
         link.retry_at = now + timedelta(seconds=wait)
         link.last_error = said[:300]
         link.last_error_at = now

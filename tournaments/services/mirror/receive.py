@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from tournaments.models import Event, MirrorChange, MirrorLink
+from tournaments.models import Event, MirrorChange, MirrorLink, Round
 from tournaments.models_venue import new_writer_id
 from tournaments.services import audit, live, locking
 from tournaments.services.errors import ServiceError
@@ -69,6 +69,10 @@ def _checked(payload: Any) -> tuple[dict[str, Any], str]:
     if not isinstance(payload.get("file"), dict):
         return {}, _("file: must be the event file.")
     return payload, ""
+
+
+def _public_rounds(event_id: int) -> int:
+    return Round.objects.filter(event_id=event_id).exclude(status=Round.Status.DRAFT).count()
 
 
 def _stale(event: Event, link: MirrorLink) -> Outcome:
@@ -148,6 +152,7 @@ def apply_push(event_id: int, payload: Any, *, now: datetime | None = None) -> O
                 _("The file is the event '%(file)s'; this is '%(here)s'.")
                 % {"file": slug, "here": event.slug},
             )
+        shown = _public_rounds(event_id)
         try:
             replace_event(event, file, by=None, now=now)
         except ServiceError as error:
@@ -162,7 +167,7 @@ def apply_push(event_id: int, payload: Any, *, now: datetime | None = None) -> O
                     event=event,
                     version=c["version"],
                     kind=c["kind"][:60],
-                    at=parse_datetime(c["at"]),
+                    at=parse_datetime(c["at"]) or now,
                 )
                 for c in new
             ],
@@ -180,7 +185,7 @@ def apply_push(event_id: int, payload: Any, *, now: datetime | None = None) -> O
             subject=event.slug,
             after={"epoch": push["epoch"], "base": push["base"], "version": push["version"]},
         )
-        if "round.published" in kinds:
+        if "round.published" in kinds or _public_rounds(event_id) != shown:
             live.changed(event_id, live.ROUND_PUBLISHED)
     return Outcome(
         200,

@@ -55,6 +55,14 @@ def kick(event_id: int, **kwargs: Any) -> None:
     _wake.set()
 
 
+def serving(**kwargs: Any) -> None:
+    """The web process answers its first request (connected to request_started): in
+    thread mode the pusher starts now, so changes left waiting before a restart go out
+    without waiting for the next save."""
+    if _started is None and mode() == "thread":
+        _ensure_thread()
+
+
 def _ensure_thread() -> None:
     global _started
     with _start_lock:
