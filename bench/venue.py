@@ -179,6 +179,7 @@ def day(pair: Any, players: int, results: int, compression: float, seed: int) ->
     pusher = pair.venue.spawn(
         "pusher", [sys.executable, "manage.py", "push_mirror", slug],
         ARBITER_MIRROR_PUSHER="command",
+        DJANGO_DEBUG=os.environ.get("BENCH_VENUE_PUSHER_DEBUG", "1"),
     )  # fmt: skip
     time.sleep(2)
     started = time.monotonic()
@@ -222,6 +223,7 @@ def day(pair: Any, players: int, results: int, compression: float, seed: int) ->
         "rss_max": max(rss),
         "rss_after_first_hour": rss[settled[0]] if settled else float("nan"),
         "rss_slope": _slope_of(hours, rss, settled),
+        "rss_slope_late": _slope_of(hours, rss, settled[len(settled) // 2 :]),
         "cpu_total": cpu[-1] - cpu[0],
         "cpu_slope": _slope_of(hours, cpu, settled),
         "cpu_second_hour": (second[-1] - second[0]) if len(second) > 1 else float("nan"),
@@ -244,52 +246,68 @@ def main() -> None:
     load = os.getloadavg()
     print(f"bench.venue: load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} at the start")
     workdir = Path(tempfile.mkdtemp(prefix="arbiter-bench-venue-"))
+    parts = os.environ.get("BENCH_VENUE_PARTS", "1,2,3").split(",")
     with Pair.start(workdir) as pair:
-        print(f"1. save at the venue -> public standings: {saves} saves, one every {every} s, "
-              f"{players}-entrant round robin, pusher: the runserver's thread")  # fmt: skip
-        from tests.venue import desk
-
-        mirrored = desk.mirrored_event(pair, "bench-latency", players)
-        timings = sorted(latency(mirrored, pair, saves, every, seed))
-        p95 = timings[min(len(timings) - 1, round(0.95 * (len(timings) - 1)))]
-        print(
-            f"   p50 {statistics.median(timings):.2f} s, p95 {p95:.2f} s, max {timings[-1]:.2f} s"
-            f" -> goal p95 < {GOAL_P95:.0f} s: {'met' if p95 < GOAL_P95 else 'NOT met'}"
-        )
-        outages = [float(x) for x in os.environ.get("BENCH_VENUE_OUTAGES", "3,10,30").split(",")]
-        spans = ", ".join(f"{o:.0f}" for o in outages)
-        print(
-            f"2. the link cut for {spans} s while the desk saves one result every {every} s, "
-            "then restored (goal: equal within 5 s)"
-        )
-        back = catch_up(pair, mirrored, outages, every, seed)
-        print("   " + "; ".join(
-            f"{o:.0f} s cut: {t:.2f} s ({'met' if t <= 5 else 'NOT met'})" for o, _n, t in back
-        ))  # fmt: skip
-        print(
-            f"3. a {DAY_HOURS:.0f}-hour day compressed x{compression:.0f}: {day_results} results,"
-            " three cuts of a simulated 20 minutes, pusher: manage.py push_mirror"
-        )
-        found = day(pair, players, day_results, compression, seed)
-        print(
-            f"   {found['results']} results published, the copy equal "
-            f"{found['caught_up']:.1f} s after the desk's last save; the day took "
-            f"{found['real_seconds']:.0f} s (true compression x{found['compression']:.0f}); "
-            f"event file {found['file_kib']:.0f} KiB at the end"
-        )
-        print(
-            f"   pusher RSS: {found['rss_start']:.1f} MiB at the start, "
-            f"{found['rss_after_first_hour']:.1f} after the first hour, {found['rss_end']:.1f} "
-            f"at the end, {found['rss_max']:.1f} at most; slope from hour 1 on "
-            f"{found['rss_slope']:+.2f} MiB per simulated hour ({found['samples']} samples)"
-        )
-        print(
-            f"   pusher CPU: {found['cpu_total']:.1f} s in all; from hour 1 on "
-            f"{found['cpu_slope']:.2f} CPU s per simulated hour; hour 2 "
-            f"{found['cpu_second_hour']:.2f} s, the last hour {found['cpu_last_hour']:.2f} s"
-        )
+        if "1" in parts:
+            part_one_two(pair, players, saves, every, seed, parts)
+        if "3" in parts:
+            part_three(pair, players, day_results, compression, seed)
     load = os.getloadavg()
     print(f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} at the end (a shared machine)")
+
+
+def part_one_two(
+    pair: Any, players: int, saves: int, every: float, seed: int, parts: list[str]
+) -> None:
+    print(f"1. save at the venue -> public standings: {saves} saves, one every {every} s, "
+          f"{players}-entrant round robin, pusher: the runserver's thread")  # fmt: skip
+    from tests.venue import desk
+
+    mirrored = desk.mirrored_event(pair, "bench-latency", players)
+    timings = sorted(latency(mirrored, pair, saves, every, seed))
+    p95 = timings[min(len(timings) - 1, round(0.95 * (len(timings) - 1)))]
+    print(
+        f"   p50 {statistics.median(timings):.2f} s, p95 {p95:.2f} s, max {timings[-1]:.2f} s"
+        f" -> goal p95 < {GOAL_P95:.0f} s: {'met' if p95 < GOAL_P95 else 'NOT met'}"
+    )
+    if "2" not in parts:
+        return
+    outages = [float(x) for x in os.environ.get("BENCH_VENUE_OUTAGES", "3,10,30").split(",")]
+    spans = ", ".join(f"{o:.0f}" for o in outages)
+    print(
+        f"2. the link cut for {spans} s while the desk saves one result every {every} s, "
+        "then restored (goal: equal within 5 s)"
+    )
+    back = catch_up(pair, mirrored, outages, every, seed)
+    print("   " + "; ".join(
+        f"{o:.0f} s cut: {t:.2f} s ({'met' if t <= 5 else 'NOT met'})" for o, _n, t in back
+    ))  # fmt: skip
+
+
+def part_three(pair: Any, players: int, day_results: int, compression: float, seed: int) -> None:
+    print(
+        f"3. a {DAY_HOURS:.0f}-hour day compressed x{compression:.0f}: {day_results} results,"
+        " three cuts of a simulated 20 minutes, pusher: manage.py push_mirror"
+    )
+    found = day(pair, players, day_results, compression, seed)
+    print(
+        f"   {found['results']} results published, the copy equal "
+        f"{found['caught_up']:.1f} s after the desk's last save; the day took "
+        f"{found['real_seconds']:.0f} s (true compression x{found['compression']:.0f}); "
+        f"event file {found['file_kib']:.0f} KiB at the end"
+    )
+    print(
+        f"   pusher RSS: {found['rss_start']:.1f} MiB at the start, "
+        f"{found['rss_after_first_hour']:.1f} after the first hour, {found['rss_end']:.1f} "
+        f"at the end, {found['rss_max']:.1f} at most; slope from hour 1 on "
+        f"{found['rss_slope']:+.2f} MiB per simulated hour, over the day's second half "
+        f"{found['rss_slope_late']:+.2f} ({found['samples']} samples)"
+    )
+    print(
+        f"   pusher CPU: {found['cpu_total']:.1f} s in all; from hour 1 on "
+        f"{found['cpu_slope']:.2f} CPU s per simulated hour; hour 2 "
+        f"{found['cpu_second_hour']:.2f} s, the last hour {found['cpu_last_hour']:.2f} s"
+    )
 
 
 if __name__ == "__main__":

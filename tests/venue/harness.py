@@ -68,7 +68,7 @@ def database_url(database: Mapping[str, Any], name: str) -> str:
     return f"postgres://{auth}@{host}{port}/{name}"
 
 
-def _admin(database: Mapping[str, Any]) -> Any:
+def admin_connection(database: Mapping[str, Any]) -> Any:
     import psycopg
 
     return psycopg.connect(
@@ -82,7 +82,7 @@ def _admin(database: Mapping[str, Any]) -> Any:
 
 
 def create_database(database: Mapping[str, Any], name: str, template: str = "") -> None:
-    with _admin(database) as conn:
+    with admin_connection(database) as conn:
         if template:
             # a template must have no other session: the migrating process has exited
             conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
@@ -92,7 +92,7 @@ def create_database(database: Mapping[str, Any], name: str, template: str = "") 
 
 
 def drop_database(database: Mapping[str, Any], name: str) -> None:
-    with _admin(database) as conn:
+    with admin_connection(database) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from tests.venue.conftest import need_postgres
-from tests.venue.harness import Client, Pair, _admin, postgres_settings
+from tests.venue.harness import Client, Pair, admin_connection, postgres_settings
 from tests.venue.proxy import LinkProxy
 
 FAST = 2.0  # s: a cut link fails well before any client's timeout (10 s here)
@@ -129,7 +129,7 @@ def test_a_pair_leaves_no_process_and_no_database(tmp_path) -> None:
         pids = [p.popen.pid for p in (*pair.venue.processes, *pair.public.processes)]
         assert len(pids) == 2
         port = pair.link.port
-    with _admin(postgres_settings()) as conn:
+    with admin_connection(postgres_settings()) as conn:
         left = conn.execute(
             "SELECT datname FROM pg_database WHERE datname = ANY(%s)", (names,)
         ).fetchall()
