@@ -30,7 +30,9 @@ with the loopback proxy of tests/venue/proxy.py between them (open: a live link)
    The desk saves as fast as it can when its saves are slower than the pace: the day's
    real length and so its true compression are printed.
 
-PostgreSQL from BENCH_DATABASE_URL or DATABASE_URL (its server: the databases are made
+BENCH_VENUE_PARTS (1,2,3) runs some parts only (2 needs 1); BENCH_VENUE_PUSHER_DEBUG (1, as
+under `make run`) is the day's pusher's DJANGO_DEBUG; BENCH_VENUE_SEED (31) seeds the
+results. PostgreSQL from BENCH_DATABASE_URL or DATABASE_URL (its server: the databases are made
 there); Redis from REDIS_URL (optional, the public instance's cache). A benchmark never
 fails a build.
 """
