@@ -495,3 +495,45 @@ def test_applying_a_push_fires_the_live_stream_and_the_standings_as_a_save_does(
     assert (public.pk, live.ROUND_PUBLISHED) in told
     public.refresh_from_db()
     assert recomputed == [public.results_version]
+
+
+def test_a_push_rewrites_only_what_changed_and_still_ends_equal(director, linked, public, bridge):
+    """The copy writes again only the rounds that differ from its own file; entrants,
+    a correction of an earlier round and a new round all arrive."""
+    assert push.push(linked.pk) == "applied"
+    kept = public.rounds.get(number=1).pk
+    _play(linked, director)
+    assert push.push(linked.pk) == "applied"
+    assert public.rounds.get(number=1).pk == kept  # equal round: not written again
+    assert _equal(linked, public)
+    entrant = linked.entrants.get(number=3)
+    entrant.name = "Renamed at the desk"
+    entrant.save()
+    events.add_entrant(Event.objects.get(pk=linked.pk), name="Late", rating=900, by=director)
+    assert push.push(linked.pk) == "applied"
+    assert _equal(linked, public)
+    assert public.entrants.get(number=3).name == "Renamed at the desk"
+
+
+def test_the_fenced_venue_pulls_the_event_back_and_writes_again(
+    director, linked, public, token, bridge
+):
+    """Issue 31 (3): the event handed back to the venue machine that was fenced: with
+    --replace its own copy is replaced by the public copy's, at the next epoch."""
+    push.push(linked.pk)
+    receive.take_over(Event.objects.get(pk=public.pk), by=director)
+    events.add_entrant(Event.objects.get(pk=public.pk), name="Typed online", rating=1, by=director)
+    _play(linked, director)  # typed on the cut-off laptop: never acknowledged
+    assert push.push(linked.pk) == "fenced"
+    with pytest.raises(ServiceError, match="already on this machine"):
+        links.pull_event(PUBLIC_URL, token)
+    back = links.pull_event(PUBLIC_URL, token, replace=True)
+    assert back.pk == linked.pk and back.mirror_state == "venue"
+    assert back.mirror_link.epoch == 3 and not back.mirror_link.refused
+    assert _equal(back, public)  # the public copy's record, the laptop's unacknowledged gone
+    assert back.entrants.filter(name="Typed online").exists()
+    events.add_entrant(
+        Event.objects.get(pk=back.pk), name="Back at the desk", rating=2, by=director
+    )
+    assert push.push(back.pk) == "applied"
+    assert _equal(back, public)

@@ -30,6 +30,7 @@ from tournaments.models import (
     Team,
 )
 from tournaments.services import audit, standings
+from tournaments.services.eventfile.export import export_event
 from tournaments.services.eventfile.schema import validate
 from tournaments.services.result_json import score_json
 from tournaments.services.state import load_event_state, match_state, rounds_queryset
@@ -101,25 +102,103 @@ def replace_event(event: Event, data: Any, *, by: Any, now: dt.datetime | None =
     webhooks, audit log, check-ins, and its entrants' rows (updated by number, so a claim
     or a standings row stays with its entrant). One transaction; the caller holds the
     event's lock. The venue mode's public copy applies each push this way
-    (services/mirror/receive.py), and then exports the very file it was given."""
+    (services/mirror/receive.py), and then exports the very file it was given.
+
+    Only what differs from the event's own file is written again: a round equal to the
+    file's stays as it is (a result saved at the venue rewrites one round, not the event),
+    and so do the entrants, teams and stages when they are equal."""
     now = now or timezone.now()
     clean = validate(data, limited=True, replacing=event.pk)
     ev = clean["event"]
+    current = export_event(event)
     with transaction.atomic():
-        Round.objects.filter(event=event).delete()  # their matches, seats, games, groups
-        RandomDraw.objects.filter(event=event).delete()
-        Stage.objects.filter(event=event).delete()
-        Entrant.objects.filter(event=event).update(team=None)
-        Team.objects.filter(event=event).delete()
         fields = {name: ev[name] for name in EVENT_FIELDS}
         if ev["random_seed"]:
             fields["random_seed"] = ev["random_seed"]
         Event.objects.filter(pk=event.pk).update(**fields)
         for name, value in fields.items():
             setattr(event, name, value)
-        _write_contents(event, clean, by=by, now=now, progress=None, replacing=True)
+        RandomDraw.objects.filter(event=event).delete()
+        same_teams = data.get("teams") == current["teams"]
+        same_stages = data.get("stages") == current["stages"]
+        same_entrants = same_teams and data.get("entrants") == current["entrants"]
+        rescore_all = not same_entrants or data.get("event") != current["event"]
+        kept_rounds = {r["number"]: r for r in current["rounds"]} if same_stages else {}
+        keep = {
+            r["number"]
+            for r in data.get("rounds", [])
+            if isinstance(r, dict) and kept_rounds.get(r.get("number")) == r
+        }
+        Round.objects.filter(event=event).exclude(number__in=keep).delete()
+        if same_teams:
+            teams = {t.name: t for t in Team.objects.filter(event=event)}
+        else:
+            Entrant.objects.filter(event=event).update(team=None)
+            Team.objects.filter(event=event).delete()
+            teams = {
+                t["name"]: Team.objects.create(event=event, name=t["name"], country=t["country"])
+                for t in clean["teams"]
+            }
+        if same_stages:
+            stages = {st.key: st for st in Stage.objects.filter(event=event)}
+        else:
+            Stage.objects.filter(event=event).delete()
+            stages = {
+                st["key"]: Stage.objects.create(
+                    event=event, key=st["key"], name=st["name"], order=st["order"]
+                )
+                for st in clean["stages"]
+            }
+        if same_entrants:
+            entrants = {e.number: e for e in Entrant.objects.filter(event=event)}
+        else:
+            rows = [_entrant(event, e, teams) for e in clean["entrants"]]
+            entrants = {e.number: e for e in _update_entrants(event, rows)}
+        rounds = {r.number: r for r in Round.objects.filter(event=event)}
+        for r in clean["rounds"]:
+            if r["number"] not in keep:
+                rounds[r["number"]] = _import_round(event, r, entrants, stages, by=by, now=now)
+        _import_draws(event, clean, rounds, now)
+        changed = None if rescore_all else set(rounds) - keep
+        _score_imported(event, by=by, now=now, only=changed)
         standings.results_changed(event)
     return event
+
+
+def _entrant(event: Event, e: dict[str, Any], teams: dict[str, Team]) -> Entrant:
+    return Entrant(
+        event=event,
+        number=e["number"],
+        name=e["name"],
+        family_name=e["family_name"],
+        given_name=e["given_name"],
+        rating=e["rating"],
+        seed=e["seed"],
+        country=e["country"],
+        gender=e["gender"],
+        team=teams.get(e["team"]),
+        external_id=e["external_id"],
+        flags=e["flags"],
+        status=e["status"],
+        withdrawn_after_round=e["withdrawn_after_round"],
+    )
+
+
+def _import_draws(
+    event: Event, clean: dict[str, Any], rounds: dict[int, Round], now: dt.datetime
+) -> None:
+    for d in clean["draws"]:
+        RandomDraw.objects.create(
+            event=event,
+            round=rounds.get(d["round"]),
+            key=d["key"],
+            purpose=d["purpose"],
+            method=d["method"],
+            value=d["value"],
+            details=d["details"],
+            drawn_by=None,
+            drawn_at=d["drawn_at"] or now,
+        )
 
 
 def _write_contents(
@@ -309,7 +388,9 @@ def _import_round(
     return rnd
 
 
-def _score_imported(event: Event, *, by: Any, now: dt.datetime) -> None:
+def _score_imported(
+    event: Event, *, by: Any, now: dt.datetime, only: set[int] | None = None
+) -> None:
     """Store the engine's score of every recorded match: its games, a bye, or details that
     decide it without games (GokoDom's result codes: left unscored, the rounds showed no
     results though the standings counted them). A result from details alone gets its
@@ -318,7 +399,7 @@ def _score_imported(event: Event, *, by: Any, now: dt.datetime) -> None:
     engine = event.engine
     changes = []
     for rnd in rounds_queryset(event):
-        if rnd.status == Round.Status.DRAFT:
+        if rnd.status == Round.Status.DRAFT or (only is not None and rnd.number not in only):
             continue
         scored = []
         for match in rnd.matches.all():
