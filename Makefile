@@ -7,7 +7,7 @@ PORT ?= 8000
 # The address mails link to and `make run` prints: the port served, unless set (docs/operations.md).
 SITE_URL := $(or $(ARBITER_SITE_URL),http://$(HOST):$(PORT))
 
-.PHONY: run install migrate demo messages test test-deep lint format typecheck bench bench-pages bench-load bench-fuzz bench-reliability bench-wof bench-sse bench-release lock clean
+.PHONY: run install migrate demo messages test test-deep lint format typecheck bench bench-pages bench-load bench-fuzz bench-reliability bench-wof bench-sse bench-release bench-venue lock clean
 
 $(VENV)/.installed: requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -103,6 +103,13 @@ bench-sse: install
 # PostgreSQL in BENCH_DATABASE_URL, Redis in REDIS_URL; BENCH_KEEP=1 reuses the built event.
 bench-release: install
 	$(PY) -m bench.release
+
+# Venue mode (docs/venue.md, docs/performance.md): two instances and the link between them;
+# the latency from a save at the venue to the public standings (goal p95 < 3 s), then the
+# pusher's memory and CPU over a 10-hour day compressed x BENCH_VENUE_COMPRESSION (120).
+# PostgreSQL in BENCH_DATABASE_URL (or DATABASE_URL), REDIS_URL optional. About 10 minutes.
+bench-venue: install
+	$(PY) -m bench.venue
 
 # 10,000 hostile inputs per entry point, then atheris (docs/reliability.md); needs
 # DATABASE_URL (PostgreSQL) like the tests. Long: about 40 minutes on two shared cores.
