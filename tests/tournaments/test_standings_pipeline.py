@@ -6,6 +6,7 @@ difference, equal to a whole store."""
 from __future__ import annotations
 
 import random
+import threading
 from unittest import mock
 
 import pytest
@@ -359,3 +360,52 @@ def test_a_result_reloads_only_its_match(director, django_assert_max_num_queries
         computed = standings_kept.compute(event, event.results_version, kept)
     assert computed.changed == {(3, match.code)}
     assert computed.kept.state == standings.record_state(event)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_result_saved_while_the_worker_reads_the_record_is_read_whole_or_not_at_all(
+    director,
+):
+    """The loader reads participants, games and matches in three queries; a result saved
+    between the first and the last once gave the worker a round-robin match without its
+    players ("not enough values to unpack"). The record is now one snapshot."""
+    event, _ = imported("round_robin", 8, 2, "mid-read")
+    standings.refresh(event.pk, 0)
+    event.refresh_from_db()
+    first, first_games = flipped(event, 1)
+    with quietly():
+        results.record(first, first_games, expected_version=first.version, by=director)
+    event.refresh_from_db()
+    kept = standings_kept.take(event.pk)
+    match, games = flipped(event, 2)
+
+    def another_desk_saves() -> None:
+        try:
+            with quietly():
+                fresh = Match.objects.get(pk=match.pk)
+                results.record(fresh, games, expected_version=fresh.version, by=director)
+        finally:
+            connection.close()
+
+    saved: list[bool] = []
+
+    def save_after_the_first_read(execute, sql, params, many, context):
+        found = execute(sql, params, many, context)
+        if not saved and "tournaments_matchparticipant" in sql:
+            saved.append(True)
+            desk = threading.Thread(target=another_desk_saves)
+            desk.start()
+            desk.join()
+        return found
+
+    with connection.execute_wrapper(save_after_the_first_read):
+        computed = standings_kept.compute(event, event.results_version, kept)
+    assert saved, "the result was saved in the middle of the read"
+    # the snapshot predates the second save: the first result only, nothing half-read
+    assert computed.changed == {(1, first.code)}
+    assert all(len(m.participants) == 2 for r in computed.kept.state.rounds for m in r.matches)
+    standings_kept.keep(computed.kept)
+    event.refresh_from_db()
+    after = standings_kept.compute(event, event.results_version, standings_kept.take(event.pk))
+    assert after.changed == {(2, match.code)}
+    assert after.kept.state == standings.record_state(event)

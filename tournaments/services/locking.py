@@ -10,6 +10,10 @@ event. Call these inside ``transaction.atomic()``: a lock lasts until the commit
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.db import connection, transaction
 from django.utils.translation import gettext as _
 from django_stubs_ext import StrOrPromise
 
@@ -42,3 +46,18 @@ def lock_match(match: Match, *, seats: bool = False) -> tuple[Event, Match]:
     locked = rows.get(pk=match.pk)
     locked.round.event = event  # the locked row, so nobody reads a stale copy of it
     return event, locked
+
+
+@contextmanager
+def read_snapshot() -> Iterator[None]:
+    """Reads that must see the database at one instant (an event loaded in several
+    queries while desks save): one REPEATABLE READ transaction on PostgreSQL. Inside a
+    caller's transaction its snapshot rules; SQLite's reads see one state per transaction
+    only when they hold the write lock, which a reader must not take, so they run as they are."""
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        yield

@@ -29,6 +29,7 @@ from django.db import connection
 from rules.contention import Contention
 from rules.contract import EventState, MatchState, RoundStatus, Standings
 from tournaments.models import Entrant, Event, Group, GroupMember, Round
+from tournaments.services import locking
 from tournaments.services.state import load_changed_matches, load_event_state
 
 log = logging.getLogger(__name__)
@@ -97,7 +98,14 @@ class Computed:
 
 def compute(event: Event, version: int, kept: Kept | None) -> Computed:
     """The standings of the event's record as of at least ``version``: from ``kept`` when
-    only match results changed since, else the whole way."""
+    only match results changed since, else the whole way. The record is read as one
+    snapshot: a result saved between the loader's queries (participants, games, matches)
+    once gave a match without its players."""
+    with locking.read_snapshot():
+        return _compute(event, version, kept)
+
+
+def _compute(event: Event, version: int, kept: Kept | None) -> Computed:
     digest = shape_digest(event)
     if kept is not None:
         found = _incremental(event, version, kept, digest)
