@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from tournaments.models import Event, GroupMember, Round
+from tournaments.services import locking
 from tournaments.services.eventfile.schema import FILE_VERSION
 from tournaments.services.state import rounds_queryset
 
@@ -32,7 +33,14 @@ def export_text(event: Event) -> str:
 
 
 def export_event(event: Event) -> dict[str, Any]:
-    """The whole event as plain data, in a fixed order, so that equal events export equal."""
+    """The whole event as plain data, in a fixed order, so that equal events export equal.
+    Read as one snapshot: a save (or a venue's push) between its queries would otherwise
+    give a file that never existed."""
+    with locking.read_snapshot():
+        return _export_event(event)
+
+
+def _export_event(event: Event) -> dict[str, Any]:
     entrants = list(event.entrants.select_related("team").order_by("number"))
     rounds = list(rounds_queryset(event).select_related("stage"))
     return {
