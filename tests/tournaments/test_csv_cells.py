@@ -66,6 +66,8 @@ def test_every_csv_writer_of_the_project_is_the_one_helper():
         ("tournaments/csv_cells.py", "csv.writer("),
         # the download view serves the files csv_bytes built (report_files.py)
         ("tournaments/views/reports.py", "text/csv"),
+        # the series standings' download serves what csv_bytes built
+        ("tournaments/views/series.py", "text/csv"),
     }
     assert set(found) <= allowed, f"CSV written outside tournaments/csv_cells.py: {found}"
 

@@ -4,6 +4,7 @@ rating list, the director's entries screen, "Make entrants"; every action audite
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -18,6 +19,7 @@ from tournaments.models import AuditEntry, Entry
 from tournaments.services import places, rating_list
 from tournaments.services import registration as registration_settings
 from tournaments.services.errors import ServiceError
+from tournaments.views import pagecache, pagegen
 
 pytestmark = pytest.mark.django_db
 
@@ -269,3 +271,29 @@ def test_the_director_screen_acts_and_refuses_bad_settings(client, event, direct
     assert "Entry deadline: “soon” is not a date and time" in bad.content.decode()
     client.post(reverse("tournaments:manage_entry_action", args=["open", ann.pk, "refuse"]))
     assert Entry.objects.get(name="Ann").status == "refused"
+
+
+@pytest.fixture
+def page_cache_on(settings):
+    """The page cache as in production, under a key prefix of its own."""
+    settings.ARBITER_PAGE_CACHE = True
+    settings.CACHES = {
+        name: {**conf, "KEY_PREFIX": f"entries-{uuid.uuid4().hex[:8]}"}
+        for name, conf in settings.CACHES.items()
+    }
+    pagecache._down_until = pagegen._down_until = 0.0
+    yield
+    pagecache._down_until = pagegen._down_until = 0.0
+
+
+def test_the_public_event_page_links_the_entry_form_while_entries_are_open(
+    client, event, director, page_cache_on
+):
+    """A player finds the form from the event's page; closing entries takes the link away
+    at once, though the page is cached (the settings move the page's stamp)."""
+    page = client.get(reverse("tournaments:event", args=[event.slug])).content.decode()
+    assert reverse("tournaments:enter", args=[event.slug]) in page
+    assert "Enter this event" in page
+    registration_settings.update_settings(event, {"open": False}, by=director)
+    page = client.get(reverse("tournaments:event", args=[event.slug])).content.decode()
+    assert reverse("tournaments:enter", args=[event.slug]) not in page

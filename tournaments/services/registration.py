@@ -60,6 +60,9 @@ def update_settings(
         if not after:
             return registration
         registration.save()
+        # the public event page shows the entry form's link while entries are open
+        event.updated_at = now
+        event.save(update_fields=["updated_at"])
         audit.log(
             event,
             "registration.settings_changed",

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_safe
 from accounts.permissions import entrant_of, event_for_viewer, is_director, is_player_of
 from tournaments import selectors
 from tournaments.formats import ui_for
-from tournaments.models import Event, Round
+from tournaments.models import Event, Registration, Round
 from tournaments.services.live import version_token
 from tournaments.views import entrant_book, fragments
 from tournaments.views.pagecache import PLACEHOLDER, building_for_cache, cached_public_page
@@ -118,6 +118,8 @@ def event_home(request: HttpRequest, slug: str) -> HttpResponse:
         "pending": snapshot.pending if snapshot else [],
         "is_director": is_director(request.user, event),
         "pairings": _pairings_context(request, event, current, rounds),
+        # the entry form's link while entries are open (its settings move the page stamp)
+        "entries_open": Registration.objects.filter(event=event, open=True).first(),
     }
     if snapshot:
         # the top of the first table; the standings page has every table, a page at a time
