@@ -53,6 +53,13 @@ def pytest_configure(config):
         app.conf.task_always_eager = True
         app.conf.task_eager_propagates = True
         _apart_from_other_workers(config, app)
+        # Eager tasks would start venue mode's pusher thread (runner.kick) in a test process,
+        # where it would outlive its test, looking at the test database every second. Tests
+        # push by calling the pusher; the two-instance tests (tests/venue) run real servers,
+        # whose settings come from their own environment.
+        from django.conf import settings as django_settings
+
+        django_settings.ARBITER_MIRROR_PUSHER = "off"
 
 
 def _apart_from_other_workers(config, app) -> None:

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 from rules.registry import FORMATS
+from tests.pysource import parse_python
 
 ROOT = Path(__file__).resolve().parent.parent
 MAP = ROOT / "docs" / "formats" / "map.md"
@@ -77,7 +78,7 @@ def problems(text: str, root: Path) -> list[str]:
             found.append(f"{path}: names {names} but is not a Python file")
             continue
         if path not in trees:
-            trees[path] = ast.parse(file.read_text(encoding="utf-8"))
+            trees[path] = parse_python(file.read_text(encoding="utf-8"))
         found.extend(
             f"{path}: {name} is not defined there" for name in names if not _has(trees[path], name)
         )
@@ -127,7 +128,7 @@ def test_the_add_a_format_recipe_names_every_list_of_format_keys() -> None:
         path.relative_to(ROOT).as_posix()
         for folder in SOURCES
         for path in (ROOT / folder).rglob("*.py")
-        if lists_of_every_key(ast.parse(path.read_text(encoding="utf-8")), keys)
+        if lists_of_every_key(parse_python(path.read_text(encoding="utf-8")), keys)
     )
     assert "rules/registry.py" in listing  # the scan sees the one list of the keys
     assert [path for path in listing if path not in recipe] == []
@@ -135,9 +136,9 @@ def test_the_add_a_format_recipe_names_every_list_of_format_keys() -> None:
 
 def test_a_list_of_every_key_is_found_and_a_partial_one_is_not() -> None:
     keys = {"a", "b"}
-    assert lists_of_every_key(ast.parse("X = {'a': 1, 'b': 2}"), keys)
-    assert lists_of_every_key(ast.parse("f(['b', 'a', 'c'])"), keys)
-    assert not lists_of_every_key(ast.parse("X = ('a',); Y = {'b'}"), keys)
+    assert lists_of_every_key(parse_python("X = {'a': 1, 'b': 2}"), keys)
+    assert lists_of_every_key(parse_python("f(['b', 'a', 'c'])"), keys)
+    assert not lists_of_every_key(parse_python("X = ('a',); Y = {'b'}"), keys)
 
 
 def test_the_check_catches_a_missing_file_name_and_method() -> None:

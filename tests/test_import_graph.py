@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from tests.pysource import parse_python
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("tournaments", "accounts")
 
@@ -39,7 +41,7 @@ def module_files(root: Path, packages: Iterable[str]) -> dict[str, Path]:
 
 def _imported_names(module: str, path: Path) -> Iterable[str]:
     is_package = path.name == "__init__.py"
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in ast.walk(parse_python(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
             yield from (alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):

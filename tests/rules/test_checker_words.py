@@ -11,6 +11,7 @@ import pytest
 
 from rules import registry, words
 from rules.checkers.common import Report
+from tests.pysource import parse_python
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
 # The checker files converted so far. The maintainer widens this to every checker file,
@@ -28,7 +29,7 @@ WHERE = {"code", "round", "match", "entrant"}
 def report_adds(path: Path) -> list[ast.Call]:
     """The ``.add(`` calls of a Report: on a name that says it is one, or with its keywords."""
     found = []
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in ast.walk(parse_python(path.read_text(), str(path))):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
             continue
         if node.func.attr != "add":
@@ -70,7 +71,7 @@ def test_the_scan_sees_a_finding_with_english_text() -> None:
         'report.add(RULE, text="Nobody.", round=1)\n'
         "seen.add(entrant)\n"
     )
-    tree = ast.parse(source)
+    tree = parse_python(source)
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
     adds = [c for c in calls if isinstance(c.func, ast.Attribute) and c.func.attr == "add"]
     assert len(adds) == 3

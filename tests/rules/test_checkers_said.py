@@ -19,6 +19,7 @@ from rules.formats.gokodom import checker as gc
 from rules.formats.gokodom.simulate import simulate
 from rules.formats.woc import checker as wc
 from rules.formats.woc.simulate import field, play
+from tests.pysource import parse_python
 from tests.rules.test_checkers_support import edit_match, swap_players
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
@@ -43,7 +44,7 @@ def _literals(node: ast.expr) -> list[str] | None:
 @pytest.mark.parametrize("path", CONVERTED, ids=lambda p: str(p.relative_to(RULES)))
 def test_every_finding_names_a_code_and_writes_no_sentence(path: Path) -> None:
     known = words.catalogue()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in ast.walk(parse_python(path.read_text(), str(path))):
         if not (isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "add"):
             continue
         if getattr(node.func.value, "id", None) != "report":  # type: ignore[attr-defined]

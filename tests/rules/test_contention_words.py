@@ -14,6 +14,7 @@ from rules.contention.words import WORDS
 from rules.contract import EventState, GameState, MatchState
 from rules.formats.round_robin import ENGINE
 from rules.formats.round_robin import contention as round_robin
+from tests.pysource import parse_python
 
 from .test_contention_support import people, play_rounds
 
@@ -86,7 +87,7 @@ def _named_codes() -> set[str]:
     for path in paths:
         if path.name == "words.py":
             continue
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parse_python(path.read_text())):
             value = node.value if isinstance(node, ast.Constant) else None
             if isinstance(value, str) and value.startswith("contention."):
                 named.add(value)

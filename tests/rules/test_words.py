@@ -12,6 +12,7 @@ import pytest
 
 from rules import words
 from rules.contract import NeedsDecision, Problem, Reason
+from tests.pysource import parse_python
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
 # class -> position of its text argument
@@ -30,7 +31,7 @@ def converted_files() -> list[Path]:
 
 
 def constructions(path: Path):
-    tree = ast.parse(path.read_text(), str(path))
+    tree = parse_python(path.read_text(), str(path))
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue

@@ -14,6 +14,8 @@ from django.template.base import Node
 from django.template.loader_tags import ExtendsNode, IncludeNode
 from django.templatetags.i18n import BlockTranslateNode, TranslateNode
 
+from tests.pysource import parse_python
+
 ROOT = Path(__file__).resolve().parents[2]
 PO = ROOT / "locale" / "fr" / "LC_MESSAGES" / "django.po"
 MO = PO.with_suffix(".mo")
@@ -174,7 +176,7 @@ SOURCE_FOLDERS = ("tournaments", "accounts", "config", "rules")
 
 def _python_msgids(path: Path) -> set[tuple[str, str]]:
     found: set[tuple[str, str]] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(parse_python(path.read_text(encoding="utf-8"))):
         if not isinstance(node, ast.Call):
             continue
         name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)

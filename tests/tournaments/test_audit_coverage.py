@@ -35,6 +35,7 @@ from tests.factories import (
     wpf_imported_event,
     wpf_playoffs_event,
 )
+from tests.pysource import parse_python
 from tournaments.formats.bot_contest import services as format_bot_contest
 from tournaments.formats.freestyle import services as format_freestyle
 from tournaments.formats.gokodom import services as format_gokodom
@@ -173,7 +174,7 @@ def find_writers() -> set[str]:
     calls: dict[str, set[str]] = {}
     writes: set[str] = set()
     for name, module in modules:
-        for node in ast.walk(ast.parse(inspect.getsource(module))):
+        for node in ast.walk(parse_python(inspect.getsource(module))):
             if not isinstance(node, ast.FunctionDef):
                 continue
             key = f"{name}.{node.name}"

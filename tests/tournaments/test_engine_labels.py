@@ -18,6 +18,7 @@ from rules import registry, words
 from rules.contract import Decided
 from rules.tiebreaks import DETAIL
 from tests.factories import play_round, round_robin_event
+from tests.pysource import parse_python
 from tests.tournaments.catalogue import PO, read_po
 from tournaments.words import decided_detail, label, sentence
 
@@ -28,7 +29,7 @@ def _marked() -> dict[str, str]:
     """Every string rules/ marks with ``_`` (``gettext_noop``), with where it is."""
     found: dict[str, str] = {}
     for path in sorted(RULES.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parse_python(path.read_text(encoding="utf-8"))):
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Name)
