@@ -1,10 +1,11 @@
 """ast.parse for the tests that read the project's source.
 
-CPython 3.11.7 (the machines' python3) keeps the AST constructor's recursion depth in
-interpreter-wide state: a parse in another thread at the same moment (Python 3.11's
-tracebacks parse source to place their carets, so any thread that logs an exception
-parses) makes this one fail with "SystemError: AST constructor recursion depth mismatch"
-(CPython gh-106905, fixed in 3.11.8 and 3.12). The source is fine: parse it again.
+CPython 3.11's AST constructor keeps its recursion depth in interpreter-wide state, shared
+by the process's threads: a parse in another thread at the same moment (Python 3.11's
+tracebacks parse source to place their carets, so a thread that logs an exception parses)
+can make this one fail with "SystemError: AST constructor recursion depth mismatch" (seen
+twice in CI on 3.11.7; reported upstream as CPython gh-106905 and by other projects). The
+source is fine: parse it again.
 """
 
 from __future__ import annotations
