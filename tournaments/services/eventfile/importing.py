@@ -222,25 +222,7 @@ def _write_contents(
         for s in clean["stages"]
     }
     # in bulk: 10,000 entrants one query each took minutes (issue 20)
-    rows = [
-        Entrant(
-            event=event,
-            number=e["number"],
-            name=e["name"],
-            family_name=e["family_name"],
-            given_name=e["given_name"],
-            rating=e["rating"],
-            seed=e["seed"],
-            country=e["country"],
-            gender=e["gender"],
-            team=teams.get(e["team"]),
-            external_id=e["external_id"],
-            flags=e["flags"],
-            status=e["status"],
-            withdrawn_after_round=e["withdrawn_after_round"],
-        )
-        for e in clean["entrants"]
-    ]
+    rows = [_entrant(event, e, teams) for e in clean["entrants"]]
     created = _update_entrants(event, rows) if replacing else Entrant.objects.bulk_create(rows)
     entrants = {e.number: e for e in created}
     rounds = {}
@@ -248,18 +230,7 @@ def _write_contents(
         rounds[r["number"]] = _import_round(event, r, entrants, stages, by=by, now=now)
         if progress:
             progress(done / (len(clean["rounds"]) + 1))
-    for d in clean["draws"]:
-        RandomDraw.objects.create(
-            event=event,
-            round=rounds.get(d["round"]),
-            key=d["key"],
-            purpose=d["purpose"],
-            method=d["method"],
-            value=d["value"],
-            details=d["details"],
-            drawn_by=None,
-            drawn_at=d["drawn_at"] or now,
-        )
+    _import_draws(event, clean, rounds, now)
     _score_imported(event, by=by, now=now)
     return entrants, rounds
 
