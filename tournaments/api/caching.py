@@ -29,8 +29,8 @@ from typing import Any
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
-from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils import translation
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
 from pydantic import BaseModel
 
@@ -212,8 +212,10 @@ def _edge_language(request: HttpRequest) -> str:
     urlconf = getattr(request, "urlconf", settings.ROOT_URLCONF)
     patterns, prefixed_default = is_language_prefix_patterns_used(urlconf)
     language = translation.get_language_from_request(request, check_path=patterns)
-    if patterns and not prefixed_default and not translation.get_language_from_path(
-        request.path_info
+    if (
+        patterns
+        and not prefixed_default
+        and not translation.get_language_from_path(request.path_info)
     ):
         language = settings.LANGUAGE_CODE
     return language
