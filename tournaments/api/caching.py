@@ -113,17 +113,7 @@ def respond(
     stored, for an anonymous visitor). ``params``: the operation's validated parameters,
     which name the answer with its event's version (not the raw query string: unknown
     parameters change nothing, and must not fill the cache with copies)."""
-    key = None
-    if _shareable(request):
-        if slug is None:
-            current = generation()
-            version = None if current is None else f"g{current}"
-        else:
-            stamp = pagecache.event_stamp(slug)  # None: private or missing, read() says 404
-            version = None if stamp is None else stamp["version"]
-        if version is not None:
-            named = [str(p) for p in params]
-            key = ":".join(["api", name, slug or "", version, get_language() or "", *named])
+    key = _key(name, slug, params) if _shareable(request) else None
     if key is not None:
         if slug is not None:
             _note_edge(request, slug, name, params)
@@ -152,6 +142,51 @@ def respond(
     pagecache.local_put(key, stored, len(body))
     pagecache.cache_call("set", key, stored, timeout=settings.ARBITER_PAGE_CACHE_SECONDS)
     return _answer(request, body, _tag(key), "miss", stored[1])
+
+
+def _key(name: str, slug: str | None, params: tuple[object, ...]) -> str | None:
+    """The key of an anonymous answer now, in the active language; None when it is not
+    stored (a private or missing event: its read says 404)."""
+    if slug is None:
+        current = generation()
+        version = None if current is None else f"g{current}"
+    else:
+        stamp = pagecache.event_stamp(slug)
+        version = None if stamp is None else stamp["version"]
+    if version is None:
+        return None
+    named = [str(p) for p in params]
+    return ":".join(["api", name, slug or "", version, get_language() or "", *named])
+
+
+def store(
+    name: str,
+    shape: type[BaseModel],
+    read: Callable[[], Any],
+    *,
+    slug: str,
+    params: tuple[object, ...] = (),
+) -> bool:
+    """Build and store now, in the active language, the anonymous answer ``respond`` would
+    store for the same operation (a task warming what a crowd is about to ask), unless it
+    is stored or being built; ``read`` reads as an anonymous visitor. True when stored."""
+    if not settings.ARBITER_PAGE_CACHE:
+        return False
+    key = _key(name, slug, params)
+    if key is None or pagecache.cache_call("has_key", key) is not False:
+        return False
+    lock = "building:" + key
+    if pagecache.cache_call("add", lock, 1, timeout=pagecache.BUILD_LOCK_SECONDS) is not True:
+        return False
+    try:
+        body = _build(shape, read)
+    except ApiError:
+        return False
+    finally:
+        pagecache.cache_call("delete", lock)
+    stored = (body, _gzipped(body))
+    pagecache.cache_call("set", key, stored, timeout=settings.ARBITER_PAGE_CACHE_SECONDS)
+    return True
 
 
 def _stored(value: Any) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import logging
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -32,6 +34,7 @@ from tournaments.services import (
     live,
     locking,
     notifications,
+    queue,
     standings,
     webhooks,
 )
@@ -39,6 +42,8 @@ from tournaments.services.errors import ServiceError
 from tournaments.services.result_json import reasons_json, score_json
 from tournaments.services.state import jsonable, load_event_state
 from tournaments.words import label as round_label
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -177,12 +182,25 @@ def publish_round(rnd: Round, *, by: Any, now: datetime | None = None) -> Round:
             event.save(update_fields=["status"])
         _score_byes(event, rnd)
         audit.log(event, "round.published", actor=by, at=now, subject=rnd.label)
+        # The pages and the API round the players are about to ask for, built by a task
+        # right after the commit; sent before the standings' task (so a single worker runs
+        # it first). Its version is the one results_changed gives the event just below.
+        transaction.on_commit(functools.partial(_warm_release, event, rnd.pk), robust=True)
         standings.results_changed(event)
         live.changed(event.pk, live.ROUND_PUBLISHED)
         # each player's pairing by e-mail, sent by a task after the commit
         notifications.pairings_published(rnd, now=now)
         webhooks.notify(event, "round.published", {"round": rnd.number}, now=now)
     return rnd
+
+
+def _warm_release(event: Event, round_id: int) -> None:
+    """Send the release's warming task (tournaments/tasks.py, warm_release). Never the
+    release's failure: without it the pages build what they need themselves."""
+    try:
+        queue.send("tournaments.tasks.warm_release", event.pk, round_id, event.results_version)
+    except Exception:
+        log.warning("broker unavailable: release of round %s not warmed", round_id)
 
 
 def _score_byes(event: Event, rnd: Round) -> None:
