@@ -12,8 +12,9 @@ by, so the rows and the pages change together):
 - the matches, per results version: three queries;
 - the placings, per standings and outlook version: two queries;
 
-both also per names epoch, language and set of public rounds (a format that hides rounds
-for a while, and the tables that follow from them, gets other parts when it shows them).
+both also per names epoch and language, and the matches per set of public rounds (a
+format that hides rounds for a while gets other matches when it shows them; the placings
+are the snapshot's public tables, which no round decides).
 
 So a release builds the matches part once, and the standings that follow it build only
 the placings. Each is plain dicts and lists in the page's language (notes, explanations),
@@ -128,12 +129,16 @@ def _versions(event: Event) -> tuple[str, str, str] | None:
 
 
 def _named(common: str, rounds: list[Round], results: str, placed: str) -> tuple[str, str]:
-    # the rounds shown: a format that hides some for a while (and the tables that follow
-    # from them) gets other parts when it shows them
-    shown = hashlib.blake2b(",".join(str(r.pk) for r in rounds).encode(), digest_size=8)
     # the notes and explanations are words: a book per language
-    common = f"{common}:{get_language() or ''}:{shown.hexdigest()}"
-    return f"entrantbook:m:{common}:{results}", f"entrantbook:p:{common}:{placed}"
+    common = f"{common}:{get_language() or ''}"
+    # the rounds shown: a format that hides some for a while gets other matches when it
+    # shows them. Not the placings: they are the latest snapshot's public tables, which
+    # no round decides (build_placings), so a release keeps them until new standings come
+    shown = hashlib.blake2b(",".join(str(r.pk) for r in rounds).encode(), digest_size=8)
+    return (
+        f"entrantbook:m:{common}:{shown.hexdigest()}:{results}",
+        f"entrantbook:p:{common}:{placed}",
+    )
 
 
 Part = dict[Any, Any]
