@@ -131,19 +131,40 @@ def test_the_book_a_release_adds_to_is_the_book_built_whole(
     assert cache.get(key) == entrant_book.build_matches(event, shown)
 
 
-def test_a_change_since_the_release_builds_the_whole_book(
-    drafted, director, django_capture_on_commit_callbacks, monkeypatch
+def test_a_visitor_first_after_the_release_adds_the_round_too(
+    client, drafted, director, django_capture_on_commit_callbacks, monkeypatch
 ):
-    """The task finds the event past the version the release made: whatever changed
-    since, the book is read whole."""
+    """The task has not run yet (a crowd waiting at the commit): the first visitor builds
+    the book as the task would, from the release's note, and it is the book built whole."""
     event, third = drafted
     monkeypatch.setattr(release_warm, "after_release", lambda *args: None)
-    _publish(director, third, django_capture_on_commit_callbacks, monkeypatch)
-    event.refresh_from_db()
-    monkeypatch.undo()
+    monkeypatch.setattr(release_warm, "after_standings", lambda *args: None)
     built = _builds(monkeypatch)
-    release_warm.after_release(event.pk, third.pk, event.results_version - 1)
+    _publish(director, third, django_capture_on_commit_callbacks, monkeypatch)
+    built.clear()
+    status, html = _page(client, event.slug, 1)
+    assert status == 200 and "Round 3" in html
+    # (the placings: of the standings the commit's recompute published, here at once)
+    assert built == [("matches", [3]), ("placings",)]
+
+
+def test_a_change_since_the_release_builds_the_whole_book(
+    client, drafted, director, django_capture_on_commit_callbacks, monkeypatch
+):
+    """A result saved after the release: its version is no release's, the book is read
+    whole."""
+    from tournaments.models import Match
+    from tournaments.services import results
+
+    event, third = drafted
+    _publish(director, third, django_capture_on_commit_callbacks, monkeypatch)
+    match = third.matches.exclude(participants__entrant=None).order_by("order").first()
+    results.record(match, [{"scores": [1, 0]}], expected_version=match.version, by=director)
+    pagecache.events_changed()
+    built = _builds(monkeypatch)
+    _page(client, event.slug, 1)
     assert ("matches", [1, 2, 3]) in built and ("matches", [3]) not in built
+    assert Match.objects.get(pk=match.pk).result is not None
 
 
 def test_the_api_round_is_stored_before_the_first_visitor(

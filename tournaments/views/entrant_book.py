@@ -74,7 +74,7 @@ def entrant_rows(event: Event, rounds: list[Round], number: int, user: Any) -> R
     keys = _keys(event, rounds)
     matches = placings = None
     if keys is not None:
-        matches = _part(keys[0], event.pk, lambda: build_matches(event, rounds))
+        matches = _part(keys[0], event.pk, lambda: matches_now(event, rounds))
     person: Any = None
     if matches is not None and not getattr(user, "is_authenticated", False):
         person = matches["people"].get(number)
@@ -287,13 +287,10 @@ def build_placings(event: Event) -> Part:
 # comes during a build waits for it as for another visitor's.
 
 
-def warm(event: Event, *, released: Round | None = None, version: int | None = None) -> None:
+def warm(event: Event) -> None:
     """Build and store the event's parts for its current versions, in the active language,
-    unless they are stored or being built. ``released``, ``version``: the round a release
-    made public and the results version the release made; when the event is still at that
-    version and its matches part of the version before (the same rounds but the released
-    one) is stored, only the released round's matches are read and added to it: a release
-    changes no other round's matches, nor any entrant."""
+    unless they are stored or being built (``matches_now``: after a release, the released
+    round is read alone)."""
     rounds = selectors.public_rounds(event)
     keys = _keys(event, rounds)
     if keys is None:
@@ -302,14 +299,21 @@ def warm(event: Event, *, released: Round | None = None, version: int | None = N
     # building them while the matches are built
     claimed = [_claim(keys[0], event.pk), _claim(keys[1], -event.pk)]
     try:
-        build: Callable[[], Part] = lambda: build_matches(event, rounds)  # noqa: E731
-        if claimed[0] and released is not None and version is not None:
-            before = _before_release(event, rounds, released, version)
-            if before is not None:
-                build = _adding(event, before, released)
-        _warm_part(keys[0], event.pk, build, claimed=claimed[0])
+        _warm_part(keys[0], event.pk, lambda: matches_now(event, rounds), claimed=claimed[0])
     finally:  # (a claim is never left behind: the visitors would wait for it)
         _warm_part(keys[1], -event.pk, lambda: build_placings(event), claimed=claimed[1])
+
+
+def matches_now(event: Event, rounds: list[Round]) -> Part:
+    """The matches part of the event's current versions (the visitor or the task that
+    builds it): when the current results version is a release's (services.rounds.released,
+    noted after its commit), the released round is the last of ``rounds`` and the part of
+    the version before is stored, that part with the released round's matches added
+    (a release changes no other round's matches, nor any entrant); else built whole."""
+    before = _before_release(event, rounds)
+    if before is not None:
+        return with_round(before, build_matches(event, rounds[-1:]))
+    return build_matches(event, rounds)
 
 
 def warm_placings(event: Event, rounds: list[Round] | None = None) -> None:
@@ -320,28 +324,27 @@ def warm_placings(event: Event, rounds: list[Round] | None = None) -> None:
         _warm_part(keys[1], -event.pk, lambda: build_placings(event), claimed=None)
 
 
-def _before_release(
-    event: Event, rounds: list[Round], released: Round, version: int
-) -> Part | None:
-    """The matches part of the event just before ``released`` was published, if stored."""
-    if not rounds or rounds[-1].pk != released.pk:
-        return None
-    if any(r.number >= released.number for r in rounds[:-1]):
-        return None  # (the new round's rows go last, as a build orders them: by round)
+def _before_release(event: Event, rounds: list[Round]) -> Part | None:
+    """The matches part of the event just before its last release, if the current results
+    version is that release's and the part is stored."""
+    from tournaments.services.rounds import released
+
     versions = _versions(event)
-    if versions is None or versions[1] != str(version):
-        return None  # (a change since the release: build it all)
-    key = _named(versions[0], rounds[:-1], str(version - 1), "")[0]
+    if versions is None or not rounds:
+        return None
+    note = released(event.pk, int(versions[1]))
+    last = rounds[-1]
+    if note is None or note != (last.pk, last.published_at):
+        return None
+    if any(r.number >= last.number for r in rounds[:-1]):
+        return None  # (the new round's rows go last, as a build orders them: by round)
+    key = _named(versions[0], rounds[:-1], str(int(versions[1]) - 1), "")[0]
     with _kept_lock:
         kept = _kept.get(event.pk)
     if kept is not None and kept[0] == key:
         return kept[1]
     found = pagecache.cache_call("get", key)
     return found if isinstance(found, dict) else None
-
-
-def _adding(event: Event, before: Part, released: Round) -> Callable[[], Part]:
-    return lambda: with_round(before, build_matches(event, [released]))
 
 
 def with_round(before: Part, added: Part) -> Part:

@@ -22,8 +22,9 @@ from tournaments.views import entrant_book
 
 
 def after_release(event_id: int, round_id: int, version: int) -> None:
-    """The entrant book and the API round of the round ``round_id`` just released (the
-    event's results version ``version`` after it), stored unless already there."""
+    """The entrant book and the API round of the round ``round_id`` just released, stored
+    unless already there (for the event's current versions: ``version``, the one the
+    release made, is the logs' and the task's name for it)."""
     from tournaments.api.main import store_round
 
     event = Event.objects.filter(pk=event_id, public=True).first()
@@ -34,7 +35,7 @@ def after_release(event_id: int, round_id: int, version: int) -> None:
         with translation.override(language):
             activate_zone(event)
             try:
-                entrant_book.warm(event, released=released, version=version)
+                entrant_book.warm(event)
                 store_round(event.slug, released.number)
             finally:
                 timezone.deactivate()
