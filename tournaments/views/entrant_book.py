@@ -312,7 +312,14 @@ def matches_now(event: Event, rounds: list[Round]) -> Part:
     (a release changes no other round's matches, nor any entrant); else built whole."""
     before = _before_release(event, rounds)
     if before is not None:
-        return with_round(before, build_matches(event, rounds[-1:]))
+        started = time.monotonic()
+        part = with_round(before, build_matches(event, rounds[-1:]))
+        log.info(
+            "entrant book: released %s added to the version before in %.3f s",
+            rounds[-1].label,
+            time.monotonic() - started,
+        )
+        return part
     return build_matches(event, rounds)
 
 
