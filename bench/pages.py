@@ -151,6 +151,53 @@ def _headers_of(url: str, headers: dict[str, str]) -> tuple[dict[str, str], int,
     return found, response.status, body
 
 
+def _cpu_per_hit(page: str, api: str, hits: int = 2000) -> list[tuple[str, float]]:
+    """Microseconds of CPU per cached hit in this process (django.test.Client: no socket,
+    no client threads; the same for every line), interleaved in slices of 100: the cached
+    page, the API's stored answer from the edge, and the same answer through django-ninja's
+    routing (the edge off: how the API answered before), gzip and uncompressed. On a
+    shared machine this is the figure to compare: it leaves out the queue."""
+    from unittest import mock
+
+    from django.test import Client
+
+    from tournaments.api import middleware
+
+    def routed(request: object) -> None:
+        return None
+
+    client = Client()
+    gzip = {"Accept-Encoding": "gzip"}
+    lines = [
+        ("standings page, gzip", page, gzip, False),
+        ("standings page, uncompressed", page, {}, False),
+        ("API standings, gzip, from the edge", api, gzip, False),
+        ("API standings, uncompressed, from the edge", api, {}, False),
+        ("API standings, gzip, routed", api, gzip, True),
+        ("API standings, uncompressed, routed", api, {}, True),
+    ]
+    spent = {name: 0.0 for name, *_ in lines}
+    for _name, path, headers, route in lines:  # warm: stored, noted, templates loaded
+        with mock.patch.object(middleware, "edge_answer", routed) if route else _nothing():
+            assert client.get(path, headers=headers).status_code == 200
+    for _ in range(hits // 100):
+        for name, path, headers, route in lines:
+            with mock.patch.object(middleware, "edge_answer", routed) if route else _nothing():
+                started = time.process_time()
+                for _ in range(100):
+                    client.get(path, headers=headers)
+                spent[name] += time.process_time() - started
+    return [(name, spent[name] / hits * 1e6) for name, *_ in lines]
+
+
+class _nothing:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *args: object) -> None:
+        return None
+
+
 def _fresh_database(url: str) -> None:
     """The PostgreSQL database named, dropped and made anew: the event's slug is fixed."""
     import psycopg
@@ -227,6 +274,8 @@ def main() -> None:
             for name, url, headers in targets:
                 done[name] += _rate(url, seconds / slices, headers)
         rates = [(name, done[name] / slices) for name, _, _ in targets]
+    load_before = os.getloadavg()[0]
+    cpu = _cpu_per_hit(standings, f"/api/v1/events/{SLUG}/standings/")
     ceiling = rates[0][1]
     print()
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}, "
@@ -247,6 +296,12 @@ def main() -> None:
     for name, rate in rates:
         print(f"| {name:<36} | {rate:>10.0f} | {rate / ceiling:>17.0%} |")
     print(f"(each line: {slices} slices of {seconds / slices:.0f} s, interleaved, averaged)")
+    print()
+    print()
+    print(f"CPU per cached hit in this process (django.test.Client, load average "
+          f"{load_before:.2f} before, {os.getloadavg()[0]:.2f} after):")  # fmt: skip
+    for name, micros in cpu:
+        print(f"  {name:<44} {micros:>6.0f} µs")
     print()
     done = dict(rates)
     for how in ("gzip", "uncompressed"):

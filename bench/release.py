@@ -171,6 +171,8 @@ def main() -> None:
     states: dict[str, dict[str, int]] = {kind: {} for kind in found}
     errors: list[str] = []
     finished: list[float] = []
+    # (seconds after the commit the client started, milliseconds) of every request
+    timed: list[tuple[float, float]] = []
     lock = threading.Lock()
     go = threading.Event()
     start: list[float] = []
@@ -192,6 +194,7 @@ def main() -> None:
                 ms, error, state = _fetch(port, path)
                 with lock:
                     found[kind].append(ms)
+                    timed.append((offset, ms))
                     states[kind][state] = states[kind].get(state, 0) + 1
                     if error:
                         errors.append(f"{path}: {error}")
@@ -233,6 +236,13 @@ def main() -> None:
             print(f"| {kind:<13} | {len(values):>8} | {statistics.median(values):>8.0f} | "
                   f"{_percentile(values, 0.95):>8.0f} | {max(values):>8.0f} |")  # fmt: skip
     print()
+    # the release's own cost shows in the first second: what was built, who waited for it
+    for label, low, high in (("first second", 0.0, 1.0), ("the rest", 1.0, float("inf"))):
+        window = [ms for started, ms in timed if low <= started < high]
+        if window:
+            print(f"clients starting in {label} after the commit: {len(window)} requests, "
+                  f"p50 {statistics.median(window):.0f} ms, p95 "
+                  f"{_percentile(window, 0.95):.0f} ms, max {max(window):.0f} ms")  # fmt: skip
     last = max(finished) if finished else float("nan")
     print(f"last client done {last:.1f} s after the commit; {len(finished)} of {len(chosen)} "
           f"clients done; errors: {len(errors)}")  # fmt: skip
@@ -243,10 +253,31 @@ def main() -> None:
               + ", ".join(f"{n} {state}" for state, n in sorted(seen.items())))  # fmt: skip
     for line in errors[:5]:
         print(f"  {line}")
+    _book_cost(event, drafted)
     p95 = _percentile(every, 0.95) if every else float("inf")
     met = p95 < GOAL_P95_MS and not errors and len(finished) == len(chosen)
     print(f"goal (p95 < {GOAL_P95_MS:.0f} ms, 0 errors): "
           + ("met" if met else f"missed (p95 {p95:.0f} ms, {len(errors)} errors)"))  # fmt: skip
+
+
+def _book_cost(event: object, released: object) -> None:
+    """CPU of the entrant book's matches part in this process (median of 3): built whole,
+    as a visitor did after a release, and the released round alone, as the release's task
+    adds it to the book of the version before (tournaments/views/release_warm.py)."""
+    from tournaments import selectors
+    from tournaments.views import entrant_book
+
+    shown = selectors.public_rounds(event)  # type: ignore[arg-type]
+    costs = []
+    for rounds in (shown, [released]):
+        times = []
+        for _ in range(3):
+            started = time.process_time()
+            entrant_book.build_matches(event, rounds)  # type: ignore[arg-type]
+            times.append((time.process_time() - started) * 1000)
+        costs.append(statistics.median(times))
+    print(f"entrant book's matches part, CPU in-process: whole ({len(shown)} rounds) "
+          f"{costs[0]:.0f} ms; the released round alone {costs[1]:.0f} ms")  # fmt: skip
 
 
 class _nothing:

@@ -129,7 +129,7 @@ def _own_page_cache(request):
         yield
         return
     settings = request.getfixturevalue("settings")
-    from tournaments.api import ratecount
+    from tournaments.api import caching, ratecount
     from tournaments.views import entrant_book, pagecache, pagegen
 
     settings.CACHES = {
@@ -138,6 +138,7 @@ def _own_page_cache(request):
     }
     pagecache._local.clear()
     entrant_book.forget()
+    caching.forget_edge()
     ratecount.counts.clear()
     pagecache._down_until = pagegen._down_until = 0.0
     yield

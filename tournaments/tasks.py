@@ -97,14 +97,34 @@ def recompute_standings(event_id: int, results_version: int) -> bool:
 
 def _prerender(event_id: int, *, pairings: bool = True) -> None:
     """The new snapshot's public tables rendered now, by the worker, rather than by the
-    first visitor (tournaments/views/fragments.py). Only an optimisation: a failure leaves
-    the pages to render them."""
-    from tournaments.views import fragments
+    first visitor (tournaments/views/fragments.py), after the entrant pages' placings
+    (their crowd comes first after a release). Only an optimisation: a failure leaves the
+    pages to render them."""
+    from tournaments.views import fragments, release_warm
 
+    try:
+        release_warm.after_standings(event_id)
+    except Exception:
+        log.warning("entrant book of event %s not warmed", event_id, exc_info=True)
     try:
         fragments.prerender(event_id, pairings=pairings)
     except Exception:
         log.warning("public fragments of event %s not prerendered", event_id, exc_info=True)
+
+
+@shared_task(acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=2)
+def warm_release(event_id: int, round_id: int, results_version: int) -> None:
+    """What a round's release is about to be asked for, built before the crowd asks
+    (tournaments/views/release_warm.py). Only an optimisation: a failure is logged and
+    the pages build it themselves."""
+    from tournaments.views import release_warm
+
+    try:
+        release_warm.after_release(event_id, round_id, results_version)
+    except TRANSIENT:
+        raise
+    except Exception:
+        log.warning("release of round %s not warmed", round_id, exc_info=True)
 
 
 @shared_task(**SWEEP)

@@ -8,6 +8,11 @@ query. The list of events is keyed by the generation itself. The ETag is the key
 (or the body's, when nothing is stored), and If-None-Match answers 304. A stored answer is
 kept with its gzip form, compressed once when it is built: a client that accepts gzip gets
 it (with the weak form of the same ETag), at no cost per request.
+
+The edge (tournaments/api/middleware.py) serves a stored answer about an event before
+django-ninja routes the request, from what this module noted when it served the same
+address before (``edge_answer``): a quarter of a cached answer's cost was the routing and
+the middleware behind the edge (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -15,13 +20,16 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
 from pydantic import BaseModel
@@ -105,18 +113,10 @@ def respond(
     stored, for an anonymous visitor). ``params``: the operation's validated parameters,
     which name the answer with its event's version (not the raw query string: unknown
     parameters change nothing, and must not fill the cache with copies)."""
-    key = None
-    if _shareable(request):
-        if slug is None:
-            current = generation()
-            version = None if current is None else f"g{current}"
-        else:
-            stamp = pagecache.event_stamp(slug)  # None: private or missing, read() says 404
-            version = None if stamp is None else stamp["version"]
-        if version is not None:
-            named = [str(p) for p in params]
-            key = ":".join(["api", name, slug or "", version, get_language() or "", *named])
+    key = _key(name, slug, params) if _shareable(request) else None
     if key is not None:
+        if slug is not None:
+            _note_edge(request, slug, name, params)
         etag = _tag(key)
         if _matches(request, etag):
             return _answer(request, b"", etag, "not-modified")
@@ -144,6 +144,51 @@ def respond(
     return _answer(request, body, _tag(key), "miss", stored[1])
 
 
+def _key(name: str, slug: str | None, params: tuple[object, ...]) -> str | None:
+    """The key of an anonymous answer now, in the active language; None when it is not
+    stored (a private or missing event: its read says 404)."""
+    if slug is None:
+        current = generation()
+        version = None if current is None else f"g{current}"
+    else:
+        stamp = pagecache.event_stamp(slug)
+        version = None if stamp is None else stamp["version"]
+    if version is None:
+        return None
+    named = [str(p) for p in params]
+    return ":".join(["api", name, slug or "", version, get_language() or "", *named])
+
+
+def store(
+    name: str,
+    shape: type[BaseModel],
+    read: Callable[[], Any],
+    *,
+    slug: str,
+    params: tuple[object, ...] = (),
+) -> bool:
+    """Build and store now, in the active language, the anonymous answer ``respond`` would
+    store for the same operation (a task warming what a crowd is about to ask), unless it
+    is stored or being built; ``read`` reads as an anonymous visitor. True when stored."""
+    if not settings.ARBITER_PAGE_CACHE:
+        return False
+    key = _key(name, slug, params)
+    if key is None or pagecache.cache_call("has_key", key) is not False:
+        return False
+    lock = "building:" + key
+    if pagecache.cache_call("add", lock, 1, timeout=pagecache.BUILD_LOCK_SECONDS) is not True:
+        return False
+    try:
+        body = _build(shape, read)
+    except ApiError:
+        return False
+    finally:
+        pagecache.cache_call("delete", lock)
+    stored = (body, _gzipped(body))
+    pagecache.cache_call("set", key, stored, timeout=settings.ARBITER_PAGE_CACHE_SECONDS)
+    return True
+
+
 def _stored(value: Any) -> bool:
     """An answer as stored: the JSON and its gzip form (or None)."""
     return isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], bytes)
@@ -163,6 +208,98 @@ def _built_by_another(key: str) -> tuple[bytes, bytes | None] | None:
             pagecache.local_put(key, stored, len(stored[0]))
             return stored  # type: ignore[no-any-return]
     return None
+
+
+# -- the edge: a stored answer served before the routing --------------------------------
+#
+# What an address (its path and query, in a language) names: the event's slug and the part
+# of the key around the event's version. Noted by ``respond`` for an anonymous visitor's
+# answer about an event (its params come from the request alone: a parameter read from the
+# clock, like the list of events' day, would go stale here; the list is never noted), so the
+# edge can find the stored answer with the same key without routing. The answer is then
+# the one ``respond`` would send, with the headers the middleware behind the edge adds to it.
+
+EDGE_ADDRESSES = 512  # addresses each worker remembers (the newest)
+_edge: OrderedDict[tuple[str, str], tuple[str, str, str]] = OrderedDict()
+_edge_lock = threading.Lock()
+
+
+def _note_edge(request: HttpRequest, slug: str, name: str, params: tuple[object, ...]) -> None:
+    address = (request.get_full_path(), get_language() or "")
+    tail = ":".join([address[1], *(str(p) for p in params)])
+    with _edge_lock:
+        _edge[address] = (slug, f"api:{name}:{slug}", tail)
+        _edge.move_to_end(address)
+        while len(_edge) > EDGE_ADDRESSES:
+            _edge.popitem(last=False)
+
+
+def forget_edge() -> None:
+    """This worker's noted addresses (tests: each starts with none)."""
+    with _edge_lock:
+        _edge.clear()
+
+
+def _edge_language(request: HttpRequest) -> str:
+    """The language LocaleMiddleware would activate for ``request`` (its own steps)."""
+    from django.conf.urls.i18n import is_language_prefix_patterns_used
+
+    urlconf = getattr(request, "urlconf", settings.ROOT_URLCONF)
+    patterns, prefixed_default = is_language_prefix_patterns_used(urlconf)
+    language = translation.get_language_from_request(request, check_path=patterns)
+    if (
+        patterns
+        and not prefixed_default
+        and not translation.get_language_from_path(request.path_info)
+    ):
+        language = settings.LANGUAGE_CODE
+    return language
+
+
+def edge_answer(request: HttpRequest) -> HttpResponse | None:
+    """The stored answer to a GET that ``respond`` answered before in this worker, as it
+    would answer it now, or None (the request goes on to the router): only for an
+    anonymous visitor (no session cookie, no credentials), a public event (its stamp: a
+    private or missing event has none) and an answer stored under the event's current
+    versions. The same body, ETag, 304 and headers as through the router, which is tested
+    (tests/api/test_api_edge.py)."""
+    if (
+        not settings.ARBITER_PAGE_CACHE
+        or request.method != "GET"
+        or settings.SESSION_COOKIE_NAME in request.COOKIES
+        or "Authorization" in request.headers
+    ):
+        return None
+    language = _edge_language(request)
+    with _edge_lock:
+        noted = _edge.get((request.get_full_path(), language))
+    if noted is None:
+        return None
+    slug, head, tail = noted
+    stamp = pagecache.event_stamp(slug)
+    if stamp is None:
+        return None
+    key = f"{head}:{stamp['version']}:{tail}"
+    etag = _tag(key)
+    if _matches(request, etag):
+        response = _answer(request, b"", etag, "not-modified")
+    else:
+        stored = pagecache.local_get(key)
+        if stored is None:
+            stored = pagecache.cache_call("get", key)
+            if not _stored(stored):
+                return None  # (not built yet under these versions: the router builds it)
+            pagecache.local_put(key, stored, len(stored[0]))
+        response = _answer(request, stored[0], etag, "hit", stored[1])
+    # what the middleware behind the edge adds to the router's answer: LocaleMiddleware's
+    # language (Vary: Accept-Language is the answer's own), XFrameOptionsMiddleware's
+    # header and CommonMiddleware's length
+    response.headers.setdefault("Content-Language", language)
+    if settings.X_FRAME_OPTIONS and "X-Frame-Options" not in response:
+        response["X-Frame-Options"] = settings.X_FRAME_OPTIONS.upper()
+    if not response.has_header("Content-Length"):
+        response["Content-Length"] = str(len(response.content))
+    return response
 
 
 def respond_fresh(

@@ -2,7 +2,9 @@
 "api") before anything else is read, and CORS open to any origin for reading, on /api/
 only; every other method but a CORS preflight refused with a JSON 405 (the API reads, and
 reads no cookie's authority: its views skip the CSRF check, which guards only writes).
-Placed before the session and the user: a refused request costs no query."""
+Placed before the session and the user: a refused request costs no query. A stored
+answer about a public event that this worker served before is sent from here, past the
+limit's count, without the routing (tournaments/api/caching.py, ``edge_answer``)."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import ratelimit
 from tournaments.api import ratecount
+from tournaments.api.caching import edge_answer
 from tournaments.api.errors import error_response, not_found_response
 
 PREFIX = "/api/"
@@ -113,7 +116,10 @@ class ApiEdgeMiddleware:
         head = request.method == "HEAD"
         if head:  # answered as GET, without the body (ninja's operations are GET only)
             request.method = "GET"
-        response = _json_errors(request, self.get_response(request))
+        # a stored answer about an event, found without routing (caching.edge_answer)
+        response = edge_answer(request)
+        if response is None:
+            response = _json_errors(request, self.get_response(request))
         if head:
             request.method = "HEAD"
             if not response.streaming:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+import logging
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
@@ -32,6 +35,7 @@ from tournaments.services import (
     live,
     locking,
     notifications,
+    queue,
     standings,
     webhooks,
 )
@@ -39,6 +43,8 @@ from tournaments.services.errors import ServiceError
 from tournaments.services.result_json import reasons_json, score_json
 from tournaments.services.state import jsonable, load_event_state
 from tournaments.words import label as round_label
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -177,12 +183,55 @@ def publish_round(rnd: Round, *, by: Any, now: datetime | None = None) -> Round:
             event.save(update_fields=["status"])
         _score_byes(event, rnd)
         audit.log(event, "round.published", actor=by, at=now, subject=rnd.label)
+        # The pages and the API round the players are about to ask for, built by a task
+        # right after the commit; sent before the standings' task (so a single worker runs
+        # it first). Its version is the one results_changed gives the event just below.
+        transaction.on_commit(functools.partial(_warm_release, event, rnd.pk, now), robust=True)
         standings.results_changed(event)
         live.changed(event.pk, live.ROUND_PUBLISHED)
         # each player's pairing by e-mail, sent by a task after the commit
         notifications.pairings_published(rnd, now=now)
         webhooks.notify(event, "round.published", {"round": rnd.number}, now=now)
     return rnd
+
+
+def _warm_release(event: Event, round_id: int, published_at: datetime) -> None:
+    """After the release's commit: note which round made the event's new results version
+    (``released``), then send the release's warming task (tournaments/tasks.py,
+    warm_release). Never the release's failure: without either the pages build what they
+    need themselves."""
+    version = event.results_version  # (results_changed gave it in the transaction)
+    try:
+        cache.set(_release_key(event.pk, version), (round_id, published_at), RELEASE_NOTE_SECONDS)
+    except Exception:
+        log.warning("cache unavailable: release of round %s not noted", round_id)
+    try:
+        queue.send("tournaments.tasks.warm_release", event.pk, round_id, version)
+    except Exception:
+        log.warning("broker unavailable: release of round %s not warmed", round_id)
+
+
+# A release's note is read within seconds of it; kept an hour.
+RELEASE_NOTE_SECONDS = 3600
+
+
+def _release_key(event_id: int, version: int) -> str:
+    return f"released:{event_id}:{version}"
+
+
+def released(event_id: int, version: int) -> tuple[int, datetime] | None:
+    """The round (its id and publication time) whose release made the event's results
+    version ``version``, when that was noted after its commit; else None. A version a
+    release made changed nothing but that round (its publication and its byes): the
+    entrant pages' book adds that round to the book of the version before
+    (tournaments/views/entrant_book.py)."""
+    try:
+        found = cache.get(_release_key(event_id, version))
+    except Exception:
+        return None
+    if isinstance(found, tuple) and len(found) == 2 and isinstance(found[0], int):
+        return found[0], found[1]
+    return None
 
 
 def _score_byes(event: Event, rnd: Round) -> None:

@@ -12,8 +12,9 @@ by, so the rows and the pages change together):
 - the matches, per results version: three queries;
 - the placings, per standings and outlook version: two queries;
 
-both also per names epoch, language and set of public rounds (a format that hides rounds
-for a while, and the tables that follow from them, gets other parts when it shows them).
+both also per names epoch and language, and the matches per set of public rounds (a
+format that hides rounds for a while gets other matches when it shows them; the placings
+are the snapshot's public tables, which no round decides).
 
 So a release builds the matches part once, and the standings that follow it build only
 the placings. Each is plain dicts and lists in the page's language (notes, explanations),
@@ -73,7 +74,7 @@ def entrant_rows(event: Event, rounds: list[Round], number: int, user: Any) -> R
     keys = _keys(event, rounds)
     matches = placings = None
     if keys is not None:
-        matches = _part(keys[0], event.pk, lambda: build_matches(event, rounds))
+        matches = _part(keys[0], event.pk, lambda: matches_now(event, rounds))
     person: Any = None
     if matches is not None and not getattr(user, "is_authenticated", False):
         person = matches["people"].get(number)
@@ -107,6 +108,13 @@ def entrant_rows(event: Event, rounds: list[Round], number: int, user: Any) -> R
 def _keys(event: Event, rounds: list[Round]) -> tuple[str, str] | None:
     """The keys of the event's two parts: its matches (they change with the results, the
     rounds shown and the names) and its placings (with the standings and their outlook)."""
+    versions = _versions(event)
+    return None if versions is None else _named(versions[0], rounds, *versions[1:])
+
+
+def _versions(event: Event) -> tuple[str, str, str] | None:
+    """What of the event's page-cache stamp names its parts: the event (id, times, names
+    epoch), its results version, its standings and outlook versions."""
     if not settings.ARBITER_PAGE_CACHE or not event.public:
         return None
     stamp = pagecache.event_stamp(event.slug)
@@ -117,14 +125,19 @@ def _keys(event: Event, rounds: list[Round]) -> tuple[str, str] | None:
     if len(parts) != 7 or parts[0] != str(event.pk):
         return None  # (another stamp's form: no book rather than a wrong one)
     pk, created, updated, results, standings, outlook, names = parts
-    # the rounds shown: a format that hides some for a while (and the tables that follow
-    # from them) gets other parts when it shows them
-    shown = hashlib.blake2b(",".join(str(r.pk) for r in rounds).encode(), digest_size=8)
+    return f"{pk}:{created}:{updated}:{names}", results, f"{standings}:{outlook}"
+
+
+def _named(common: str, rounds: list[Round], results: str, placed: str) -> tuple[str, str]:
     # the notes and explanations are words: a book per language
-    common = f"{pk}:{created}:{updated}:{names}:{get_language() or ''}:{shown.hexdigest()}"
+    common = f"{common}:{get_language() or ''}"
+    # the rounds shown: a format that hides some for a while gets other matches when it
+    # shows them. Not the placings: they are the latest snapshot's public tables, which
+    # no round decides (build_placings), so a release keeps them until new standings come
+    shown = hashlib.blake2b(",".join(str(r.pk) for r in rounds).encode(), digest_size=8)
     return (
-        f"entrantbook:m:{common}:{results}",
-        f"entrantbook:p:{common}:{standings}:{outlook}",
+        f"entrantbook:m:{common}:{shown.hexdigest()}:{results}",
+        f"entrantbook:p:{common}:{placed}",
     )
 
 
@@ -262,6 +275,121 @@ def build_placings(event: Event) -> Part:
             }
         )
     return placings
+
+
+# -- warmed by the tasks, before the visitors come ----------------------------------------
+#
+# After a release hundreds of players open their page within seconds of the commit: the
+# first ones waited for the matches part (0.3 to 0.4 s for 3,000 matches, more under load)
+# and held the web workers meanwhile (docs/performance.md, "A round release"). The
+# release's own task builds both parts right after the commit (tournaments/tasks.py,
+# warm_release), and the standings task the placings of each new snapshot; a visitor that
+# comes during a build waits for it as for another visitor's.
+
+
+def warm(event: Event) -> None:
+    """Build and store the event's parts for its current versions, in the active language,
+    unless they are stored or being built (``matches_now``: after a release, the released
+    round is read alone)."""
+    rounds = selectors.public_rounds(event)
+    keys = _keys(event, rounds)
+    if keys is None:
+        return
+    # both builds claimed first: a visitor waits for the placings too, rather than
+    # building them while the matches are built
+    claimed = [_claim(keys[0], event.pk), _claim(keys[1], -event.pk)]
+    try:
+        _warm_part(keys[0], event.pk, lambda: matches_now(event, rounds), claimed=claimed[0])
+    finally:  # (a claim is never left behind: the visitors would wait for it)
+        _warm_part(keys[1], -event.pk, lambda: build_placings(event), claimed=claimed[1])
+
+
+def matches_now(event: Event, rounds: list[Round]) -> Part:
+    """The matches part of the event's current versions (the visitor or the task that
+    builds it): when the current results version is a release's (services.rounds.released,
+    noted after its commit), the released round is the last of ``rounds`` and the part of
+    the version before is stored, that part with the released round's matches added
+    (a release changes no other round's matches, nor any entrant); else built whole."""
+    before = _before_release(event, rounds)
+    if before is not None:
+        started = time.monotonic()
+        part = with_round(before, build_matches(event, rounds[-1:]))
+        log.info(
+            "entrant book: released %s added to the version before in %.3f s",
+            rounds[-1].label,
+            time.monotonic() - started,
+        )
+        return part
+    return build_matches(event, rounds)
+
+
+def warm_placings(event: Event, rounds: list[Round] | None = None) -> None:
+    """Build and store the event's placings part for its current standings (the standings
+    task, once a snapshot or its outlook is published), in the active language."""
+    keys = _keys(event, selectors.public_rounds(event) if rounds is None else rounds)
+    if keys is not None:
+        _warm_part(keys[1], -event.pk, lambda: build_placings(event), claimed=None)
+
+
+def _before_release(event: Event, rounds: list[Round]) -> Part | None:
+    """The matches part of the event just before its last release, if the current results
+    version is that release's and the part is stored."""
+    from tournaments.services.rounds import released
+
+    versions = _versions(event)
+    if versions is None or not rounds:
+        return None
+    note = released(event.pk, int(versions[1]))
+    last = rounds[-1]
+    if note is None or note != (last.pk, last.published_at):
+        return None
+    if any(r.number >= last.number for r in rounds[:-1]):
+        return None  # (the new round's rows go last, as a build orders them: by round)
+    key = _named(versions[0], rounds[:-1], str(int(versions[1]) - 1), "")[0]
+    with _kept_lock:
+        kept = _kept.get(event.pk)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    found = pagecache.cache_call("get", key)
+    return found if isinstance(found, dict) else None
+
+
+def with_round(before: Part, added: Part) -> Part:
+    """The matches part ``before`` with the rows of ``added`` (a newer round's, built
+    alone) after each entrant's own; the entrants' headings from ``added`` (just read)."""
+    rows = {pk: [*before["rows"].get(pk, ()), *mine] for pk, mine in added["rows"].items()}
+    return {"rows": rows, "people": added["people"]}
+
+
+def _claim(key: str, slot: int) -> bool:
+    """Whether this task builds the part ``key``: neither kept, nor stored, nor being
+    built (its build lock is taken here)."""
+    with _kept_lock:
+        kept = _kept.get(slot)
+    if kept is not None and kept[0] == key:
+        return False
+    if pagecache.cache_call("has_key", key) is not False:
+        return False  # stored (or the cache is down)
+    lock = "building:" + key
+    return pagecache.cache_call("add", lock, 1, timeout=pagecache.BUILD_LOCK_SECONDS) is True
+
+
+def _warm_part(key: str, slot: int, build: Callable[[], Part], *, claimed: bool | None) -> None:
+    """Build and store the part ``key`` if ``claimed`` (None: claim it now)."""
+    if not (_claim(key, slot) if claimed is None else claimed):
+        return
+    started = time.monotonic()
+    try:
+        part = build()
+        pagecache.cache_call("set", key, part, timeout=settings.ARBITER_PAGE_CACHE_SECONDS)
+    finally:
+        pagecache.cache_call("delete", "building:" + key)
+    with _kept_lock:
+        _kept[slot] = (key, part)
+        _kept.move_to_end(slot)
+        while len(_kept) > KEPT_PARTS:
+            _kept.popitem(last=False)
+    log.info("entrant book: %s warmed in %.3f s", key, time.monotonic() - started)
 
 
 def forget() -> None:

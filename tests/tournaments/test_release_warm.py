@@ -1,0 +1,195 @@
+"""After a round's release the players open their entrant page and the new round through
+the API within seconds: the release's task builds both before they ask
+(tournaments/views/release_warm.py), so the first visitor builds nothing. The book it
+builds adds the released round to the book of the version before, and that is the book
+built whole; the pages are the pages built alone."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import play_round, round_robin_event
+from tournaments.models import Round
+from tournaments.services import queue, rounds, standings
+from tournaments.views import entrant_book, pagecache, release_warm
+
+pytestmark = pytest.mark.django_db
+
+TOKENS = re.compile(r"[A-Za-z0-9]{64}")  # each request's CSRF token
+
+
+@pytest.fixture
+def drafted(director, client):
+    """A public round robin of seven, two rounds played, standings published, every
+    entrant's page read (the book of that version stored), the third round drafted."""
+    event = round_robin_event(director, players=7, slug="warm")
+    play_round(event, director)
+    play_round(event, director, scores=lambda match: [1, 1])
+    event.refresh_from_db()
+    standings.refresh(event.pk, event.results_version)
+    pagecache.events_changed()
+    for number in range(1, 8):
+        _page(client, event.slug, number)
+    third = rounds.draft_next_round(event, by=director).round
+    pagecache.events_changed()
+    _page(client, event.slug, 1)  # read while the third round is drafted
+    return event, third
+
+
+def _page(client, slug, number):
+    response = client.get(
+        reverse("tournaments:entrant", args=[slug, number]), headers={"HX-Request": "true"}
+    )
+    return response.status_code, TOKENS.sub("", response.content.decode())
+
+
+def _builds(monkeypatch):
+    """The parts built from the database: ("matches", the rounds' numbers) or
+    ("placings",)."""
+    built = []
+    real_matches, real_placings = entrant_book.build_matches, entrant_book.build_placings
+
+    def matches(event, shown):
+        built.append(("matches", [r.number for r in shown]))
+        return real_matches(event, shown)
+
+    def placings(event):
+        built.append(("placings",))
+        return real_placings(event)
+
+    monkeypatch.setattr(entrant_book, "build_matches", matches)
+    monkeypatch.setattr(entrant_book, "build_placings", placings)
+    return built
+
+
+def _publish(director, third, django_capture_on_commit_callbacks, monkeypatch):
+    """Publish, then run what the commit sends (the tasks run in the test's process)."""
+    sent = []
+    real = queue.send
+
+    def send(name, *args, **options):
+        sent.append((name, args))
+        return real(name, *args, **options)
+
+    monkeypatch.setattr(queue, "send", send)
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds.publish_round(third, by=director)
+    return sent
+
+
+def test_the_release_task_goes_first_with_the_releases_version(
+    drafted, director, django_capture_on_commit_callbacks, monkeypatch
+):
+    event, third = drafted
+    sent = _publish(director, third, django_capture_on_commit_callbacks, monkeypatch)
+    event.refresh_from_db()
+    names = [name for name, _ in sent]
+    assert names[:2] == ["tournaments.tasks.warm_release", "tournaments.tasks.recompute_standings"]
+    assert sent[0][1] == (event.pk, third.pk, sent[1][1][1])  # the version the release made
+
+
+def test_after_the_release_the_first_pages_build_nothing_and_are_the_pages_built_alone(
+    client, drafted, director, django_capture_on_commit_callbacks, monkeypatch, settings
+):
+    event, third = drafted
+    built = _builds(monkeypatch)
+    _publish(director, third, django_capture_on_commit_callbacks, monkeypatch)
+    # the release's task read the third round's matches only for the English book (the
+    # rest from the book of the version before), and kept its placings (no round decides
+    # them); the French book, never read before, whole; the standings task then the
+    # placings of the new snapshot and of its outlook, in both languages
+    assert built == [
+        ("matches", [3]),
+        ("matches", [1, 2, 3]),
+        ("placings",),
+        *[("placings",)] * 4,
+    ]
+    built.clear()
+    entrant_book.forget()  # (another web worker: nothing in its memory)
+    from_book = {n: _page(client, event.slug, n) for n in range(1, 8)}
+    assert built == []
+    settings.ARBITER_PAGE_CACHE = False
+    alone = {n: _page(client, event.slug, n) for n in range(1, 8)}
+    assert from_book == alone
+    assert all(status == 200 for status, _ in alone.values())
+    assert sum("Round 3" in html for _, html in alone.values()) == 7
+
+
+def test_the_book_a_release_adds_to_is_the_book_built_whole(
+    drafted, director, django_capture_on_commit_callbacks, monkeypatch
+):
+    from django.core.cache import cache
+
+    event, third = drafted
+    _publish(director, third, django_capture_on_commit_callbacks, monkeypatch)
+    event.refresh_from_db()
+    shown = list(Round.objects.filter(event=event).order_by("number"))
+    key = entrant_book._keys(event, shown)[0]
+    assert cache.get(key) == entrant_book.build_matches(event, shown)
+
+
+def test_a_visitor_first_after_the_release_adds_the_round_too(
+    client, drafted, director, django_capture_on_commit_callbacks, monkeypatch
+):
+    """The task has not run yet (a crowd waiting at the commit): the first visitor builds
+    the book as the task would, from the release's note, and it is the book built whole."""
+    event, third = drafted
+    monkeypatch.setattr(release_warm, "after_release", lambda *args: None)
+    monkeypatch.setattr(release_warm, "after_standings", lambda *args: None)
+    built = _builds(monkeypatch)
+    _publish(director, third, django_capture_on_commit_callbacks, monkeypatch)
+    built.clear()
+    status, html = _page(client, event.slug, 1)
+    assert status == 200 and "Round 3" in html
+    # (the placings: of the standings the commit's recompute published, here at once)
+    assert built == [("matches", [3]), ("placings",)]
+
+
+def test_a_change_since_the_release_builds_the_whole_book(
+    client, drafted, director, django_capture_on_commit_callbacks, monkeypatch
+):
+    """A result saved after the release: its version is no release's, the book is read
+    whole."""
+    from tournaments.models import Match
+    from tournaments.services import results
+
+    event, third = drafted
+    _publish(director, third, django_capture_on_commit_callbacks, monkeypatch)
+    match = third.matches.exclude(participants__entrant=None).order_by("order").first()
+    results.record(match, [{"scores": [1, 0]}], expected_version=match.version, by=director)
+    pagecache.events_changed()
+    built = _builds(monkeypatch)
+    _page(client, event.slug, 1)
+    assert ("matches", [1, 2, 3]) in built and ("matches", [3]) not in built
+    assert Match.objects.get(pk=match.pk).result is not None
+
+
+def test_the_api_round_is_stored_before_the_first_visitor(
+    client, drafted, director, django_capture_on_commit_callbacks, monkeypatch
+):
+    event, third = drafted
+    _publish(director, third, django_capture_on_commit_callbacks, monkeypatch)
+    path = reverse("api-v1:round", args=[event.slug, 3])
+    first = client.get(path)
+    assert first.status_code == 200 and first["X-Page-Cache"] == "hit"
+    french = client.get(path, headers={"Accept-Language": "fr"})
+    assert french["X-Page-Cache"] == "hit"
+    pagecache._local.clear()
+    from django.core.cache import cache
+
+    cache.clear()
+    assert client.get(path).content == first.content  # the answer built by a visitor
+
+
+def test_a_private_event_is_never_warmed(
+    drafted, director, django_capture_on_commit_callbacks, monkeypatch
+):
+    event, third = drafted
+    event.public = False
+    event.save()
+    built = _builds(monkeypatch)
+    _publish(director, third, django_capture_on_commit_callbacks, monkeypatch)
+    assert built == []

@@ -1,0 +1,62 @@
+"""What a round's release is about to be asked for, built by its task after the commit.
+
+Within seconds of a release the players of a hall open their own entrant page and the new
+round through the API: hundreds of requests, none cached yet. The first ones used to wait
+for the entrant book's matches part (0.3 to 0.4 s for 3,000 matches on a quiet machine)
+while holding the web workers (docs/performance.md, "A round release"). The release's task
+(tournaments/tasks.py, warm_release) builds the book and the API's answer for the round,
+in each of the site's languages, the page's first: a visitor that comes during a build
+waits for it, as for another visitor's build. Only an optimisation: the pages build what is
+missing themselves.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.utils import timezone, translation
+
+from accounts.permissions import activate_zone
+from tournaments import selectors
+from tournaments.models import Event, Round
+from tournaments.views import entrant_book
+
+
+def after_release(event_id: int, round_id: int, version: int) -> None:
+    """The entrant book and the API round of the round ``round_id`` just released, stored
+    unless already there (for the event's current versions: ``version``, the one the
+    release made, is the logs' and the task's name for it)."""
+    from tournaments.api.main import store_round
+
+    event = Event.objects.filter(pk=event_id, public=True).first()
+    released = Round.objects.filter(pk=round_id, event_id=event_id).first()
+    if event is None or released is None:
+        return
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            activate_zone(event)
+            try:
+                entrant_book.warm(event)
+                store_round(event.slug, released.number)
+            finally:
+                timezone.deactivate()
+
+
+def after_standings(event_id: int) -> None:
+    """The entrant book's placings of the event's newest standings (or their outlook), and
+    the API's answer for its newest public round (its key holds the standings' versions
+    too: the one stored at the release is not the one asked for after them)."""
+    from tournaments.api.main import store_round
+
+    event = Event.objects.filter(pk=event_id, public=True).first()
+    if event is None:
+        return
+    rounds = selectors.public_rounds(event)
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            activate_zone(event)
+            try:
+                entrant_book.warm_placings(event, rounds)
+                if rounds:
+                    store_round(event.slug, rounds[-1].number)
+            finally:
+                timezone.deactivate()
