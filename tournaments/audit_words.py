@@ -54,6 +54,7 @@ ACTIONS = {
     "series.names_unmerged": _("Merge of two spellings undone"),
     "series.feed_added": _("Series now qualifies players for an event"),
     "series.feed_removed": _("Series no longer qualifies players for an event"),
+    "series.restored": _("Series restored from a backup"),
     "webhook.added": _("Webhook added"),
     "webhook.enabled": _("Webhook turned on"),
     "webhook.disabled": _("Webhook turned off"),

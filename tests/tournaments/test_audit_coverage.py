@@ -88,6 +88,8 @@ EXEMPT = {
     "it puts back the event's own audit rows from the backup",
     "backup_owned.ensure_accounts": "a step inside backup.restore_events (accounts the "
     "restored events name)",
+    "backup_series.apply": "a step inside backup.restore_events, which writes series.restored "
+    "in each series' log; it puts back the series' own audit rows from the backup",
     "event_import.check": "a preview that saves nothing (dict .update)",
     "event_import.start": "queues a confirmed import (an ImportJob row: who, when, the file); "
     "no event exists until run_job imports it, audited as event.imported",

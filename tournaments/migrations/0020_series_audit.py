@@ -6,30 +6,51 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0019_venue_mirror'),
+        ("tournaments", "0019_venue_mirror"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='SeriesAuditEntry',
+            name="SeriesAuditEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('action', models.CharField(max_length=60)),
-                ('at', models.DateTimeField()),
-                ('subject', models.CharField(blank=True, max_length=200)),
-                ('before', models.JSONField(blank=True, null=True)),
-                ('after', models.JSONField(blank=True, null=True)),
-                ('reason', models.CharField(blank=True, max_length=300)),
-                ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
-                ('series', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='audit_entries', to='tournaments.series')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("action", models.CharField(max_length=60)),
+                ("at", models.DateTimeField()),
+                ("subject", models.CharField(blank=True, max_length=200)),
+                ("before", models.JSONField(blank=True, null=True)),
+                ("after", models.JSONField(blank=True, null=True)),
+                ("reason", models.CharField(blank=True, max_length=300)),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "series",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="audit_entries",
+                        to="tournaments.series",
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'series audit entries',
-                'ordering': ['-at', '-id'],
-                'indexes': [models.Index(fields=['series', 'action'], name='tournaments_series__2de7f4_idx')],
+                "verbose_name_plural": "series audit entries",
+                "ordering": ["-at", "-id"],
+                "indexes": [
+                    models.Index(fields=["series", "action"], name="tournaments_series__2de7f4_idx")
+                ],
             },
         ),
     ]

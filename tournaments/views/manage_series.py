@@ -27,9 +27,7 @@ from tournaments.services import series as service
 from tournaments.services.errors import ServiceError
 from tournaments.words import sentence
 
-ACTIONS = (
-    "rule", "event", "import", "up", "down", "remove", "merge", "unmerge", "feed", "unfeed"
-)
+ACTIONS = ("rule", "event", "import", "up", "down", "remove", "merge", "unmerge", "feed", "unfeed")
 
 
 def _errors_to(form: Any, error: ServiceError) -> None:
