@@ -101,6 +101,7 @@ ACTIONS = {
     "gokodom.round_times": _("Round times set"),
     "gokodom.schedule": _("Season dates set"),
     "wpf.eligibility_saved": _("Eligibility saved"),
+    "wpf.seeds_from_series": _("Seeds taken from the series again"),
     "wpf.live_puzzle_chosen": _("Live puzzle chosen"),
     "wpf.online_results_revealed": _("Online results revealed"),
     "wpf.preferences_saved": _("Preference list saved"),

@@ -1101,6 +1101,25 @@ def _(d):
     return lambda: qualification.build_from_form(event, data, by=d)
 
 
+EXEMPT["format_wpf_playoffs.apply_series_seeds"] = (
+    "a step inside places.make_entrants (entries.made_entrants names the seeds) and "
+    "seeds_from_series (wpf.seeds_from_series)"
+)
+
+
+@scenario("format_wpf_playoffs.seeds_from_series")
+def _(d):
+    from tests.tournaments.test_wpf_series_seeds import confirm_all, linked_event
+    from tournaments.services import places, series
+
+    gp, event = linked_event(d)
+    confirm_all(event)
+    places.make_entrants(event, by=d)
+    stage = gp.stages.get(name="Round 8")
+    series.import_scores(gp, name="Round 8", text="Ann,100\nDan,400", by=d, stage=stage)
+    return lambda: format_wpf_playoffs.seeds_from_series(event, by=d)
+
+
 @scenario("mirror.configure")
 def _(d):
     from tournaments.services.mirror import links

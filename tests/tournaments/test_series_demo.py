@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from rules.formats.wpf_playoffs.eligibility import eligibility_score
 from tournaments.demo import slug
 from tournaments.models import Event, Series, SeriesScore
 from tournaments.services import series_standings
@@ -23,10 +22,22 @@ def test_demo_series_and_their_links():
     gp = Series.objects.get(slug="demo-puzzle-gp")
     playoffs = Event.objects.get(slug=slug("wpf_playoffs"))
     assert list(gp.feeds.all()) == [playoffs] and gp.stages.count() == 8
-    totals = {row.player.name: row.total for row in series_standings.standings(gp)}
-    for entrant in playoffs.entrants.all():
-        # the GP's six best of eight are the playoffs' eligibility scores
-        assert totals[entrant.name] == eligibility_score(entrant.flags["gp_scores"], 6)
+    rows = {row.player.name: row for row in series_standings.standings(gp)}
+    entrants = list(playoffs.entrants.select_related("entry").order_by("number"))
+    assert len(entrants) == 16
+    for entrant in entrants:
+        # eligibility and seeds come from the series, not from typed GP scores
+        row = rows[entrant.name]
+        assert "gp_scores" not in entrant.flags
+        assert entrant.flags["gp_total"] == row.total
+        assert entrant.flags["gp_position"] == row.rank
+        assert entrant.flags["attending"] is True
+        assert entrant.entry.reason.startswith(f"Rank {row.rank} in Demo Puzzle Grand Prix")
+    # the line: the top 30 by the series, two declined and their places passed on
+    line = list(playoffs.entries.order_by("order").values_list("status", flat=True))
+    assert len(line) == 30 and line[1] == line[6] == "declined"
+    assert line.count("accepted") == 16 and line[16:18] == ["accepted", "accepted"]
+    assert line[18:] == ["waiting"] * 12
     league = Series.objects.get(slug="demo-gokodom-league")
     names = list(league.stages.order_by("order").values_list("name", "event__slug"))
     assert names == [("Season II", "demo-gokodom-season-2"), ("Season III", slug("gokodom"))]
