@@ -43,3 +43,31 @@ def test_demo_series_and_their_links():
     assert names == [("Season II", "demo-gokodom-season-2"), ("Season III", slug("gokodom"))]
     rows = series_standings.standings(league)
     assert any(all(line.status == "counted" for line in row.lines) for row in rows)
+
+
+def test_the_demo_event_takes_entries(client, director):
+    """`make run` shows the entry form: an open event with capacity, a waiting list and a
+    rating-list rule (tournaments/demo_entries.py)."""
+    from django.urls import reverse
+
+    from tournaments import demo_entries
+    from tournaments.models import Entry
+
+    event = demo_entries.build(director=director)
+    assert demo_entries.build(director=director) is None  # idempotent
+    line = list(Entry.objects.filter(event=event).order_by("order", "created_at"))
+    statuses = [e.status for e in line]
+    assert statuses == ["accepted"] * 8 + ["waiting"] * 2 + ["unconfirmed"]
+    assert [e.rating for e in line[:3]] == [1912, 1788, 2104]  # read from the rating list
+    home = client.get(reverse("tournaments:event", args=[event.slug])).content.decode()
+    assert "Enter this event" in home
+    url = reverse("tournaments:enter", args=[event.slug])
+    assert client.get(url).status_code == 200
+    refused = client.post(url, {"name": "Luca Romano", "email": "luca@example.org"})
+    assert refused.status_code == 422
+    assert "Luca Romano is rated 1288; this event asks for 1400 or more." in (
+        refused.content.decode()
+    )
+    entered = client.post(url, {"name": "Mia Jensen", "email": "mia@example.org"})
+    assert entered.status_code == 422  # 1196: below the minimum too
+    assert Entry.objects.filter(event=event).count() == 11
