@@ -96,6 +96,7 @@ CSRF_EXEMPT = {
             "api-v1:events",
             "api-v1:event",
             "api-v1:entrants",
+            "api-v1:entries",
             "api-v1:rounds",
             "api-v1:round",
             "api-v1:standings",
@@ -227,6 +228,7 @@ TABLE: dict[str, list[Case]] = {
     ],
     "api-v1:event": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
     "api-v1:entrants": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
+    "api-v1:entries": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
     "api-v1:rounds": [Case("private", PRIVATE_PAGE), Case("public", EVERYONE)],
     "api-v1:round": [
         Case("private", PRIVATE_PAGE),

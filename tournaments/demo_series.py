@@ -1,5 +1,6 @@
 """The demo series for `make run` (docs/series.md): a Puzzle Grand Prix of eight online
-rounds (imported scores, the six best count) that feeds the WPF playoffs demo, and the
+rounds (imported scores, the six best count) that feeds the WPF playoffs demo (which builds
+its line of players from it: tournaments/formats/wpf_playoffs/demo.py), and the
 GokoDom league's Seasons II and III (points by place). Idempotent: a series already there
 is left as it is."""
 
@@ -16,7 +17,44 @@ GP_SLUG = "demo-puzzle-gp"
 GOKODOM_SLUG = "demo-gokodom-league"
 SEASON_II_SLUG = "demo-gokodom-season-2"
 GP_ROUNDS = 8
-GP_EXTRA_PLAYERS = 14  # the GP's players who did not reach the playoffs: 30 in all
+GP_PLAYERS = 34  # the top 30 are invited to the playoffs; 16 places
+# invented names (the demo's players are nobody real)
+GP_NAMES = [
+    "Ada Lindqvist",
+    "Bruno Okafor",
+    "Chiara Benedetti",
+    "Dmitri Volkov",
+    "Elif Yilmaz",
+    "Farah Haddad",
+    "Gustav Moreau",
+    "Hana Sato",
+    "Ines Carvalho",
+    "Jonas Weber",
+    "Kaito Mori",
+    "Lena Novak",
+    "Marek Dvorak",
+    "Nadia Rahman",
+    "Oskar Berg",
+    "Priya Raman",
+    "Quentin Faure",
+    "Rosa Jimenez",
+    "Stefan Ilic",
+    "Tamsin Hale",
+    "Uma Kapoor",
+    "Viktor Szabo",
+    "Wen Li",
+    "Ximena Ruiz",
+    "Yusuf Demir",
+    "Zofia Kowalska",
+    "Arjun Mehta",
+    "Bea Schulz",
+    "Colm Byrne",
+    "Dalia Mansour",
+    "Emil Lund",
+    "Freya Olsen",
+    "Goran Petrovic",
+    "Hugo Lambert",
+]
 # a common league table: 1st 25 points, 2nd 18 ... 10th 1, then nothing
 SEASON_POINTS = ["25", "18", "15", "12", "10", "8", "6", "4", "2", "1"]
 
@@ -24,30 +62,27 @@ SEASON_POINTS = ["25", "18", "15", "12", "10", "8", "6", "4", "2", "1"]
 def build(*, director: Any) -> list[Series]:
     made = []
     if not Series.objects.filter(slug=GP_SLUG).exists():
-        made.append(_grand_prix(director))
+        made.append(grand_prix(director))
     if not Series.objects.filter(slug=GOKODOM_SLUG).exists():
         made.append(_gokodom(director))
     return made
 
 
-def _grand_prix(director: Any) -> Series:
-    """The rounds' scores are the playoffs demo's own (each entrant's ``gp_scores``), so the
-    series ranks its 16 as their eligibility does; 14 more players scored lower or missed
-    rounds."""
+def grand_prix(director: Any) -> Series:
+    """The Puzzle GP: eight online rounds of 30 players (seeded random scores, some rounds
+    missed), six best count. The WPF playoffs demo builds its line from it
+    (tournaments/formats/wpf_playoffs/demo.py); an existing one is returned as it is."""
+    found = Series.objects.filter(slug=GP_SLUG).first()
+    if found is not None:
+        return found
     rng = random.Random(GP_SLUG)
-    playoffs = Event.objects.filter(slug=demo_slug("wpf_playoffs")).first()
     scores: list[tuple[str, list[int | None]]] = []
-    if playoffs is not None:
-        for entrant in playoffs.entrants.order_by("number"):
-            own = [int(v) for v in entrant.flags.get("gp_scores") or []][:GP_ROUNDS]
-            scores.append((entrant.name, [*own, *[None] * (GP_ROUNDS - len(own))]))
-    first_extra = len(scores) + 1
-    for index in range(first_extra, first_extra + GP_EXTRA_PLAYERS):
-        missed = set(rng.sample(range(GP_ROUNDS), rng.randint(0, 3)))
+    for index in range(1, GP_PLAYERS + 1):
+        missed = set(rng.sample(range(GP_ROUNDS), rng.choice((0, 0, 0, 1, 1, 2, 3))))
         scores.append(
             (
-                f"Player {index}",
-                [None if r in missed else rng.randint(0, 700) for r in range(GP_ROUNDS)],
+                GP_NAMES[index - 1] if index <= len(GP_NAMES) else f"Player {index}",
+                [None if r in missed else rng.randint(200, 1000) for r in range(GP_ROUNDS)],
             )
         )
     gp = series.create_series(
@@ -60,7 +95,7 @@ def _grand_prix(director: Any) -> Series:
         public=True,
         description=(
             "Eight online rounds scored elsewhere; each player's six best count. "
-            "The top of the table is invited to the WPF playoffs demo."
+            "The top 30 are invited to the WPF playoffs demo, in the order of the table."
         ),
     )
     for number in range(GP_ROUNDS):
@@ -68,8 +103,6 @@ def _grand_prix(director: Any) -> Series:
             f"{name},{values[number]}" for name, values in scores if values[number] is not None
         ]
         series.import_scores(gp, name=f"GP round {number + 1}", text="\n".join(lines), by=director)
-    if playoffs is not None:
-        gp.feeds.add(playoffs)
     return gp
 
 

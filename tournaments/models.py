@@ -892,6 +892,7 @@ from tournaments.models_entries import Entry as Entry  # noqa: E402
 from tournaments.models_entries import RatingListRow as RatingListRow  # noqa: E402
 from tournaments.models_entries import Registration as Registration  # noqa: E402
 from tournaments.models_series import Series as Series  # noqa: E402
+from tournaments.models_series import SeriesAuditEntry as SeriesAuditEntry  # noqa: E402
 from tournaments.models_series import SeriesDirector as SeriesDirector  # noqa: E402
 from tournaments.models_series import SeriesMerge as SeriesMerge  # noqa: E402
 from tournaments.models_series import SeriesScore as SeriesScore  # noqa: E402

@@ -265,6 +265,7 @@ def test_the_schema_is_openapi_3_1_with_every_operation(client):
         "/api/v1/events/",
         "/api/v1/events/{slug}/",
         "/api/v1/events/{slug}/entrants/",
+        "/api/v1/events/{slug}/entries/",  # issue 32 (test_entries_api.py)
         "/api/v1/events/{slug}/rounds/",
         "/api/v1/events/{slug}/rounds/{number}/",
         "/api/v1/events/{slug}/standings/",

@@ -1,7 +1,8 @@
 """Every page of every demo event on a 390 px phone (issue 21, item 8): as a visitor, as a
 player and as the demo director, nothing is wider than the screen.
 
-The six demo events are built as ``manage.py load_demo`` builds them. From each event's
+The six demo events are built as ``manage.py load_demo`` builds them, with the demo event
+that takes entries (its entry form). From each event's
 home page (visitor) and dashboard (director) the test follows every link inside the event,
 so each round, each format's own pages, the standings, the results screens, draws, rules
 check, reports and imports are visited; a few entrant pages per event are enough. It then
@@ -38,6 +39,7 @@ from django.urls import Resolver404, resolve, reverse
 
 from accounts.services import claim_entrant
 from tests.test_authorization import API_FORMAT_PAGES, PARAMS, PERSONAS, TABLE
+from tournaments import demo_entries
 from tournaments.demo import DEMO_BUILDERS
 from tournaments.models import EventDirector
 from tournaments.services import reports
@@ -64,12 +66,10 @@ NOT_PAGES = {
     "tournaments:embed_standings",
     "tournaments:embed_snippet",
     "tournaments:overlay",
-    # no demo event takes entries (all are under way); tests/e2e/test_entry_waiting_list.py
-    # walks the entry form and an entry's page at 390 px with axe
-    "tournaments:enter",
     # the public API's JSON (its schema page: tests/e2e/test_api_docs_page.py)
     "api-v1:event",
     "api-v1:entrants",
+    "api-v1:entries",
     "api-v1:rounds",
     "api-v1:round",
     "api-v1:standings",
@@ -249,6 +249,10 @@ def demo(django_user_model, django_capture_on_commit_callbacks):
             event = build(director=director, rng=random.Random(slug))
             EventDirector.objects.get_or_create(event=event, user=director)
             built[slug] = event
+        # the event taking entries (issue 32): its entry form, its director's Entries screen
+        event = demo_entries.build(director=director)
+        EventDirector.objects.get_or_create(event=event, user=director)
+        built[event.slug] = event
         reports.request(built["demo-round-robin"], "entrants_csv", by=director)
     # a player acts on their own match where the format lets players act
     for slug in ("demo-gokodom", "demo-wpf-playoffs"):

@@ -79,6 +79,7 @@ WRITE_CALLS = {
 # Writers that need no audit row of their own, each with the reason.
 EXEMPT = {
     "audit.log": "it is the audit row",
+    "audit.log_series": "it is the series' audit row",
     "backup.create_backup": "writes files, reads the database (the match is hashlib/dict .update)",
     "backup.read_manifest": "reads files only (dict .update)",
     "backup.restore_database": "replaces the whole database with a dump that holds its own "
@@ -87,6 +88,8 @@ EXEMPT = {
     "it puts back the event's own audit rows from the backup",
     "backup_owned.ensure_accounts": "a step inside backup.restore_events (accounts the "
     "restored events name)",
+    "backup_series.apply": "a step inside backup.restore_events, which writes series.restored "
+    "in each series' log; it puts back the series' own audit rows from the backup",
     "event_import.check": "a preview that saves nothing (dict .update)",
     "event_import.start": "queues a confirmed import (an ImportJob row: who, when, the file); "
     "no event exists until run_job imports it, audited as event.imported",
@@ -821,23 +824,88 @@ def _(d):
 EXEMPT["places.registration_of"] = "makes the event's settings row on first use (closed, empty)"
 EXEMPT["notifications.entry_mail"] = "a step inside the audited entry actions (one mail row)"
 
-# Series (issue 32) span events, and the audit log belongs to an event: a series' own log is
-# not built yet (docs/series.md says so); each of these changes only the series' rows.
-EXEMPT.update(
-    {
-        f"series.{name}": "a series' change: no event's audit log holds it (docs/series.md)"
-        for name in (
-            "add_event_stage",
-            "create_series",
-            "import_scores",
-            "merge_names",
-            "move_stage",
-            "remove_stage",
-            "unmerge",
-            "update_rule",
-        )
-    }
-)
+# Series (issue 32): a series' changes go to its own log (SeriesAuditEntry), since a
+# series spans events
+
+
+def _series(d, **settings):
+    from tournaments.services import series
+
+    return series, series.create_series(slug="gp", name="GP", by=d, **settings)
+
+
+GP_TEXT = "player,score\nAnn,10\nBob,8\n"
+
+
+@scenario("series.create_series")
+def _(d):
+    from tournaments.services import series
+
+    return lambda: series.create_series(slug="gp", name="GP", by=d)
+
+
+@scenario("series.update_rule")
+def _(d):
+    series, gp = _series(d)
+    rule = {"value": "score", "points": [], "ties": "shared", "public": True, "name": "GP"}
+    return lambda: series.update_rule(gp, by=d, best=1, **rule)
+
+
+@scenario("series.add_event_stage")
+def _(d):
+    series, gp = _series(d, value="place_points", points=[3, 2, 1])
+    event = _rr(d)
+    return lambda: series.add_event_stage(gp, event, by=d)
+
+
+@scenario("series.import_scores")
+def _(d):
+    series, gp = _series(d)
+    return lambda: series.import_scores(gp, name="Round 1", text=GP_TEXT, by=d)
+
+
+@scenario("series.move_stage")
+def _(d):
+    series, gp = _series(d)
+    series.import_scores(gp, name="Round 1", text=GP_TEXT, by=d)
+    second = series.import_scores(gp, name="Round 2", text=GP_TEXT, by=d)
+    return lambda: series.move_stage(gp, second.pk, by=d, up=True)
+
+
+@scenario("series.remove_stage")
+def _(d):
+    series, gp = _series(d)
+    stage = series.import_scores(gp, name="Round 1", text=GP_TEXT, by=d)
+    return lambda: series.remove_stage(gp, stage.pk, by=d)
+
+
+@scenario("series.merge_names")
+def _(d):
+    series, gp = _series(d)
+    return lambda: series.merge_names(gp, name="Jon", same_as="John", by=d)
+
+
+@scenario("series.unmerge")
+def _(d):
+    series, gp = _series(d)
+    merge = series.merge_names(gp, name="Jon", same_as="John", by=d)
+    return lambda: series.unmerge(gp, merge.pk, by=d)
+
+
+@scenario("series.add_feed")
+def _(d):
+    series, gp = _series(d)
+    event = _rr(d)
+    return lambda: series.add_feed(gp, event, by=d)
+
+
+@scenario("series.remove_feed")
+def _(d):
+    series, gp = _series(d)
+    event = _rr(d)
+    series.add_feed(gp, event, by=d)
+    return lambda: series.remove_feed(gp, event.pk, by=d)
+
 
 # venue mode (docs/venue.md): linking, stopping, applying a push, taking over and handing
 # over are audited (mirror.*); the outbox row and the pusher's bookkeeping are not changes
@@ -1033,6 +1101,25 @@ def _(d):
     return lambda: qualification.build_from_form(event, data, by=d)
 
 
+EXEMPT["format_wpf_playoffs.apply_series_seeds"] = (
+    "a step inside places.make_entrants (entries.made_entrants names the seeds) and "
+    "seeds_from_series (wpf.seeds_from_series)"
+)
+
+
+@scenario("format_wpf_playoffs.seeds_from_series")
+def _(d):
+    from tests.tournaments.test_wpf_series_seeds import confirm_all, linked_event
+    from tournaments.services import places, series
+
+    gp, event = linked_event(d)
+    confirm_all(event)
+    places.make_entrants(event, by=d)
+    stage = gp.stages.get(name="Round 8")
+    series.import_scores(gp, name="Round 8", text="Ann,100\nDan,400", by=d, stage=stage)
+    return lambda: format_wpf_playoffs.seeds_from_series(event, by=d)
+
+
 @scenario("mirror.configure")
 def _(d):
     from tournaments.services.mirror import links
@@ -1109,7 +1196,11 @@ def test_writer_writes_an_audit_row(name, director):
     with CaptureQueriesContext(connection) as queries:
         call()
     changed = _changed_tables(queries.captured_queries)
-    logs = changed & {"tournaments_auditentry", "tournaments_resultchange"}
+    logs = changed & {
+        "tournaments_auditentry",
+        "tournaments_resultchange",
+        "tournaments_seriesauditentry",
+    }
     changed -= logs
     assert changed, f"{name} changed no rows here: give it input that does, or exempt it"
     # an audit row written by this call (counting rows would miss a replaced event's)

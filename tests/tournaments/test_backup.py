@@ -13,6 +13,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.services import claim_entrant
@@ -382,7 +383,32 @@ def lived_in(many_events, director, django_user_model):
         mailed_at=timezone.now(),
         attempts=1,
     )
+    _registration_and_series(director, rr, goko)
     return rr
+
+
+def _registration_and_series(director, rr, goko):
+    """Issue 32's rows: an open event with a rating list, entries (one made an entrant, one
+    waiting, one not confirmed yet) and a series of an event stage and an imported stage,
+    with a merge, a qualified event and its audit log."""
+    from tournaments.services import places, rating_list, registration, series
+
+    event = round_robin_event(director, players=2, slug="open-rr")
+    rows = [{"name": "Ann Entry", "rating": 2100, "federation": "FRA", "external_id": "77"}]
+    rating_list.replace(event, rows, by=director, source="list.csv")
+    registration.update_settings(event, {"open": True, "capacity": 1}, by=director)
+    for name in ("Ann Entry", "Bob Entry"):
+        places.confirm_email(places.enter(event, name=name, email=f"{name[:3]}@example.org"))
+    places.enter(event, name="Cat Entry", email="cat@example.org")
+    places.make_entrants(event, by=director)
+
+    gp = series.create_series(
+        slug="season", name="Season", by=director, value="place_points", points=[3, 2, 1]
+    )
+    series.add_event_stage(gp, rr, by=director)
+    series.import_scores(gp, name="Online", text="Ann,3\nBob,2.5\n", by=director)
+    series.merge_names(gp, name="Jon", same_as="John", by=director)
+    series.add_feed(gp, goko, by=director)
 
 
 def owned_by_events() -> list[str]:
@@ -436,6 +462,11 @@ def test_default_restore_gives_back_every_row_of_every_table(
     after["tournaments.AuditEntry"] = [
         r for r in after["tournaments.AuditEntry"] if r not in restored
     ]
+    # and one to each series' own log
+    series_log = after["tournaments.SeriesAuditEntry"]
+    restored = [r for r in series_log if '"series.restored"' in r]
+    assert len(restored) == 1
+    after["tournaments.SeriesAuditEntry"] = [r for r in series_log if r not in restored]
     before["accounts.User"] = [r for r in before["accounts.User"] if '"bystander"' not in r]
     assert sorted(after) == sorted(before)
     differ = [
@@ -589,3 +620,69 @@ def test_a_backup_restores_an_event_past_the_upload_limits(director, tmp_path, s
     settings.ARBITER_IMPORT_LIMITS = {**settings.ARBITER_IMPORT_LIMITS, "entrants": 2}
     backup.restore_events(made.path, replace=True, by=director)
     assert Event.objects.get(slug="big").entrants.count() == 6
+
+
+@pytest.fixture
+def season(director):
+    """An event taking entries and a series of it and an imported stage (issue 32)."""
+    from tournaments.services import places, registration, series
+
+    event = round_robin_event(director, players=4, slug="season-rr")
+    play_round(event, director)
+    registration.update_settings(event, {"open": True, "capacity": 5}, by=director)
+    entry = places.confirm_email(places.enter(event, name="Eve", email="eve@example.org"))
+    gp = series.create_series(
+        slug="season", name="Season", by=director, value="place_points", points=[3, 2, 1]
+    )
+    series.add_event_stage(gp, event, by=director)
+    series.import_scores(gp, name="Online", text="Ann,3\nBob,2.5\n", by=director)
+    return gp, entry
+
+
+def _totals(slug):
+    from tournaments.models import Series
+    from tournaments.services import series_standings
+
+    rows = series_standings.standings(Series.objects.get(slug=slug))
+    return [(r.rank, r.player.name, r.total, r.explanation) for r in rows]
+
+
+def test_series_and_entries_come_back_with_a_whole_restore(season, director, tmp_path, client):
+    """Series and entries are in the backup (issue 32): a restore of the whole backup gives
+    the series' totals and every entry back, and an entry's mailed link still works."""
+    from tournaments.models import Entry, Series
+
+    _gp, entry = season
+    totals = _totals("season")
+    assert len(totals) > 2
+    made = backup.create_backup(tmp_path, database=backup.NONE)
+    assert backup.read_manifest(made.path)["series"]["count"] == 1
+    Series.objects.all().delete()
+    wipe()
+    done = backup.restore_events(made.path, by=director)
+    assert done.series == ["season"]
+    assert _totals("season") == totals
+    restored = Entry.objects.get(token=entry.token)
+    assert (restored.name, restored.status, restored.order) == ("Eve", "accepted", entry.order)
+    response = client.get(reverse("tournaments:entry", args=["season-rr", entry.token]))
+    assert response.status_code == 200 and "Eve" in response.content.decode()
+
+
+def test_a_series_already_here_is_refused_and_a_partial_restore_leaves_series(
+    season, director, tmp_path
+):
+    from tournaments.models import Series
+
+    made = backup.create_backup(tmp_path, database=backup.NONE)
+    wipe()
+    with pytest.raises(BackupError, match=r"These series already exist .*: season"):
+        backup.restore_events(made.path, by=director)
+    assert not Event.objects.exists()  # nothing restored
+    Series.objects.filter(slug="season").update(name="Kept as it is")
+    done = backup.restore_events(made.path, by=director, only=["season-rr"])
+    assert done.series == [] and backup.SERIES_LEFT in done.not_restored
+    assert Series.objects.get(slug="season").name == "Kept as it is"
+    wipe()
+    done = backup.restore_events(made.path, by=director, replace=True)
+    assert done.series == ["season"] and Series.objects.get(slug="season").name == "Season"
+    assert Series.objects.get(slug="season").stages.count() == 2

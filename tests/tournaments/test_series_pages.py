@@ -158,6 +158,8 @@ def test_a_players_page_lists_their_events_and_other_series_without_their_accoun
         {"action": "remove", "stage": "99999999999999999999"},
         {"action": "up", "stage": "-1"},
         {"action": "unmerge", "merge": "x"},
+        {"action": "unfeed", "event": "12"},
+        {"action": "feed", "feed-event": "no-such-event"},
         {"action": "import", "import-name": "R", "import-text": "A,1", "import-stage": "5"},
         {"action": "import", "import-name": "R", "import-text": "A,1", "import-stage": "9" * 30},
         {"action": "rule", "name": "X", "value": "score", "ties": "shared", "points": "1e999999"},
@@ -178,3 +180,50 @@ def test_an_empty_create_post_says_what_is_missing(client, director):
     client.force_login(director)
     response = client.post(reverse("tournaments:manage_series_create"), {})
     assert response.status_code == 422 and 'role="alert"' in response.content.decode()
+
+
+def test_the_screen_shows_each_change_in_its_recent_changes(client, director):
+    """Every director change to a series writes its audit log (issue 32: series changes
+    are audited like an event's), and the series' screen lists it with who made it."""
+    from tests.factories import round_robin_event
+    from tournaments.models import SeriesAuditEntry
+
+    gp = grand_prix(director, players=3, rounds=2)
+    event = round_robin_event(director, players=4, slug="final")
+    client.force_login(director)
+    url = reverse("tournaments:manage_series", args=[gp.slug])
+    second = gp.stages.order_by("order").last()
+    posts = [
+        {"action": "up", "stage": second.pk},
+        {"action": "merge", "merge-name": "Jon", "merge-same_as": "John"},
+        {"action": "feed", "feed-event": "final"},
+        {"action": "rule", "name": "Grand Prix", "value": "score", "best": 1, "ties": "shared"},
+    ]
+    for data in posts:
+        assert client.post(url, data).status_code == 302, data
+    assert list(gp.feeds.all()) == [event]
+    actions = list(SeriesAuditEntry.objects.filter(series=gp).values_list("action", flat=True))
+    assert actions == [
+        "series.rule_changed",
+        "series.feed_added",
+        "series.names_merged",
+        "series.stage_moved",
+        "series.scores_imported",
+        "series.scores_imported",
+        "series.created",
+    ]
+    rule = SeriesAuditEntry.objects.get(series=gp, action="series.rule_changed")
+    assert rule.before == {"best": 6, "public": True} and rule.after == {"best": 1, "public": False}
+    assert rule.actor == director
+    page = client.get(url).content.decode()
+    for words in (
+        "Rule of the total changed",
+        "Series now qualifies players for an event",
+        "Two spellings merged into one player",
+        "Stage moved: Round 2",
+        "Stage&#x27;s scores imported: Round 1",
+    ):
+        assert words in page, words
+    assert client.post(url, {"action": "unfeed", "event": event.pk}).status_code == 302
+    assert not gp.feeds.exists()
+    assert SeriesAuditEntry.objects.filter(series=gp, action="series.feed_removed").exists()

@@ -10,6 +10,7 @@ from django.urls import URLPattern, path, re_path
 from django.views.decorators.csrf import csrf_exempt
 
 from tournaments.api import calendar_views
+from tournaments.api import entries as _entries  # noqa: F401 - registers its operation
 from tournaments.api import export as _export  # noqa: F401 - registers its operation
 from tournaments.api import formats as _formats  # noqa: F401 - registers its operations
 from tournaments.api import series as _series  # noqa: F401 - registers its operations

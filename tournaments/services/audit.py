@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from tournaments.models import AuditEntry, Event
+from tournaments.models import AuditEntry, Event, Series, SeriesAuditEntry
 from tournaments.services.mirror import outbox
 
 
@@ -27,6 +27,31 @@ def log(
     outbox.record(event, action, at=at)
     return AuditEntry.objects.create(
         event=event,
+        action=action,
+        actor=actor if getattr(actor, "is_authenticated", False) else None,
+        at=at,
+        subject=subject[:200],
+        before=before,
+        after=after,
+        reason=reason[:300],
+    )
+
+
+def log_series(
+    series: Series,
+    action: str,
+    *,
+    actor: Any,
+    at: datetime,
+    subject: str = "",
+    before: Any = None,
+    after: Any = None,
+    reason: str = "",
+) -> SeriesAuditEntry:
+    """A series' change (series.*): its own log, since a series spans events. A series is
+    never mirrored (venue mode copies events), so the outbox has nothing to count."""
+    return SeriesAuditEntry.objects.create(
+        series=series,
         action=action,
         actor=actor if getattr(actor, "is_authenticated", False) else None,
         at=at,

@@ -4,8 +4,9 @@ A backup is one folder under ``ARBITER_BACKUP_DIR`` named after the time it was 
 (``arbiter-backup-20261123T031500Z``): every event as an event file (docs/event-file.md) in
 ``events/``, beside it the rows the event owns that the event file does not carry
 (``events/<slug>.owned.json.gz``: claims, claim codes, directors, audit log, result history,
-standings, referee tokens, check-ins, waiting result entries, e-mails;
-tournaments/services/backup_owned.py), the accounts those rows
+standings, referee tokens, check-ins, waiting result entries, e-mails, registration and
+entries; tournaments/services/backup_owned.py), the series (``series.json``: they span
+events; tournaments/services/backup_series.py), the accounts those rows
 name (``accounts.json``), a dump of the whole database (``database.pgdump`` from pg_dump
 with PostgreSQL, ``database.sqlite3`` made with SQLite's online backup with SQLite) and
 ``manifest.json`` naming each file with its size and SHA-256. The folder is written under a
@@ -44,12 +45,14 @@ from rules.contract import Problem
 from tournaments.models import (
     ApiToken,
     Entrant,
+    Entry,
     Event,
     EventDirector,
     MatchParticipant,
     RefereeToken,
+    Series,
 )
-from tournaments.services import audit, backup_owned, eventfile
+from tournaments.services import audit, backup_owned, backup_series, eventfile
 from tournaments.services.errors import ServiceError
 
 MANIFEST = "manifest.json"
@@ -58,6 +61,7 @@ NAME = re.compile(r"^arbiter-backup-(\d{8}T\d{6})Z(?:-(\d+))?$")
 PG_DUMP = "database.pgdump"
 SQLITE_COPY = "database.sqlite3"
 ACCOUNTS = "accounts.json"
+SERIES = "series.json"
 OWNED_SUFFIX = ".owned.json.gz"
 # database= choices of create_backup
 REQUIRED, IF_AVAILABLE, NONE = "required", "if-available", "none"
@@ -76,26 +80,6 @@ NOT_RESTORED = {
     "receivers again on the Webhooks page",
     "tournaments.WebhookDelivery": "webhook receivers and their delivery log: add the "
     "receivers again on the Webhooks page",
-    # issue 32's entries are new; the event file and the backup do not carry them yet
-    "tournaments.Registration": "registration settings, entries and the rating list (not "
-    "in the backup yet: docs/registration.md)",
-    "tournaments.Entry": "registration settings, entries and the rating list (not in the "
-    "backup yet: docs/registration.md)",
-    "tournaments.RatingListRow": "registration settings, entries and the rating list (not "
-    "in the backup yet: docs/registration.md)",
-    # a series spans events (docs/series.md): an event's files cannot carry it
-    **{
-        f"tournaments.{name}": "series (seasons, circuits, Grand Prix) and their imported "
-        "scores: they span events; the database dump has them"
-        for name in (
-            "Series",
-            "Series_feeds",
-            "SeriesDirector",
-            "SeriesStage",
-            "SeriesScore",
-            "SeriesMerge",
-        )
-    },
     # a restored venue link would be a second writer with the first one's identity
     # (docs/venue.md): a restored event is a plain event; pull it or link it again
     "tournaments.MirrorLink": "venue mode's link and queue: a restored event is not "
@@ -117,7 +101,12 @@ OWNED_LACKING = (
     "claims, claim codes (invite links), directors without an account here, audit log, "
     "result history, who drew each draw, standings history, referee tokens and posted games, "
     "check-in marks, result entries waiting for a second entry, e-mails, the double-entry "
-    "switch"
+    "switch, registration settings, entries and the rating list"
+)
+# a restore of some events (--event) leaves the series as they are here
+SERIES_LEFT = (
+    "series (seasons, circuits, Grand Prix): restored only with the whole backup (a "
+    "restore without --event)"
 )
 
 
@@ -147,6 +136,7 @@ class Restored:
     accounts_matched: list[str] = field(default_factory=list)
     # what this restore did not bring back, in words
     not_restored: list[str] = field(default_factory=list)
+    series: list[str] = field(default_factory=list)  # the slugs of the series restored
 
 
 def backup_dir() -> Path:
@@ -217,7 +207,7 @@ def create_backup(
     shutil.rmtree(work, ignore_errors=True)
     (work / "events").mkdir(parents=True)
     try:
-        entries, accounts = _write_event_files(work)
+        entries, accounts, series = _write_event_files(work)
         kind, dump, notes = _dump_database(work, database)
         manifest: dict[str, Any] = {
             "arbiter_backup": 1,
@@ -226,6 +216,7 @@ def create_backup(
             "owned_rows_version": backup_owned.OWNED_VERSION,
             "database": {"kind": kind, "file": dump, "notes": notes},
             "accounts": accounts,
+            "series": series,
             "events": entries,
         }
         if dump:
@@ -241,9 +232,11 @@ def create_backup(
     return Backup(final, len(entries), size, time.monotonic() - started, kind, notes)
 
 
-def _write_event_files(work: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Every event's file and owned rows, and the accounts they name, from one snapshot of
-    the database. Returns the manifest's event entries and its accounts entry."""
+def _write_event_files(
+    work: Path,
+) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]]:
+    """Every event's file and owned rows, the series, and the accounts they name, from one
+    snapshot of the database. Returns the manifest's event, accounts and series entries."""
     snapshot = connection.vendor == "postgresql" and not connection.in_atomic_block
     folder = work / "events"
     entries = []
@@ -277,6 +270,9 @@ def _write_event_files(work: Path) -> tuple[list[dict[str, Any]], dict[str, Any]
                     ),
                 }
             )
+        doc, named = backup_series.export_series()
+        usernames |= named
+        series = {**_file_entry(work / SERIES, _json_bytes(doc), work), "count": len(doc["series"])}
         rows = backup_owned.export_accounts(usernames)
         accounts = _file_entry(
             work / ACCOUNTS,
@@ -284,7 +280,7 @@ def _write_event_files(work: Path) -> tuple[list[dict[str, Any]], dict[str, Any]
             work,
         )
         left_out = get_user_model().objects.exclude(username__in=usernames).count()
-    return entries, {**accounts, "count": len(rows), "left_out": left_out}
+    return entries, {**accounts, "count": len(rows), "left_out": left_out}, series
 
 
 def _dump_database(folder: Path, mode: str) -> tuple[str, str, list[str]]:
@@ -396,7 +392,7 @@ def read_manifest(path: Path) -> dict[str, Any]:
         raise BackupError([f"{path / MANIFEST} cannot be read: {error}."]) from None
     if not isinstance(manifest, dict) or manifest.get("arbiter_backup") != 1:
         raise BackupError([f"{path / MANIFEST} is not an Arbiter backup manifest (version 1)."])
-    files = [manifest.get("accounts") or {}]
+    files = [manifest.get("accounts") or {}, manifest.get("series") or {}]
     for entry in manifest.get("events", []):
         files += [entry, entry.get("owned") or {}]
     problems = []
@@ -452,18 +448,31 @@ def restore_events(
             ]
         )
     done = Restored([], existing, 0.0, not_restored=_not_restored(manifest, entries))
+    series_doc = _series_doc(path, manifest, only, replace, done)
     place = str(path)
     try:
         with transaction.atomic():
             for event in Event.objects.filter(slug__in=existing).select_for_update():
                 _delete_event(event)
-            files, users = _checked_files(path, manifest, entries, done)
+            files, users = _checked_files(path, manifest, entries, done, series_doc)
             for entry, data, owned in files:
                 place = entry["file"]
                 replaced = entry["slug"] in existing
                 done.events.append(
                     _restore_one(path, entry, data, owned, users, by, director, replaced, now)
                 )
+            if series_doc is not None:
+                place = SERIES
+                for series in backup_series.apply(series_doc, users):
+                    done.series.append(series.slug)
+                    audit.log_series(
+                        series,
+                        "series.restored",
+                        actor=by,
+                        at=now,
+                        subject=series.slug,
+                        after={"backup": path.name},
+                    )
     except (IntegrityError, DataError, ValidationError, ValueError, KeyError, TypeError) as error:
         # a hand-edited file whose SHA-256 was made to match: refused, never half restored
         raise BackupError(
@@ -473,11 +482,40 @@ def restore_events(
     return done
 
 
+def _series_doc(
+    path: Path, manifest: dict[str, Any], only: list[str] | None, replace: bool, done: Restored
+) -> Any:
+    """The backup's series to restore (None: none to restore), read before anything is
+    changed; a series that exists here is refused unless ``replace``, as an event is."""
+    entry = manifest.get("series") or {}
+    if not entry.get("file"):
+        return None  # a backup made before series were kept
+    if only:
+        done.not_restored.insert(0, SERIES_LEFT)
+        return None
+    doc = _read_json(path, entry["file"])
+    slugs = [s.get("slug") for s in doc.get("series", [])] if isinstance(doc, dict) else []
+    here = sorted(Series.objects.filter(slug__in=slugs).values_list("slug", flat=True))
+    if here and not replace:
+        raise BackupError(
+            [
+                f"These series already exist and would be overwritten: {', '.join(here)}. "
+                "Nothing was restored. Restore into an empty database, or replace them "
+                "(manage.py restore --replace)."
+            ]
+        )
+    return doc
+
+
 def _checked_files(
-    path: Path, manifest: dict[str, Any], entries: list[dict[str, Any]], done: Restored
+    path: Path,
+    manifest: dict[str, Any],
+    entries: list[dict[str, Any]],
+    done: Restored,
+    series_doc: Any = None,
 ) -> tuple[list[tuple[dict[str, Any], Any, Any]], dict[str, Any]]:
     """Every file read and checked before the first event is imported (a bad file restores
-    nothing), and the accounts the owned rows name, matched or created."""
+    nothing), and the accounts the owned rows and the series name, matched or created."""
     accounts: list[dict[str, Any]] = []
     if (manifest.get("accounts") or {}).get("file"):
         accounts = _read_json(path, manifest["accounts"]["file"])["accounts"]
@@ -504,6 +542,12 @@ def _checked_files(
             if owned.get("arbiter_owned_rows") == 1:
                 older.append(entry["slug"])
         files.append((entry, data, owned))
+    if series_doc is not None:
+        events = {e["slug"] for e in entries} | set(Event.objects.values_list("slug", flat=True))
+        found = backup_series.check(series_doc, events, carried)
+        problems += [f"{SERIES}: {text}" for text in found]
+        if not found:
+            named |= backup_series.named(series_doc)
     if older:
         done.not_restored.insert(
             0,
@@ -537,6 +581,12 @@ def _clashes(file: str, owned: dict[str, Any]) -> list[str]:
         f"'{e.name}' of event '{e.event.slug}' here."
         for e in taken
     ]
+    tokens = [e["token"] for e in backup_owned.sections_of(owned)["entries"]]
+    for held in Entry.objects.filter(token__in=tokens).select_related("event"):
+        problems.append(
+            f"{file}: the link of entry '{held.name}' is already the link of an entry of "
+            f"event '{held.event.slug}' here."
+        )
     hashes = [t["token_hash"] for t in owned["referee_tokens"]]
     for token in RefereeToken.objects.filter(token_hash__in=hashes).select_related("event"):
         problems.append(

@@ -6,7 +6,8 @@ also give back who claimed which entrant, the claim codes (every invite link), t
 directors, the audit log, every version of every result, who drew each draw, the standings
 snapshots, the referee program's tokens and posted games, the API tokens (their hashes),
 the check-in marks, the result entries waiting for a second entry (double entry, and the
-event's switch for it) and the e-mails written for the event, sent or not. Those rows go
+event's switch for it), the e-mails written for the event, sent or not, and its
+registration (settings, entries and the rating list: issue 32). Those rows go
 into a second file per event, ``events/<slug>.owned.json.gz``, written beside the event
 file from the same database snapshot; the accounts they name go once into ``accounts.json``.
 
@@ -33,21 +34,54 @@ from tournaments.models import (
     AuditEntry,
     CheckIn,
     Entrant,
+    Entry,
     Event,
     EventDirector,
     Group,
     Match,
     Notification,
     RandomDraw,
+    RatingListRow,
     RatingSubmission,
     RefereeGame,
     RefereeToken,
+    Registration,
     ResultChange,
     ResultEntry,
     Round,
     StandingsRow,
     StandingsSnapshot,
 )
+
+# Registration (issue 32): the settings, the line of entries and the rating list belong to
+# one event, so they travel in its owned rows. Not in the event file: that file is portable
+# between servers and an entry holds a person's e-mail and their links' secret.
+REGISTRATION_FIELDS = (
+    "source",
+    "open",
+    "capacity",
+    "closes_at",
+    "confirm_hours",
+    "min_rating",
+    "federations",
+    "source_label",
+    "series_key",
+)
+ENTRY_FIELDS = (
+    "order",
+    "source",
+    "name",
+    "email",
+    "external_id",
+    "rating",
+    "federation",
+    "score",
+    "reason",
+    "status",
+    "token",
+)
+ENTRY_TIMES = ("created_at", "joined_at", "offered_at", "offer_expires_at", "decided_at")
+RATING_LIST_FIELDS = ("external_id", "name", "name_key", "rating", "federation")
 
 # 2 added the check-ins, the waiting result entries, the e-mails and the double-entry switch
 # (issue 29 finding 2); a version-1 file restores without them, and the restore says so.
@@ -268,6 +302,8 @@ def export_owned(event: Event) -> tuple[dict[str, Any], set[str]]:
                 "kind": n.kind,
                 "user": who(n.user_id),
                 "entrant": entrant_number.get(n.entrant_id) if n.entrant_id else None,
+                "email": n.email,
+                "entry": n.entry.token if n.entry is not None else None,
                 "round": n.round.number if n.round is not None else None,
                 **({"match": key[n.match_id]} if n.match_id else {}),
                 "details": n.details,
@@ -277,7 +313,9 @@ def export_owned(event: Event) -> tuple[dict[str, Any], set[str]]:
                 "created_at": _iso(n.created_at),
                 "sent_at": _iso(n.sent_at),
             }
-            for n in event.notifications.select_related("round").order_by("created_at", "pk")
+            for n in event.notifications.select_related("round", "entry").order_by(
+                "created_at", "pk"
+            )
         ],
         "rating_submissions": [
             {
@@ -293,6 +331,26 @@ def export_owned(event: Event) -> tuple[dict[str, Any], set[str]]:
                 "last_error": r.last_error,
             }
             for r in event.rating_submissions.order_by("confirmed_at", "pk")
+        ],
+        "registration": [
+            {
+                **{f: getattr(r, f) for f in REGISTRATION_FIELDS},
+                "closes_at": _iso(r.closes_at),
+            }
+            for r in Registration.objects.filter(event=event)
+        ],
+        "entries": [
+            {
+                **{f: getattr(e, f) for f in ENTRY_FIELDS},
+                **{f: _iso(getattr(e, f)) for f in ENTRY_TIMES},
+                "user": who(e.user_id),
+                "entrant": entrant_number[e.entrant_id] if e.entrant_id else None,
+            }
+            for e in Entry.objects.filter(event=event).order_by("created_at", "pk")
+        ],
+        "rating_list": [
+            {f: getattr(r, f) for f in RATING_LIST_FIELDS}
+            for r in RatingListRow.objects.filter(event=event).order_by("pk")
         ],
     }
     return doc, users
@@ -337,7 +395,15 @@ SECTIONS = (
 ADDED_IN_2 = ("check_ins", "result_entries", "notifications")
 # Sections a file may lack (written before they were kept): read as empty. The WOF files
 # sent to the rating officer and the API tokens came after version 2.
-OPTIONAL = (*ADDED_IN_2, "rating_submissions", "api_tokens")
+OPTIONAL = (
+    *ADDED_IN_2,
+    "rating_submissions",
+    "api_tokens",
+    # registration (issue 32) came after them too
+    "registration",
+    "entries",
+    "rating_list",
+)
 ALL_SECTIONS = SECTIONS + OPTIONAL
 LACKING_IN_1 = (
     "check-in marks, result entries waiting for a second entry, e-mails, the double-entry switch"
@@ -370,6 +436,8 @@ def check(doc: Any, event_data: Mapping[str, Any], slug: str, accounts: set[str]
         for m in r.get("matches", [])
     }
     sections = {"event": [doc.get("event")], **sections_of(doc)}
+    entries = sections["entries"] if isinstance(sections["entries"], list) else []
+    tokens = {e.get("token") for e in entries if isinstance(e, dict)}
     for section, rows in sections.items():
         if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
             problems.append(f"{section}: not {'a mapping' if section == 'event' else 'rows'}.")
@@ -382,9 +450,12 @@ def check(doc: Any, event_data: Mapping[str, Any], slug: str, accounts: set[str]
                     problems.append(f"{place}.{field}: no account '{name}' in the backup.")
             if "number" in row and row["number"] not in numbers:
                 problems.append(f"{place}.number: the event file has no entrant {row['number']}.")
-            entrant = row.get("entrant") if section == "notifications" else None
+            entrant = row.get("entrant") if section in ("notifications", "entries") else None
             if entrant is not None and entrant not in numbers:
                 problems.append(f"{place}.entrant: the event file has no such entrant.")
+            mail_entry = row.get("entry") if section == "notifications" else None
+            if mail_entry is not None and mail_entry not in tokens:
+                problems.append(f"{place}.entry: the entries have no such entry.")
             match = row.get("match")
             if "match" in row and (not isinstance(match, list) or tuple(match) not in matches):
                 problems.append(f"{place}.match: the event file has no match {row['match']}.")
@@ -601,7 +672,9 @@ def _apply_desk_rows(
     matches: Mapping[tuple[Any, ...], Match],
 ) -> None:
     """The check-ins, the result entries waiting for a second entry, the e-mails and the
-    WOF files sent to the rating officer and the API tokens."""
+    WOF files sent to the rating officer and the API tokens; the registration and entries
+    first, since an entry's mails point to it."""
+    entries = _apply_registration(event, sections, user, entrants)
     _rows(
         ApiToken,
         event,
@@ -663,6 +736,8 @@ def _apply_desk_rows(
                 "kind": n["kind"],
                 "user": user(n["user"]),
                 "entrant": entrants[n["entrant"]] if n["entrant"] is not None else None,
+                "email": n.get("email", ""),
+                "entry": entries[n["entry"]] if n.get("entry") else None,
                 "round": rounds.get(n["round"]) if n["round"] is not None else None,
                 "match": matches[tuple(n["match"])] if n.get("match") else None,
                 "details": n["details"],
@@ -689,6 +764,45 @@ def _apply_desk_rows(
             for r in sections["rating_submissions"]
         ),
     )
+
+
+def _apply_registration(
+    event: Event, sections: Mapping[str, Any], user: Any, entrants: Mapping[int, Entrant]
+) -> dict[str, Entry]:
+    """The registration settings, the entries (their links' secrets as they were: a mailed
+    link keeps working) and the rating list."""
+    _rows(
+        Registration,
+        event,
+        (
+            {
+                **{f: r[f] for f in REGISTRATION_FIELDS},
+                "closes_at": _when(r["closes_at"], "registration.closes_at"),
+            }
+            for r in sections["registration"]
+        ),
+    )
+    _rows(
+        Entry,
+        event,
+        (
+            {
+                **{f: e[f] for f in ENTRY_FIELDS},
+                "created_at": _at(e["created_at"], "entries.created_at"),
+                **{f: _when(e[f], f"entries.{f}") for f in ENTRY_TIMES[1:]},
+                "user": user(e["user"]),
+                "entrant": entrants[e["entrant"]] if e["entrant"] is not None else None,
+            }
+            for e in sections["entries"]
+        ),
+    )
+    _rows(
+        RatingListRow,
+        event,
+        ({f: r[f] for f in RATING_LIST_FIELDS} for r in sections["rating_list"]),
+    )
+    # an entry's mails name it by its link's secret (unique, and kept as it was)
+    return {e.token: e for e in Entry.objects.filter(event=event)}
 
 
 _ROW_FIELDS = (

@@ -474,13 +474,14 @@ def make_entrants(event: Event, *, by: Any, now: datetime | None = None) -> list
             entry.entrant = entrant
             entry.save(update_fields=["entrant"])
             numbers.append(entrant.number)
+        seeded = _series_seeds(event) if numbers else {}
         audit.log(
             event,
             "entries.made_entrants",
             actor=by,
             at=now,
             subject=str(len(numbers)),
-            after={"numbers": numbers},
+            after={"numbers": numbers, **({"seeds_from_series": seeded} if seeded else {})},
         )
     return numbers
 
@@ -495,6 +496,17 @@ def _qualified_flags(event: Event, entry: Entry) -> dict[str, Any]:
         return {"attending": True, "gp_position": entry.order}
     score = int(entry.score) if float(entry.score).is_integer() else entry.score
     return {"gp_total": score, "attending": True, "gp_position": entry.order}
+
+
+def _series_seeds(event: Event) -> dict[str, Any]:
+    """A WPF playoffs event whose line came from a series reads its seeds from the series
+    (tournaments/formats/wpf_playoffs/series_link.py): its total, rank and attendance
+    replace the list's score and line order written above."""
+    if event.format != "wpf_playoffs":
+        return {}
+    from tournaments.formats.wpf_playoffs.services import apply_series_seeds
+
+    return apply_series_seeds(event)
 
 
 def _free_external_id(event: Event, wanted: str) -> str:

@@ -25,7 +25,7 @@ from tournaments.models import (
     SeriesScore,
     SeriesStage,
 )
-from tournaments.services import series_csv
+from tournaments.services import audit, series_csv
 from tournaments.services.errors import ServiceError
 
 MAX_NAME = 120
@@ -116,12 +116,29 @@ def create_series(
         series.save()
         if getattr(by, "is_authenticated", False):
             SeriesDirector.objects.create(series=series, user=by)
+        audit.log_series(
+            series, "series.created", actor=by, at=timezone.now(), subject=name, after=_rule(series)
+        )
     return series
+
+
+def _rule(series: Series) -> dict[str, Any]:
+    """What the rule form changes, as the audit row keeps it (before and after)."""
+    return {
+        "name": series.name,
+        "value": series.value,
+        "best": series.best,
+        "points": list(series.points or []),
+        "ties": series.ties,
+        "public": series.public,
+        "description": series.description,
+    }
 
 
 def update_rule(
     series: Series,
     *,
+    by: Any,
     value: str,
     best: int | None,
     points: Sequence[Any],
@@ -132,6 +149,7 @@ def update_rule(
 ) -> Series:
     with transaction.atomic():
         locked = Series.objects.select_for_update().get(pk=series.pk)
+        before = _rule(locked)
         locked.value, locked.best, locked.ties = value, best, ties
         locked.points = [str(p) for p in points]
         locked.public, locked.name, locked.description = public, name, description
@@ -145,6 +163,18 @@ def update_rule(
         ]
         _check(locked, kinds)
         locked.save()
+        after = _rule(locked)
+        if after != before:
+            changed = [key for key in after if after[key] != before[key]]
+            audit.log_series(
+                locked,
+                "series.rule_changed",
+                actor=by,
+                at=timezone.now(),
+                subject=", ".join(changed),
+                before={key: before[key] for key in changed},
+                after={key: after[key] for key in changed},
+            )
     return locked
 
 
@@ -198,13 +228,22 @@ def add_event_stage(series: Series, event: Event, *, by: Any, name: str = "") ->
                     )
                 ]
             )
-        return SeriesStage.objects.create(
+        stage = SeriesStage.objects.create(
             series=locked,
             order=_next_order(locked),
             name=_stage_name(name or event.name),
             kind=SeriesStage.Kind.EVENT,
             event=event,
         )
+        audit.log_series(
+            locked,
+            "series.stage_added",
+            actor=by,
+            at=timezone.now(),
+            subject=stage.name,
+            after={"stage": stage.pk, "order": stage.order, "event": event.slug},
+        )
+        return stage
 
 
 def import_scores(
@@ -225,6 +264,7 @@ def import_scores(
         raise ServiceError(problems)
     with transaction.atomic():
         locked = Series.objects.select_for_update().get(pk=series.pk)
+        before = None
         if stage is None:
             stage = SeriesStage.objects.create(
                 series=locked,
@@ -239,12 +279,24 @@ def import_scores(
                 raise ServiceError(
                     _("%(stage)s is an event, not imported scores.") % {"stage": stage.name}
                 )
+            before = {"name": stage.name, "rows": stage.scores.count()}
             stage.name, stage.imported_at = name, now
             stage.save(update_fields=["name", "imported_at"])
             stage.scores.all().delete()
         SeriesScore.objects.bulk_create(
             SeriesScore(stage=stage, row=r.row, name=r.name, wof_id=r.wof_id, score=r.score)
             for r in rows
+        )
+        # the file's rows are kept (SeriesScore, with their line numbers): the row names
+        # the stage and how many players it brought
+        audit.log_series(
+            locked,
+            "series.scores_imported" if before is None else "series.scores_replaced",
+            actor=by,
+            at=now,
+            subject=stage.name,
+            before=before,
+            after={"stage": stage.pk, "name": stage.name, "rows": len(rows)},
         )
     return stage
 
@@ -257,6 +309,8 @@ def move_stage(series: Series, stage_id: int, *, by: Any, up: bool) -> None:
         index = next((i for i, s in enumerate(stages) if s.pk == stage_id), None)
         if index is None:
             raise ServiceError(_("That stage is not in this series."))
+        before = [s.name for s in stages]
+        moved = stages[index]
         other = index - 1 if up else index + 1
         if 0 <= other < len(stages):
             stages[index], stages[other] = stages[other], stages[index]
@@ -264,14 +318,39 @@ def move_stage(series: Series, stage_id: int, *, by: Any, up: bool) -> None:
             if stage.order != number:
                 stage.order = number
                 stage.save(update_fields=["order"])
+        after = [s.name for s in stages]
+        if after != before:
+            audit.log_series(
+                locked,
+                "series.stage_moved",
+                actor=by,
+                at=timezone.now(),
+                subject=moved.name,
+                before={"order": before},
+                after={"order": after},
+            )
 
 
 def remove_stage(series: Series, stage_id: int, *, by: Any) -> None:
     with transaction.atomic():
         locked = Series.objects.select_for_update().get(pk=series.pk)
-        deleted, _count = locked.stages.filter(pk=stage_id).delete()
-        if not deleted:
+        stage = locked.stages.filter(pk=stage_id).select_related("event").first()
+        if stage is None:
             raise ServiceError(_("That stage is not in this series."))
+        before = {"stage": stage.pk, "order": stage.order, "kind": stage.kind}
+        if stage.event is not None:
+            before["event"] = stage.event.slug
+        else:
+            before["rows"] = stage.scores.count()
+        stage.delete()
+        audit.log_series(
+            locked,
+            "series.stage_removed",
+            actor=by,
+            at=timezone.now(),
+            subject=stage.name,
+            before=before,
+        )
 
 
 def merge_names(series: Series, *, name: str, same_as: str, by: Any) -> SeriesMerge:
@@ -293,6 +372,7 @@ def merge_names(series: Series, *, name: str, same_as: str, by: Any) -> SeriesMe
         )
     with transaction.atomic():
         locked = Series.objects.select_for_update().get(pk=series.pk)
+        old = SeriesMerge.objects.filter(series=locked, name=name).first()
         merge, _created = SeriesMerge.objects.update_or_create(
             series=locked,
             name=name,
@@ -301,10 +381,65 @@ def merge_names(series: Series, *, name: str, same_as: str, by: Any) -> SeriesMe
                 "created_by": by if getattr(by, "is_authenticated", False) else None,
             },
         )
+        audit.log_series(
+            locked,
+            "series.names_merged",
+            actor=by,
+            at=timezone.now(),
+            subject=f"{name} = {same_as}",
+            before={"name": old.name, "same_as": old.same_as} if old else None,
+            after={"name": name, "same_as": same_as},
+        )
     return merge
 
 
 def unmerge(series: Series, merge_id: int, *, by: Any) -> None:
     with transaction.atomic():
-        Series.objects.select_for_update().get(pk=series.pk)
-        SeriesMerge.objects.filter(series=series, pk=merge_id).delete()
+        locked = Series.objects.select_for_update().get(pk=series.pk)
+        merge = SeriesMerge.objects.filter(series=locked, pk=merge_id).first()
+        if merge is None:
+            return  # undone already (two clicks): nothing changed, nothing to log
+        merge.delete()
+        audit.log_series(
+            locked,
+            "series.names_unmerged",
+            actor=by,
+            at=timezone.now(),
+            subject=f"{merge.name} = {merge.same_as}",
+            before={"name": merge.name, "same_as": merge.same_as},
+        )
+
+
+def add_feed(series: Series, event: Event, *, by: Any) -> None:
+    """The series qualifies players for ``event`` (its qualification builds the event's
+    line from this series: the GP feeds the WPF playoffs)."""
+    with transaction.atomic():
+        locked = Series.objects.select_for_update().get(pk=series.pk)
+        if locked.feeds.filter(pk=event.pk).exists():
+            return
+        locked.feeds.add(event)
+        audit.log_series(
+            locked,
+            "series.feed_added",
+            actor=by,
+            at=timezone.now(),
+            subject=event.name,
+            after={"event": event.slug},
+        )
+
+
+def remove_feed(series: Series, event_id: int, *, by: Any) -> None:
+    with transaction.atomic():
+        locked = Series.objects.select_for_update().get(pk=series.pk)
+        event = locked.feeds.filter(pk=event_id).first()
+        if event is None:
+            raise ServiceError(_("This series does not qualify players for that event."))
+        locked.feeds.remove(event)
+        audit.log_series(
+            locked,
+            "series.feed_removed",
+            actor=by,
+            at=timezone.now(),
+            subject=event.name,
+            before={"event": event.slug},
+        )

@@ -27,7 +27,7 @@ from tournaments.services import series as service
 from tournaments.services.errors import ServiceError
 from tournaments.words import sentence
 
-ACTIONS = ("rule", "event", "import", "up", "down", "remove", "merge", "unmerge")
+ACTIONS = ("rule", "event", "import", "up", "down", "remove", "merge", "unmerge", "feed", "unfeed")
 
 
 def _errors_to(form: Any, error: ServiceError) -> None:
@@ -82,6 +82,12 @@ def _rule_form(series: Series, data: Any = None) -> SeriesRuleForm:
     )
 
 
+def _feed_form(user: Any, data: Any = None) -> EventStageForm:
+    form = EventStageForm(data, user=user, prefix="feed")
+    del form.fields["name"]  # a qualification names the event only
+    return form
+
+
 def _row_id(text: str | None, refusal: str) -> int:
     """A row's id from the form: a whole number a database id can be, or the refusal."""
     if text is None or not text.isdigit() or not 0 < int(text) < 2**31:
@@ -101,6 +107,7 @@ def _act(request: HttpRequest, series: Series, action: str, forms: dict[str, Any
             data = form.cleaned_data
             service.update_rule(
                 series,
+                by=user,
                 value=data["value"],
                 best=data["best"],
                 points=data["points"],
@@ -157,6 +164,15 @@ def _act(request: HttpRequest, series: Series, action: str, forms: dict[str, Any
             messages.success(request, _("The two spellings are now one player."))
         elif action == "unmerge":
             service.unmerge(series, _row_id(post.get("merge"), _("No such merge.")), by=user)
+        elif action == "feed":
+            form = forms["feed"] = _feed_form(user, post)
+            if not form.is_valid():
+                return False
+            service.add_feed(series, form.cleaned_data["event"], by=user)
+            messages.success(request, _("The series now qualifies players for that event."))
+        elif action == "unfeed":
+            refusal = _("This series does not qualify players for that event.")
+            service.remove_feed(series, _row_id(post.get("event"), refusal), by=user)
     except ServiceError as error:
         form = forms.get(action)
         if form is not None:
@@ -191,6 +207,9 @@ def manage_series(request: HttpRequest, series_slug: str) -> HttpResponse:
         "event_form": forms.get("event") or EventStageForm(user=request.user, prefix="event"),
         "import_form": forms.get("import") or ScoresImportForm(prefix="import"),
         "merge_form": forms.get("merge") or MergeForm(prefix="merge"),
+        "feeds": list(series.feeds.order_by("name")),
+        "feed_form": forms.get("feed") or _feed_form(request.user),
+        "audit": series.audit_entries.select_related("actor")[:15],
         "errors": forms.get("errors", []),
     }
     return render(request, "tournaments/manage/series.html", context, status=status)

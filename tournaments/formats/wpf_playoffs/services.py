@@ -20,6 +20,7 @@ from rules.contract import Problem
 from rules.formats.wpf_playoffs.puzzles import preference_list
 from rules.formats.wpf_playoffs.replay import REVEAL_SETTING
 from rules.formats.wpf_playoffs.schedule import ONLINE_LETTERS, SESSIONS, Stage
+from tournaments.formats.wpf_playoffs import series_link
 from tournaments.models import Entrant, Event, Match, Round
 from tournaments.services import audit, locking, standings
 from tournaments.services.errors import ServiceError
@@ -67,6 +68,23 @@ def save_eligibility(
         if problems:
             raise ServiceError(problems)
         wanted = {entry.number: entry for entry in entries}
+        linked = series_link.seeds(event)
+        if set(wanted) & set(linked):
+            raise ServiceError(
+                [
+                    Problem(
+                        "wpf.from_series",
+                        f"e{number}",
+                        _(
+                            "%(name)s: the eligibility score, GP position and attendance "
+                            "come from the series; change the series, then take the seeds "
+                            "from it again."
+                        )
+                        % {"name": linked[number].name},
+                    )
+                    for number in sorted(set(wanted) & set(linked))
+                ]
+            )
         entrants = list(Entrant.objects.select_for_update().filter(event=event, number__in=wanted))
         changed = []
         before: dict[str, Any] = {}
@@ -101,6 +119,58 @@ def save_eligibility(
             )
             standings.results_changed(event)
     return len(changed)
+
+
+def apply_series_seeds(event: Event) -> dict[str, Any]:
+    """Write what the linked series says (series_link.py) into the flags of the entrants
+    made from its line; typed GP scores of those entrants give way. A step inside the
+    audited actions that call it (places.make_entrants, seeds_from_series), under their
+    lock. Returns {number: [before, after]} of the entrants changed."""
+    found = series_link.seeds(event)
+    entrants = list(Entrant.objects.select_for_update().filter(event=event, number__in=list(found)))
+    changed, said = [], {}
+    for entrant in entrants:
+        flags = {
+            k: v for k, v in entrant.flags.items() if k not in ("gp_scores", "gp_total")
+        } | found[entrant.number].flags()
+        if flags != entrant.flags:
+            said[str(entrant.number)] = [
+                _eligibility_flags(entrant.flags),
+                _eligibility_flags(flags),
+            ]
+            entrant.flags = flags
+            changed.append(entrant)
+    Entrant.objects.bulk_update(changed, ["flags"])
+    return said
+
+
+def seeds_from_series(event: Event, *, by: Any, now: datetime | None = None) -> int:
+    """Read the linked series again (a GP round rescored, an offer confirmed since) and
+    write its totals, ranks and attendance into the entrants' flags. Refused once round A
+    exists: the seeds are fixed then. Returns how many entrants changed."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        event = locking.lock_event(event, format=FORMAT, refusal=REFUSAL)
+        if event.rounds.exists():
+            raise ServiceError(
+                _("Round A is drafted: the seeds are fixed. Delete its draft to seed again.")
+            )
+        series = series_link.linked_series(event)
+        if series is None:
+            raise ServiceError(_("This event's players were not qualified from a series."))
+        said = apply_series_seeds(event)
+        if said:
+            audit.log(
+                event,
+                "wpf.seeds_from_series",
+                actor=by,
+                at=now,
+                subject=series.name,
+                before={n: pair[0] for n, pair in said.items()},
+                after={n: pair[1] for n, pair in said.items()},
+            )
+            standings.results_changed(event)
+    return len(said)
 
 
 def _eligibility_flags(flags: Mapping[str, Any]) -> dict[str, Any]:

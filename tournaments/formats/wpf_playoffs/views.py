@@ -14,11 +14,12 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.permissions import entrant_of, event_for_director, event_for_viewer, require
 from tournaments.formats import ui_for
-from tournaments.formats.wpf_playoffs import reads
+from tournaments.formats.wpf_playoffs import reads, series_link
 from tournaments.formats.wpf_playoffs import services as service
 from tournaments.formats.wpf_playoffs.forms import (
     EligibilityForm,
@@ -88,11 +89,26 @@ def reveal(request: HttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def eligibility(request: HttpRequest, slug: str) -> HttpResponse:
     event = _director_event(request.user, slug)
-    entrants = list(event.entrants.order_by("number"))
-    form = EligibilityForm(entrants, request.POST if request.method == "POST" else None)
+    series = series_link.linked_series(event)
+    linked = series_link.seeds(event, series) if series is not None else {}
+    # an entrant qualified from a series has its values from there, not typed here
+    entrants = [e for e in event.entrants.order_by("number") if e.number not in linked]
+    posted = request.method == "POST" and request.POST.get("action") != "from_series"
+    form = EligibilityForm(entrants, request.POST if posted else None)
     status = 200
     locked = event.rounds.exists()
-    if request.method == "POST":
+    if request.method == "POST" and not posted:
+        try:
+            changed = service.seeds_from_series(event, by=request.user)
+        except ServiceError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            messages.success(
+                request,
+                _("Seeds taken from the series: %(n)s candidates changed.") % {"n": changed},
+            )
+        return redirect("tournaments:wpf_playoffs_eligibility", slug=slug)
+    if posted:
         if form.is_valid():
             try:
                 changed = service.save_eligibility(event, form.entries, by=request.user)
@@ -109,9 +125,15 @@ def eligibility(request: HttpRequest, slug: str) -> HttpResponse:
     rows = form.rows()
     for row in rows:
         row["preview"] = preview.get(str(row["entrant"].number), {})
+    from_series = [
+        {"seed": seed, "preview": preview.get(str(number), {})}
+        for number, seed in sorted(linked.items())
+    ]
     context = {
         "event": event,
         "rows": rows,
+        "series": series,
+        "from_series": from_series,
         "errors": form.errors,
         "locked": locked,
         "notes": preview.get("__notes__", []),

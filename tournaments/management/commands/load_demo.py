@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from tournaments import demo_series
+from tournaments import demo_entries, demo_series
 from tournaments.demo import DEMO_BUILDERS
 from tournaments.models import Event, EventDirector
 
@@ -45,6 +45,10 @@ class Command(BaseCommand):
             made.append(event.name)
         # the series read the events above (the GP feeds the playoffs, GokoDom's seasons)
         made += [s.name for s in demo_series.build(director=director)]
+        # an event taking entries: `make run` shows the entry form (issue 32)
+        if (open_event := demo_entries.build(director=director)) is not None:
+            EventDirector.objects.get_or_create(event=open_event, user=director)
+            made.append(open_event.name)
         self.stdout.write(self.style.SUCCESS("Demo ready."))
         if made:
             self.stdout.write("Created: " + ", ".join(made))
