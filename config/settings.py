@@ -250,7 +250,7 @@ CELERY_BEAT_SCHEDULE = {
 # push_mirror beside the server), "off".
 ARBITER_MIRROR_PUSHER = env_str("ARBITER_MIRROR_PUSHER", "")
 # a push's time limit and the longest wait between two tries while the link is down
-ARBITER_MIRROR_TIMEOUT = env_int("ARBITER_MIRROR_TIMEOUT", 5)
+ARBITER_MIRROR_TIMEOUT = env_int("ARBITER_MIRROR_TIMEOUT", 10)
 ARBITER_MIRROR_BACKOFF_MAX = env_int("ARBITER_MIRROR_BACKOFF_MAX", 2)
 # while the public copy cannot be reached: a pusher keeps the link for up to HOLD seconds,
 # asking whether it answers again every PROBE_MS milliseconds (a small GET, not a push), and

@@ -38,15 +38,19 @@ PROTOCOL = 1
 CLAIM = timedelta(seconds=30)
 PROBE_CONNECT = 1.0  # s: a probe's connection to open (see probe)
 SNAPSHOT_TRIES = 5  # exports while the desk saves, before one in a transaction
-ROUNDS = 20  # pushes in one call at most (more saved meanwhile, a gap to resend from)
+# pushes in one call at most (more saved meanwhile, a gap to resend from): while a flood of
+# saves goes on, the holder keeps pushing rather than hand the link to a task that would
+# wait for a free worker process behind the standings recomputes
+ROUNDS = 100
 FENCING = ("stale_epoch", "other_writer", "not_a_copy")
 
 
 def timeout() -> float:
-    """Seconds a push may take (connect and answer): ARBITER_MIRROR_TIMEOUT, 5 by default.
-    Short, so that a push caught by a cut fails soon and the next try follows the link's
-    return within seconds."""
-    return float(getattr(settings, "ARBITER_MIRROR_TIMEOUT", 5))
+    """Seconds a push may take (connect and answer): ARBITER_MIRROR_TIMEOUT, 10 by default.
+    A push caught by a cut that resets or refuses fails at once and the probes follow the
+    link's return; one caught by a silent cut waits this long. Not shorter: a loaded copy
+    applying a large event answered after 5 s, and a push that times out is sent again."""
+    return float(getattr(settings, "ARBITER_MIRROR_TIMEOUT", 10))
 
 
 def backoff(failures: int) -> int:
@@ -268,6 +272,9 @@ def _push_claimed(event_id: int) -> str:
     held_until = time.monotonic() + hold_for()
     pushes = 0
     while pushes < ROUNDS:
+        # the claim renewed before each push: a run of pushes longer than CLAIM must not
+        # let a second pusher take the link (both sent the same versions, in lockstep)
+        MirrorLink.objects.filter(event_id=event_id).update(pushing_until=timezone.now() + CLAIM)
         link = MirrorLink.objects.get(event_id=event_id)
         try:
             token = link.token
@@ -292,6 +299,9 @@ def _push_claimed(event_id: int) -> str:
         if outcome not in ("applied", "duplicate", "gap"):
             return outcome
         pushes += 1
+        # the hold counts from the last answer: a cut after a long run of pushes is
+        # probed by this pusher, which has the link already, for a whole hold
+        held_until = time.monotonic() + hold_for()
     return outcome
 
 
