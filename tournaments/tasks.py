@@ -204,9 +204,12 @@ def push_mirror(event_id: int) -> str:
     another pusher holds the link it ends at once: the holder pushes what waits, and looks
     again after it lets the link go (push.push), so a burst of saves is not a burst of
     retried tasks while the link is down."""
-    from tournaments.services.mirror import push
+    from tournaments.services.mirror import push, runner
 
-    return push.push(event_id)
+    outcome = push.push(event_id)
+    if outcome not in ("busy", "idle"):
+        runner.release_memory()
+    return outcome
 
 
 @shared_task(**SWEEP)
