@@ -204,12 +204,9 @@ def push_mirror(event_id: int) -> str:
     another pusher holds the link it ends at once: the holder pushes what waits, and looks
     again after it lets the link go (push.push), so a burst of saves is not a burst of
     retried tasks while the link is down."""
-    from tournaments.services.mirror import push, runner
+    from tournaments.services.mirror import push
 
-    outcome = push.push(event_id)
-    if outcome not in ("busy", "idle"):
-        runner.release_memory()
-    return outcome
+    return push.push(event_id)
 
 
 @shared_task(**SWEEP)

@@ -402,21 +402,6 @@ def test_the_pusher_keeps_no_query_log_between_its_runs(director, linked, bridge
     assert len(connection.queries_log) == 0
 
 
-def test_the_pusher_hands_freed_memory_back_after_its_pushes(director, linked, bridge, monkeypatch):
-    """Issue 31: the pusher's memory flat over a day. A push builds the whole event file;
-    once freed, the C allocator kept it, so the pusher's RSS followed the largest file it
-    had built (docs/performance.md): after its pushes the pusher trims the heap."""
-    from tournaments.services.mirror import runner
-
-    runner.release_memory()  # callable here (glibc) and harmless
-    trims: list[int] = []
-    monkeypatch.setattr(runner, "release_memory", lambda: trims.append(1))
-    assert runner.run_due() == {linked.pk: "applied"}
-    assert trims == [1]
-    assert runner.run_due() == {}  # nothing pushed: nothing to hand back
-    assert trims == [1]
-
-
 def test_backoff_doubles_and_is_capped(settings):
     """A cut link is tried again soon: the queue drains within seconds of its return."""
     assert [push.backoff(n) for n in (1, 2, 3, 7, 50)] == [1, 2, 2, 2, 2]

@@ -11,9 +11,7 @@ event, ``kick``; the push itself happens apart from the save.
 
 from __future__ import annotations
 
-import ctypes
 import logging
-import sys
 import threading
 import time
 from typing import Any
@@ -81,31 +79,6 @@ def _thread_loop() -> None:
         run_due()
 
 
-def _libc() -> Any:
-    global _loaded_libc
-    if _loaded_libc is None:
-        try:
-            _loaded_libc = ctypes.CDLL("libc.so.6") if sys.platform == "linux" else False
-            _loaded_libc.malloc_trim.argtypes = [ctypes.c_size_t]
-        except (OSError, AttributeError):
-            _loaded_libc = False
-    return _loaded_libc
-
-
-_loaded_libc: Any = None
-
-
-def release_memory() -> None:
-    """Hand the memory a push freed back to the system (glibc's malloc_trim; nothing
-    elsewhere). A push builds the whole event file in memory; once freed, the C allocator
-    keeps that memory for reuse, so a pusher's RSS followed the largest file it had built
-    and rose all day as the event grew (docs/performance.md), while the live Python objects
-    stayed flat (tracemalloc)."""
-    libc = _libc()
-    if libc:
-        libc.malloc_trim(0)
-
-
 def run_due(slug: str = "") -> dict[int, str]:
     """Push every venue event with changes waiting and due (or only ``slug``'s): what
     happened to each. Never raises: a failure is the link's, recorded on it."""
@@ -125,8 +98,6 @@ def run_due(slug: str = "") -> dict[int, str]:
         # queries, several MiB: its memory rose for hours; docs/performance.md)
         reset_queries()
         close_old_connections()
-        if done:
-            release_memory()
     return done
 
 
