@@ -250,8 +250,13 @@ CELERY_BEAT_SCHEDULE = {
 # push_mirror beside the server), "off".
 ARBITER_MIRROR_PUSHER = env_str("ARBITER_MIRROR_PUSHER", "")
 # a push's time limit and the longest wait between two tries while the link is down
-ARBITER_MIRROR_TIMEOUT = env_int("ARBITER_MIRROR_TIMEOUT", 5)
+ARBITER_MIRROR_TIMEOUT = env_int("ARBITER_MIRROR_TIMEOUT", 10)
 ARBITER_MIRROR_BACKOFF_MAX = env_int("ARBITER_MIRROR_BACKOFF_MAX", 2)
+# while the public copy cannot be reached: a pusher keeps the link for up to HOLD seconds,
+# asking whether it answers again every PROBE_MS milliseconds (a small GET, not a push), and
+# pushes as soon as it does; then it hands the link back to the sweep (docs/venue.md)
+ARBITER_MIRROR_PROBE_MS = env_int("ARBITER_MIRROR_PROBE_MS", 500)
+ARBITER_MIRROR_HOLD_SECONDS = env_int("ARBITER_MIRROR_HOLD_SECONDS", 20)
 # Backups (manage.py backup / restore, docs/operations.md): where they go, how many the
 # scheduled one keeps, and how often beat makes one (0: never).
 ARBITER_BACKUP_DIR = Path(env_str("ARBITER_BACKUP_DIR", str(VAR_DIR / "backups")))

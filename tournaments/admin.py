@@ -7,6 +7,7 @@ an entrant's status (a withdrawal: services.events), an event's format and setti
 admin edits the rest (names, dates, venue, links).
 """
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib import admin
@@ -15,6 +16,7 @@ from django.http import HttpRequest
 
 from rules import registry
 from tournaments import models
+from tournaments.admin_mirror import MirroredEventAdmin, ReadOnlyWithEvent
 
 
 class FormatFilter(admin.SimpleListFilter):
@@ -38,13 +40,13 @@ class DirectorInline(admin.TabularInline[models.EventDirector, models.Event]):
     autocomplete_fields = ["user"]
 
 
-class StageInline(admin.TabularInline[models.Stage, models.Event]):
+class StageInline(ReadOnlyWithEvent, admin.TabularInline[models.Stage, models.Event]):
     model = models.Stage
     extra = 0
 
 
 @admin.register(models.Event)
-class EventAdmin(admin.ModelAdmin[models.Event]):
+class EventAdmin(MirroredEventAdmin):
     list_display = (
         "name",
         "slug",
@@ -66,13 +68,33 @@ class EventAdmin(admin.ModelAdmin[models.Event]):
         self, request: HttpRequest, obj: models.Event | None = None
     ) -> tuple[str, ...]:
         fields = tuple(super().get_readonly_fields(request, obj))
+        if self.refusal(obj):  # the venue's: only its directors (the inline) change here
+            return tuple(f.name for f in models.Event._meta.fields)
         # A new event has no rounds yet: its format and settings are chosen here. Once it
         # exists they decide its pairings and standings, and change through the services.
         return fields if obj is None else (*fields, "format", "settings")
 
+    event_path = ""  # the row is the event
+
+    def get_prepopulated_fields(
+        self, request: HttpRequest, obj: models.Event | None = None
+    ) -> dict[str, Sequence[str]]:
+        if self.refusal(obj):
+            return {}  # the slug is read-only there
+        return dict(super().get_prepopulated_fields(request, obj))
+
+    def keeps_local_edits(self) -> bool:
+        return True  # its directors are the copy's own
+
+    def save_model(self, request: HttpRequest, obj: models.Event, form: Any, change: bool) -> None:
+        if change and self.refusal(obj):
+            return  # nothing of the event's own is saved (its fields were read-only)
+        super().save_model(request, obj, form, change)
+
 
 @admin.register(models.Team)
-class TeamAdmin(admin.ModelAdmin[models.Team]):
+class TeamAdmin(MirroredEventAdmin):
+    event_path = "event"
     list_display = ("name", "country", "event")
     list_filter = ("event",)
     search_fields = ("name", "country")
@@ -80,7 +102,8 @@ class TeamAdmin(admin.ModelAdmin[models.Team]):
 
 
 @admin.register(models.Entrant)
-class EntrantAdmin(admin.ModelAdmin[models.Entrant]):
+class EntrantAdmin(MirroredEventAdmin):
+    event_path = "event"
     list_display = ("number", "name", "event", "seed", "rating", "country", "gender", "status")
     list_filter = ("status", "gender", "event")
     search_fields = ("name", "family_name", "given_name", "country", "external_id", "event__name")
@@ -106,7 +129,8 @@ class GroupInline(admin.TabularInline[models.Group, models.Round]):
 
 
 @admin.register(models.Round)
-class RoundAdmin(admin.ModelAdmin[models.Round]):
+class RoundAdmin(MirroredEventAdmin):
+    event_path = "event"
     list_display = ("label", "number", "event", "status", "deadline", "published_at")
     list_filter = ("status", "event")
     search_fields = ("label", "event__name")
@@ -123,7 +147,8 @@ class GroupMemberInline(admin.TabularInline[models.GroupMember, models.Group]):
 
 
 @admin.register(models.Group)
-class GroupAdmin(admin.ModelAdmin[models.Group]):
+class GroupAdmin(MirroredEventAdmin):
+    event_path = "round__event"
     list_display = ("label", "key", "round")
     search_fields = ("label", "key")
     list_select_related = ("round__event",)
@@ -157,7 +182,8 @@ class ResultChangeInline(admin.TabularInline[models.ResultChange, models.Match])
 
 
 @admin.register(models.Match)
-class MatchAdmin(admin.ModelAdmin[models.Match]):
+class MatchAdmin(MirroredEventAdmin):
+    event_path = "round__event"
     list_display = ("code", "round", "table", "bracket", "version", "overridden")
     list_filter = ("overridden", "round__event")
     search_fields = ("code", "round__event__name", "participants__entrant__name")
@@ -167,7 +193,8 @@ class MatchAdmin(admin.ModelAdmin[models.Match]):
 
 
 @admin.register(models.Game)
-class GameAdmin(admin.ModelAdmin[models.Game]):
+class GameAdmin(MirroredEventAdmin):
+    event_path = "match__round__event"
     list_display = ("match", "number", "scores", "ending")
     list_filter = ("ending",)
     search_fields = ("match__code",)
@@ -206,7 +233,8 @@ class AuditEntryAdmin(admin.ModelAdmin[models.AuditEntry]):
 
 
 @admin.register(models.RandomDraw)
-class RandomDrawAdmin(admin.ModelAdmin[models.RandomDraw]):
+class RandomDrawAdmin(MirroredEventAdmin):
+    event_path = "event"
     list_display = ("key", "event", "method", "purpose", "drawn_at", "drawn_by")
     list_filter = ("method", "event")
     search_fields = ("key", "purpose")

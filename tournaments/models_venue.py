@@ -7,6 +7,8 @@ import secrets
 
 from django.db import models
 
+from tournaments import sealing
+
 
 def new_writer_id() -> str:
     return "w_" + secrets.token_hex(12)
@@ -20,9 +22,11 @@ class MirrorLink(models.Model):
     event = models.OneToOneField(
         "tournaments.Event", on_delete=models.CASCADE, related_name="mirror_link"
     )
-    # the venue: the public event's address and the token it sends (the venue must send it)
+    # the venue: the public event's address and the token it sends (the venue must send it,
+    # so it keeps it sealed: tournaments/sealing.py; read it with .token, set it with
+    # .set_token; never shown whole on a screen)
     public_url = models.URLField(max_length=300, blank=True)
-    token = models.CharField(max_length=200, blank=True)
+    sealed_token = models.CharField(max_length=400, blank=True)
     # this machine's writer id (venue), or the writer the copy accepts pushes from
     writer = models.CharField(max_length=40, default=new_writer_id)
     epoch = models.PositiveIntegerField(default=1)
@@ -46,6 +50,24 @@ class MirrorLink(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event_id}: mirror link (epoch {self.epoch}, version {self.version})"
+
+    @property
+    def token(self) -> str:
+        """The mirror token in clear, to send; ValueError when it cannot be opened (sealed
+        under a SECRET_KEY this machine no longer has: enter it again)."""
+        return sealing.unseal(self.sealed_token) if self.sealed_token else ""
+
+    def set_token(self, token: str) -> None:
+        self.sealed_token = sealing.seal(token) if token else ""
+
+    @property
+    def token_hint(self) -> str:
+        """The token's first 12 characters (arb_ and 8 more), as the public copy's API
+        tokens screen lists it; "" when it cannot be opened."""
+        try:
+            return self.token[:12]
+        except ValueError:
+            return ""
 
     @property
     def waiting(self) -> int:

@@ -11,7 +11,7 @@ import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
@@ -218,16 +218,15 @@ def sweep_webhooks() -> int:
 # -- venue mode (docs/venue.md, "The pusher") ---------------------------------------------
 
 
-@shared_task(bind=True, max_retries=10, acks_late=True, autoretry_for=TRANSIENT)
-def push_mirror(self: Any, event_id: int) -> str:
+@shared_task(acks_late=True, autoretry_for=TRANSIENT, max_retries=10)
+def push_mirror(event_id: int) -> str:
     """Push a venue event's waiting changes to its public copy (after each commit). When
-    another pusher holds the link, look again in a second: it may have missed this change."""
+    another pusher holds the link it ends at once: the holder pushes what waits, and looks
+    again after it lets the link go (push.push), so a burst of saves is not a burst of
+    retried tasks while the link is down."""
     from tournaments.services.mirror import push
 
-    outcome = push.push(event_id)
-    if outcome == "busy" and self.request.retries < self.max_retries:
-        raise self.retry(countdown=1)
-    return outcome
+    return push.push(event_id)
 
 
 @shared_task(**SWEEP)

@@ -11,12 +11,15 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.db import transaction
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.factories import play_round, round_robin_event
 from tournaments.models import AuditEntry, Event, MirrorChange, MirrorLink
@@ -48,6 +51,7 @@ class Bridge:
         self.copy_slug = copy_slug
         self.down = False
         self.sent: list[dict[str, Any]] = []
+        self.probes = 0
 
     def __call__(self, url: str, token: str, payload: dict[str, Any]) -> push.Answer:
         if self.down:
@@ -63,6 +67,10 @@ class Bridge:
         )
         data = _renamed(json.loads(answer.content), self.copy_slug, VENUE)
         return push.Answer(answer.status_code, data)
+
+    def probe(self, url: str) -> str:
+        self.probes += 1
+        return "ConnectionRefusedError: [Errno 111] Connection refused" if self.down else ""
 
 
 @pytest.fixture
@@ -88,9 +96,11 @@ def token(public, director) -> str:
 
 
 @pytest.fixture
-def bridge(monkeypatch) -> Bridge:
+def bridge(monkeypatch, settings) -> Bridge:
     line = Bridge(Client())
     monkeypatch.setattr(push, "post", line)
+    monkeypatch.setattr(push, "probe", line.probe)
+    settings.ARBITER_MIRROR_HOLD_SECONDS = 0  # a down link fails at once (no probing)
     return line
 
 
@@ -276,10 +286,11 @@ def test_the_pusher_resends_from_the_first_missing_version(director, linked, pub
 
 
 def test_a_cut_link_waits_with_a_backoff_and_the_desk_says_what_waits(
-    client, director, linked, public, bridge
+    client, director, linked, public, bridge, settings
 ):
     """Issue 31 (2): "the desk works as before and shows 'N changes waiting to be
     published, last sent HH:MM'; when it returns, the queue drains by itself"."""
+    settings.ARBITER_MIRROR_PROBE_MS = 60_000  # the retry a minute away: it waits here
     assert push.push(linked.pk) == "applied"
     sent = MirrorLink.objects.get(event=linked).last_sent_at
     bridge.down = True
@@ -300,6 +311,95 @@ def test_a_cut_link_waits_with_a_backoff_and_the_desk_says_what_waits(
     assert _equal(linked, public)
     page = client.get(reverse("tournaments:manage", args=[VENUE])).content.decode()
     assert "All changes published" in page
+
+
+def test_a_down_link_is_probed_not_pushed_and_pushed_as_soon_as_it_answers(
+    director, linked, public, bridge, settings, monkeypatch
+):
+    """Issue 31: "when it returns, the queue drains by itself", within 5 s of the return.
+    While the link is down each try is a probe (a small GET, no export of the event); the
+    pusher keeps the link and probes every ARBITER_MIRROR_PROBE_MS, and pushes in the same
+    call once the copy answers: the return is followed within a probe's interval."""
+    assert push.push(linked.pk) == "applied"
+    bridge.down = True
+    _play(linked, director)
+    assert push.push(linked.pk) == "failed"  # one push tried: the network refused it
+    sent = len(bridge.sent)
+    link = MirrorLink.objects.get(event=linked)
+    assert link.retry_at is not None
+    assert (link.retry_at - link.last_error_at).total_seconds() == pytest.approx(0.5)
+    # the next try, once due, is a probe only
+    MirrorLink.objects.filter(event=linked).update(retry_at=None)
+    assert push.push(linked.pk) == "failed"
+    assert bridge.probes == 1 and len(bridge.sent) == sent
+    # held: probing every 20 ms, the link returns at the third probe, pushed at once
+    settings.ARBITER_MIRROR_HOLD_SECONDS = 10
+    settings.ARBITER_MIRROR_PROBE_MS = 20
+    real_probe = bridge.probe
+
+    def returns_at_third(url: str) -> str:
+        if bridge.probes >= 3:
+            bridge.down = False
+        return real_probe(url)
+
+    monkeypatch.setattr(push, "probe", returns_at_third)
+    MirrorLink.objects.filter(event=linked).update(retry_at=None)
+    assert push.push(linked.pk) == "applied"
+    assert bridge.probes == 4  # the fourth answered
+    assert len(bridge.sent) == sent + 1
+    link = MirrorLink.objects.get(event=linked)
+    assert link.waiting == 0 and link.failures == 0 and link.pushing_until is None
+    assert _equal(linked, public)
+
+
+def test_a_second_pusher_finding_the_link_held_ends_at_once(linked, bridge):
+    """A push kicked while another pusher holds the link does nothing and asks for no
+    retry: the holder pushes what waits (a burst of saves during a cut is not a burst of
+    tasks retried every second)."""
+    from tournaments import tasks
+
+    later = timezone.now() + timedelta(seconds=20)
+    MirrorLink.objects.filter(event=linked).update(pushing_until=later)
+    assert tasks.push_mirror.apply(args=(linked.pk,)).get() == "busy"
+    assert bridge.sent == []
+
+
+def test_the_copy_compares_a_push_with_the_file_it_kept_not_an_export(
+    director, linked, public, bridge, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The copy's own file after a push is the pushed file: the next push is compared
+    with it (kept in the cache under its epoch and version) rather than with an export of
+    the copy, which costs as much as the event is large; the result is the same."""
+    from tournaments.services.eventfile import importing
+
+    with django_capture_on_commit_callbacks(execute=True):  # the file is kept at the commit
+        assert push.push(linked.pk) == "applied"
+    exports: list[int] = []
+    real = importing.export_event
+    monkeypatch.setattr(importing, "export_event", lambda e: exports.append(e.pk) or real(e))
+    _play(linked, director)
+    assert push.push(linked.pk) == "applied"
+    assert exports == []
+    assert _equal(linked, public)
+    cache.clear()  # a miss: exported, as before
+    _play(linked, director)
+    assert push.push(linked.pk) == "applied"
+    assert exports == [public.pk]
+    assert _equal(linked, public)
+
+
+def test_the_pusher_keeps_no_query_log_between_its_runs(director, linked, bridge, settings):
+    """Issue 31: the pusher's memory flat over a day. Outside a request nothing empties
+    Django's query log, and under `make run` (DEBUG on) a pusher kept the SQL of its last
+    9,000 queries: several MiB, growing for hours (docs/performance.md)."""
+    from django.db import connection
+
+    from tournaments.services.mirror import runner
+
+    settings.DEBUG = True
+    _play(linked, director)
+    assert runner.run_due() == {linked.pk: "applied"}
+    assert len(connection.queries_log) == 0
 
 
 def test_backoff_doubles_and_is_capped(settings):

@@ -297,7 +297,8 @@ class Instance:
             [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=prefork",
              f"--concurrency={concurrency}", "--without-gossip", "--without-mingle",
              "--without-heartbeat",
-             "--loglevel=WARNING", "-n", f"{self.prefix}@%h"],
+             f"--loglevel={os.environ.get('VENUE_WORKER_LOGLEVEL', 'WARNING')}",
+             "-n", f"{self.prefix}@%h"],
             CELERY_TASK_ALWAYS_EAGER="0",
         )  # fmt: skip
 
@@ -386,11 +387,15 @@ class Pair:
         public_env: Mapping[str, str] | None = None,
         public_redis: str | None = None,
         venue_redis: str = "",
+        public_worker: bool = False,
     ) -> Iterator[Pair]:
         """Both instances up and migrated, the link open; everything gone on exit.
         ``public_redis``: the public instance's Redis (default: the suite's REDIS_URL, if
         any; "" for none); its tasks run in the web process. ``venue_redis``: the venue on
-        Redis with a Celery worker and beat of its own (default: none, as `make run`)."""
+        Redis with a Celery worker and beat of its own (default: none, as `make run`).
+        ``public_worker``: the public instance's tasks (the standings recompute after a
+        push) in a Celery worker of its own, as a public server runs, rather than in the
+        push's request (needs its Redis)."""
         database = postgres_settings()
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
         stem = f"test_venue_{worker}_{uuid.uuid4().hex[:8]}"
@@ -419,12 +424,17 @@ class Pair:
                 server="gunicorn", redis_url=redis_url, env=public_env,
             )  # fmt: skip
             instances.append(public)
+            if public_worker:
+                assert redis_url, "a public worker needs Redis (REDIS_URL)"
+                public.env["CELERY_TASK_ALWAYS_EAGER"] = "0"
             link = LinkProxy("127.0.0.1", public.port).start()
             venue.launch()
             public.launch()
             if venue_redis:
                 venue.worker()
                 venue.beat()
+            if public_worker:
+                public.worker(concurrency=1)
             public.wait_up()
             venue.wait_up()
             pair = cls(workdir, venue, public, link)

@@ -1,13 +1,18 @@
 """1,000 results entered at the venue while the link to the public Arbiter is cut three
 times for random spans (issue 31): nothing lost, and the public copy equal to the venue's
-(the event files compared) soon after the link's return (the time is printed; the 5 s goal
-is bench/venue.py's to measure, at a desk's pace rather than a flood).
+(the event files compared) within 5 s of the link's return, measured from the proxy's
+restore: after each cut the copy has every result saved before the return within 5 s (the
+desk saving on meanwhile; read from the copy's database, a small query, where an export
+polled every half second slowed the pushes it timed), and when the desk finished during
+the last cut, the copy equals the venue's within 5 s of that return.
 
 The venue here runs on Redis with a Celery worker and beat of its own (docs/venue.md, "The
-pusher": the push is the task push_mirror, its retries beat's sweep), so that a thousand
-standings recomputes do not run inside the saves; tests/venue/test_mirror_fencing.py runs
-the venue as `make run` does (no Redis, the pusher a thread of the web process). The desk
-is a process of its own saving through the services (tests/venue/enter_results.py).
+pusher": the push is the task push_mirror, which keeps a cut link and probes it until it
+answers), so that a thousand standings recomputes do not run inside the saves; the public
+copy has a worker too (its standings recompute after a push leaves the push's request, as
+on a public server). tests/venue/test_mirror_fencing.py runs the venue as `make run` does
+(no Redis, the pusher a thread of the web process). The desk is a process of its own
+saving through the services (tests/venue/enter_results.py), as fast as it can.
 
 The run is seeded: the seed is printed (pytest shows it when the test fails) and
 VENUE_SEED=<seed> repeats the same cuts at the same results.
@@ -28,17 +33,13 @@ import pytest
 
 from tests.venue import desk
 from tests.venue.conftest import need_postgres
-from tests.venue.harness import Pair
+from tests.venue.harness import Instance, Pair
 from tests.venue.proxy import LinkProxy
 
 RESULTS = 1000
 PLAYERS = 46  # a round robin of 45 rounds of 23 matches: 1,035 results to enter
-CATCH_UP = 5.0  # s after the link's return (issue 31's goal; printed, see the end)
-CONVERGED = 60.0  # s: the copy equal by then, whatever the machine's load
-# s: a return in the middle of the entry, the desk saving on at full speed; the copy must
-# catch up with what was saved before the return, and the time is printed (not a goal:
-# the flood of saves competes with the pushes for two shared cores)
-MID_ENTRY = 60.0
+CATCH_UP = 5.0  # s after the link's return (issue 31)
+WAIT = 60.0  # s: how long the test waits, so that a miss prints its time
 SEED = int(os.environ.get("VENUE_SEED") or random.SystemRandom().randrange(1_000_000))
 _SAVED = re.compile(r"^saved (\d+) (\d+) (\S+) (\d+)-(\d+) ([\d.]+)$")
 
@@ -52,7 +53,9 @@ def pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pair]:
         if os.environ.get("CI") == "true":
             pytest.fail(message)
         pytest.skip(message)
-    with Pair.start(tmp_path_factory.mktemp("venue-cuts"), venue_redis=redis_url) as running:
+    with Pair.start(
+        tmp_path_factory.mktemp("venue-cuts"), venue_redis=redis_url, public_worker=True
+    ) as running:
         yield running
 
 
@@ -111,19 +114,50 @@ class DeskLog:
         return len(self.saved)
 
 
-def _public_results(mirrored: desk.Mirrored) -> int:
-    return desk.results_in(desk.event_file(mirrored.public, mirrored.slug))
+# Matches with a result in the public copy's database: what its event file counts
+# (desk.results_in), read in one small query. Polling the copy's export instead (a whole
+# file each time, seconds of its two cores under load) slowed the very pushes it timed.
+_RESULTS_SQL = """
+SELECT count(DISTINCT g.match_id) FROM tournaments_game g
+JOIN tournaments_match m ON m.id = g.match_id
+JOIN tournaments_round r ON r.id = m.round_id
+JOIN tournaments_event e ON e.id = r.event_id WHERE e.slug = %s
+"""
+_VERSION_SQL = """
+SELECT l.version FROM tournaments_mirrorlink l
+JOIN tournaments_event e ON e.id = l.event_id WHERE e.slug = %s
+"""
 
 
-def _wait_public_has(mirrored: desk.Mirrored, count: int, timeout: float) -> float:
+def _one(instance: Instance, sql: str, slug: str) -> int:
+    import psycopg
+
+    with psycopg.connect(instance.database_url, autocommit=True) as conn:
+        row = conn.execute(sql, (slug,)).fetchone()
+    return int(row[0]) if row and row[0] is not None else 0
+
+
+def _wait_public_has(pair: Pair, slug: str, count: int, timeout: float) -> float:
     started = time.monotonic()
     while True:
-        have = _public_results(mirrored)
+        have = _one(pair.public, _RESULTS_SQL, slug)
         if have >= count:
             return time.monotonic() - started
         if time.monotonic() - started > timeout:
             raise AssertionError(f"the public copy has {have} results of {count} after {timeout} s")
-        time.sleep(0.5)  # each look is an export of the whole file on the public side
+        time.sleep(0.1)
+
+
+def _wait_public_version(pair: Pair, slug: str, timeout: float) -> float:
+    """Seconds until the copy has applied the venue's last change (their links' versions),
+    read from both databases."""
+    started = time.monotonic()
+    target = _one(pair.venue, _VERSION_SQL, slug)
+    while _one(pair.public, _VERSION_SQL, slug) < target:
+        if time.monotonic() - started > timeout:
+            raise AssertionError(f"the public copy is not at the venue's version {target}")
+        time.sleep(0.1)
+    return time.monotonic() - started
 
 
 def _says_waiting(mirrored: desk.Mirrored) -> bool:
@@ -166,9 +200,10 @@ def test_1000_results_through_three_cuts_none_lost_and_equal_soon_after(
             down.saved_while_down = down.saved_when_up - down.down_saved
             # everything saved while the link was down is public soon after it returns
             # (the desk goes on saving meanwhile)
-            down.caught_up_in = _wait_public_has(mirrored, down.saved_when_up, MID_ENTRY)
+            down.caught_up_in = _wait_public_has(pair, mirrored.slug, down.saved_when_up, WAIT)
             down = None
         time.sleep(0.05)
+    ended_in_cut = down is not None
     if down is not None:  # the desk finished during the last cut
         time.sleep(max(0.0, down.seconds - (time.monotonic() - down.down_at)))
         down.waiting_seen = _says_waiting(mirrored)
@@ -180,16 +215,23 @@ def test_1000_results_through_three_cuts_none_lost_and_equal_soon_after(
     assert process.popen.returncode == 0, process.tail()
     finished = time.monotonic()
 
-    venue_file = desk.event_file(mirrored.venue, mirrored.slug)
-    took, _ = desk.wait_until_equal(mirrored, CATCH_UP + 60, venue_file)
+    took = _wait_public_version(pair, mirrored.slug, WAIT)
     equal_at = time.monotonic()
-    last_return = max(finished, *(c.up_at for c in cuts))
+    # at the venue's version, the copy's event file is the venue's, byte for byte
+    venue_file = desk.event_file(mirrored.venue, mirrored.slug)
+    assert desk.wait_until_equal(mirrored, 10, venue_file)[0] < 10
+    # the last return of the link, or the desk's end when the link was back before it
+    last_return = cuts[-1].up_at if ended_in_cut else max(finished, *(c.up_at for c in cuts))
     for cut in cuts:
         print(
             f"cut after {cut.after} ({cut.how}, {cut.seconds} s): {cut.saved_while_down} saved "
             f"while down; public had them {cut.caught_up_in:.1f} s after the return"
         )
-    print(f"public equal to the venue {equal_at - last_return:.1f} s after the last return")
+    print(
+        f"public equal to the venue {equal_at - last_return:.1f} s after "
+        + ("the last return" if ended_in_cut else "the desk's last save (the link was back)")
+    )
+    _print_pushes(pair)
 
     # 0 lost: every result the desk saved is in the public copy, with its scores
     assert desk.results_in(venue_file) == RESULTS
@@ -204,11 +246,25 @@ def test_1000_results_through_three_cuts_none_lost_and_equal_soon_after(
     # the desk worked during every cut, and said that changes were waiting
     assert all(c.saved_while_down > 0 for c in cuts), cuts
     assert all(c.waiting_seen for c in cuts), cuts
-    # equal after the link's return (the last one, or the desk's last save when the link
-    # was back before it: only then can the two be equal). The issue's 5 s is a speed goal:
-    # measured by bench/venue.py at a desk's pace (docs/performance.md); here, after a
-    # flood of saves on two shared cores, the time is printed and bounded loosely
+    # within 5 s of each return (measured from the proxy's restore): the copy had what was
+    # saved before it, the desk saving on meanwhile; and when the desk finished during
+    # the last cut, the copy was equal to the venue within 5 s of that return. When the
+    # link was back before the desk's last save, the copy's catching up with the flood's
+    # last saves is no return: printed, bounded by WAIT (each push is the whole file, a
+    # push's cycle at 1,000 results takes 2 to 5 s on two loaded cores)
     late = equal_at - last_return
-    print(f"goal {CATCH_UP:.0f} s: {'met' if late <= CATCH_UP else 'missed'} "
-          f"(load average {os.getloadavg()[0]:.1f})")  # fmt: skip
-    assert late <= CONVERGED, (took, late)
+    print(f"goal {CATCH_UP:.0f} s (load average {os.getloadavg()[0]:.1f})")
+    mid = [c.caught_up_in for c in cuts if c.caught_up_in >= 0]
+    assert all(t <= CATCH_UP for t in mid), (mid, cuts)
+    if ended_in_cut:
+        assert late <= CATCH_UP, (took, late)
+
+
+def _print_pushes(pair: Pair) -> None:
+    """The pushes as both sides logged them (each with its time; the venue's worker logs
+    them with VENUE_WORKER_LOGLEVEL=INFO): what a miss is read from."""
+    for instance, name in ((pair.venue, "worker"), (pair.public, "public-gunicorn")):
+        path = instance.dir / f"{name}.log"
+        if path.exists():
+            lines = [x for x in path.read_text(errors="replace").splitlines() if "mirror " in x]
+            print(f"--- {name}: {len(lines)} mirror lines, the last 60", *lines[-60:], sep="\n")

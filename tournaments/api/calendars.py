@@ -102,6 +102,12 @@ def _calendar(event: Event, name: str, url: str) -> icalendar.Calendar:
     calendar.add("refresh-interval", REFRESH, parameters={"VALUE": "DURATION"})
     calendar.add("x-published-ttl", REFRESH)
     calendar.add("url", _absolute(url))
+    if event.mirror_state == "copy" and event.mirrored_at is not None:
+        # venue mode's public copy (docs/venue.md): said as its pages and API say it
+        when = event.mirrored_at.astimezone(event_zone(event)).strftime("%H:%M")
+        said = _("Updated from the venue at %(time)s.") % {"time": when}
+        calendar.add("description", said)
+        calendar.add("x-wr-caldesc", said)
     return calendar
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import gzip
 import json
+import logging
+import time
 import zlib
 from collections.abc import Callable
 from typing import Any
@@ -20,6 +22,8 @@ from tournaments import ratelimit
 from tournaments.models import Event
 from tournaments.services import api_tokens
 from tournaments.services.mirror import receive
+
+log = logging.getLogger(__name__)
 
 SCOPE = "mirror:push"
 MAX_BODY = 8_000_000  # bytes on the wire (gzip'd)
@@ -98,7 +102,13 @@ def _endpoint(
         payload = _body(request)
     except ValueError as error:
         return _error(422, "invalid_push", str(error))
+    started = time.monotonic()
     outcome = act(found.pk, payload)
+    log.info(
+        "mirror %s of %s: %s %s in %.2f s",
+        request.path.rsplit("/", 1)[-1], slug, outcome.status,
+        outcome.body.get("status") or outcome.body.get("code", ""), time.monotonic() - started,
+    )  # fmt: skip
     response = JsonResponse(outcome.body, status=outcome.status)
     response["Cache-Control"] = "no-store"
     return response

@@ -96,7 +96,14 @@ EVENT_FIELDS = (
 )
 
 
-def replace_event(event: Event, data: Any, *, by: Any, now: dt.datetime | None = None) -> Event:
+def replace_event(
+    event: Event,
+    data: Any,
+    *,
+    by: Any,
+    now: dt.datetime | None = None,
+    current: dict[str, Any] | None = None,
+) -> Event:
     """Replace what ``event`` holds by the event file ``data`` (its slug must be the
     event's), keeping the event's row and what is not in the file: its directors, tokens,
     webhooks, audit log, check-ins, and its entrants' rows (updated by number, so a claim
@@ -106,11 +113,14 @@ def replace_event(event: Event, data: Any, *, by: Any, now: dt.datetime | None =
 
     Only what differs from the event's own file is written again: a round equal to the
     file's stays as it is (a result saved at the venue rewrites one round, not the event),
-    and so do the entrants, teams and stages when they are equal."""
+    and so do the entrants, teams and stages when they are equal. ``current``: the event's
+    own file when the caller knows it (the copy keeps the file of its last push), else it
+    is exported here."""
     now = now or timezone.now()
     clean = validate(data, limited=True, replacing=event.pk)
     ev = clean["event"]
-    current = export_event(event)
+    if current is None:
+        current = export_event(event)
     with transaction.atomic():
         fields = {name: ev[name] for name in EVENT_FIELDS}
         if ev["random_seed"]:

@@ -62,15 +62,20 @@ def configure(
                 or _("This event is the public copy's: it cannot publish to another copy.")
             )
         if link is None:
-            link = MirrorLink.objects.create(event=locked, public_url=url, token=token)
+            link = MirrorLink(event=locked, public_url=url)
+            link.set_token(token)
+            link.save()
             Event.objects.filter(pk=event.pk).update(mirror_state=outbox.VENUE)
             locked.mirror_state = outbox.VENUE
             audit.log(locked, "mirror.linked", actor=by, at=now, subject=url)
             outbox.record(locked, "event.linked", at=now)  # the first push: the whole event
         else:
-            link.public_url, link.token = url, token
+            link.public_url = url
+            link.set_token(token)
             link.retry_at, link.failures = None, 0
-            link.save(update_fields=["public_url", "token", "retry_at", "failures", "updated_at"])
+            link.save(
+                update_fields=["public_url", "sealed_token", "retry_at", "failures", "updated_at"]
+            )
             audit.log(locked, "mirror.relinked", actor=by, at=now, subject=url)
     event.mirror_state = outbox.VENUE
     return link
@@ -134,16 +139,17 @@ def pull_event(
             event = import_event(body["file"], by=None, now=now)
         if director is not None:
             EventDirector.objects.get_or_create(event=event, user=director)
-        MirrorLink.objects.create(
+        link = MirrorLink(
             event=event,
             public_url=url,
-            token=token,
             writer=writer,
             epoch=epoch,
             version=version,
             acked_version=version,
             last_sent_at=now,
         )
+        link.set_token(token)
+        link.save()
         Event.objects.filter(pk=event.pk).update(mirror_state=outbox.VENUE, mirrored_at=None)
         event.mirror_state = outbox.VENUE
         audit.log(

@@ -10,8 +10,10 @@ the save's only cost is its outbox row.
 from __future__ import annotations
 
 import gzip
+import http.client
 import json
 import logging
+import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -34,16 +36,21 @@ log = logging.getLogger(__name__)
 
 PROTOCOL = 1
 CLAIM = timedelta(seconds=30)
+PROBE_CONNECT = 1.0  # s: a probe's connection to open (see probe)
 SNAPSHOT_TRIES = 5  # exports while the desk saves, before one in a transaction
-ROUNDS = 20  # pushes in one call at most (more saved meanwhile, a gap to resend from)
+# pushes in one call at most (more saved meanwhile, a gap to resend from): while a flood of
+# saves goes on, the holder keeps pushing rather than hand the link to a task that would
+# wait for a free worker process behind the standings recomputes
+ROUNDS = 100
 FENCING = ("stale_epoch", "other_writer", "not_a_copy")
 
 
 def timeout() -> float:
-    """Seconds a push may take (connect and answer): ARBITER_MIRROR_TIMEOUT, 5 by default.
-    Short, so that a push caught by a cut fails soon and the next try follows the link's
-    return within seconds."""
-    return float(getattr(settings, "ARBITER_MIRROR_TIMEOUT", 5))
+    """Seconds a push may take (connect and answer): ARBITER_MIRROR_TIMEOUT, 10 by default.
+    A push caught by a cut that resets or refuses fails at once and the probes follow the
+    link's return; one caught by a silent cut waits this long. Not shorter: a loaded copy
+    applying a large event answered after 5 s, and a push that times out is sent again."""
+    return float(getattr(settings, "ARBITER_MIRROR_TIMEOUT", 10))
 
 
 def backoff(failures: int) -> int:
@@ -52,6 +59,18 @@ def backoff(failures: int) -> int:
     connection; a long wait would make the queue drain long after the link returned."""
     cap = int(getattr(settings, "ARBITER_MIRROR_BACKOFF_MAX", 2))
     return max(1, min(cap, int(2 ** min(failures - 1, 10))))
+
+
+def probe_every() -> float:
+    """Seconds between two probes of a link that is down (ARBITER_MIRROR_PROBE_MS, 500)."""
+    return max(0.05, int(getattr(settings, "ARBITER_MIRROR_PROBE_MS", 500)) / 1000)
+
+
+def hold_for() -> float:
+    """Seconds a pusher keeps probing a down link before it hands it back to the sweep
+    (ARBITER_MIRROR_HOLD_SECONDS, 20; 0: no probing, the retry waits for the sweep). Below
+    the claim's 30 s, so the claim never lapses while it is held."""
+    return float(min(int(getattr(settings, "ARBITER_MIRROR_HOLD_SECONDS", 20)), 25))
 
 
 def endpoint(public_url: str, what: str) -> str:
@@ -159,6 +178,31 @@ def post(url: str, token: str, payload: dict[str, Any]) -> Answer:
         return Answer(0, {}, error.__class__.__name__ + (f": {error}" if str(error) else ""))
 
 
+def probe(url: str) -> str:
+    """Whether the public server answers at all: "" when it does (any HTTP status: a GET
+    of the push address is refused with 405 before any work), else the network's error.
+    A probe costs a connection and a few hundred bytes, where a push costs an export of
+    the whole event: while the link is down, the pusher probes, and pushes once it answers.
+    The connection must open within a second (a link that carries opens it in a round
+    trip); the answer may take the push's time limit (a busy server is not a cut link)."""
+    parts = urlsplit(url)
+    secure = parts.scheme == "https"
+    kind = http.client.HTTPSConnection if secure else http.client.HTTPConnection
+    port = parts.port or (443 if secure else 80)
+    conn = kind(parts.hostname or "", port, timeout=min(PROBE_CONNECT, timeout()))
+    try:
+        conn.connect()
+        if conn.sock is not None:
+            conn.sock.settimeout(timeout())
+        conn.request("GET", parts.path or "/", headers={"User-Agent": "Arbiter-venue/1"})
+        conn.getresponse().read(1024)
+        return ""
+    except (OSError, ValueError, http.client.HTTPException) as error:
+        return error.__class__.__name__ + (f": {error}" if str(error) else "")
+    finally:
+        conn.close()
+
+
 def _json(raw: bytes) -> dict[str, Any]:
     try:
         body = json.loads(raw.decode() or "{}")
@@ -170,9 +214,14 @@ def _json(raw: bytes) -> dict[str, Any]:
 def _claim(event_id: int, now: datetime) -> bool:
     """Claim the link for one push (a conditional update: two pushers never send the
     same link at once; a claim dies after CLAIM, so a killed pusher holds nothing)."""
+    if not Event.objects.filter(pk=event_id, mirror_state=outbox.VENUE).exists():
+        return False
     free = Q(pushing_until__isnull=True) | Q(pushing_until__lt=now)
+    # one table in the UPDATE: PostgreSQL checks its conditions again on the row it locks,
+    # so of two pushers racing for a free link one claims it (a join would make Django
+    # write "id IN (SELECT ...)", whose conditions are not checked again: both did)
     return bool(
-        MirrorLink.objects.filter(free, event_id=event_id, event__mirror_state=outbox.VENUE)
+        MirrorLink.objects.filter(free, event_id=event_id)
         .filter(Q(retry_at__isnull=True) | Q(retry_at__lte=now))
         .update(pushing_until=now + CLAIM)
     )
@@ -182,29 +231,114 @@ def push(event_id: int, *, now: datetime | None = None, force: bool = False) -> 
     """Push the event's waiting changes, and again while more wait (changes saved during a
     push, or a gap to resend from). Returns what happened last: "idle" (nothing waits, or
     it waits for its retry), "busy" (another pusher has the link), "applied", "duplicate",
-    "failed", "fenced". ``force`` skips the retry wait."""
+    "failed", "fenced". ``force`` skips the retry wait.
+
+    While the public copy cannot be reached the pusher keeps the link for up to
+    ``hold_for()`` seconds and probes it every ``probe_every()``: the push follows the
+    link's return by a fraction of a second instead of waiting for the next sweep (issue
+    31: the copy equal within 5 s of the return). A second pusher finding the link held
+    does nothing: the holder pushes what it finds waiting, and looks once more after it
+    lets the link go (a change committed while it let go is not left to the sweep)."""
     now = now or timezone.now()
     if force:
         MirrorLink.objects.filter(event_id=event_id).update(retry_at=None)
-    if not _claim(event_id, now):
-        waiting = MirrorLink.objects.filter(
-            event_id=event_id, version__gt=F("acked_version"), pushing_until__gte=now
-        ).exists()
-        return "busy" if waiting else "idle"
     outcome = "idle"
-    try:
-        for _attempt in range(ROUNDS):
-            payload = build(event_id)
-            if payload is None:
+    for _turn in range(3):
+        if not _claim(event_id, now):
+            if outcome != "idle":
                 return outcome
-            link = MirrorLink.objects.get(event_id=event_id)
-            answer = post(endpoint(link.public_url, "push"), link.token, payload)
-            outcome = _record(event_id, payload, answer)
-            if outcome not in ("applied", "duplicate", "gap"):
-                return outcome
-        return outcome
-    finally:
-        MirrorLink.objects.filter(event_id=event_id).update(pushing_until=None)
+            waiting = MirrorLink.objects.filter(
+                event_id=event_id, version__gt=F("acked_version"), pushing_until__gte=now
+            ).exists()
+            return "busy" if waiting else "idle"
+        try:
+            outcome = _push_claimed(event_id)
+        finally:
+            MirrorLink.objects.filter(event_id=event_id).update(pushing_until=None)
+        if outcome not in ("applied", "duplicate", "idle"):
+            return outcome
+        now = timezone.now()
+        if not MirrorLink.objects.filter(
+            event_id=event_id, version__gt=F("acked_version")
+        ).exists():
+            return outcome
+    return outcome
+
+
+def _push_claimed(event_id: int) -> str:
+    """The pushes of a claimed link: a probe first when the last try failed, then the
+    waiting changes, ROUNDS pushes at most; probing while the link is down."""
+    outcome = "idle"
+    held_until = time.monotonic() + hold_for()
+    pushes = 0
+    while pushes < ROUNDS:
+        # the claim renewed before each push: a run of pushes longer than CLAIM must not
+        # let a second pusher take the link (both sent the same versions, in lockstep)
+        MirrorLink.objects.filter(event_id=event_id).update(pushing_until=timezone.now() + CLAIM)
+        link = MirrorLink.objects.get(event_id=event_id)
+        try:
+            token = link.token
+        except ValueError:  # sealed under a SECRET_KEY this machine no longer has
+            _unreadable_token(event_id)
+            return "failed"
+        if link.failures and not _reachable(link, held_until):
+            return "failed"
+        payload = build(event_id)
+        if payload is None:
+            return outcome
+        started = time.monotonic()
+        answer = post(endpoint(link.public_url, "push"), token, payload)
+        outcome = _record(event_id, payload, answer)
+        log.info(
+            "mirror push of event %s, versions %s..%s: %s in %.2f s",
+            event_id, payload["base"] + 1, payload["version"], outcome,
+            time.monotonic() - started,
+        )  # fmt: skip
+        if outcome == "failed" and answer.status == 0 and time.monotonic() < held_until:
+            continue  # the network: probe until it answers (above)
+        if outcome not in ("applied", "duplicate", "gap"):
+            return outcome
+        pushes += 1
+        # the hold counts from the last answer: a cut after a long run of pushes is
+        # probed by this pusher, which has the link already, for a whole hold
+        held_until = time.monotonic() + hold_for()
+    return outcome
+
+
+def _unreadable_token(event_id: int) -> None:
+    now = timezone.now()
+    said = _(
+        "The mirror token kept on this machine cannot be read (the server's SECRET_KEY "
+        "changed): enter the token again on the Venue link screen."
+    )
+    MirrorLink.objects.filter(event_id=event_id).update(
+        last_error=said[:300],
+        last_error_at=now,
+        failures=F("failures") + 1,
+        retry_at=now + timedelta(seconds=backoff(10)),
+    )
+
+
+def _reachable(link: MirrorLink, held_until: float) -> bool:
+    """Probe the public copy until it answers (True) or the hold ends (False: the link is
+    left to the sweep, its retry due a probe's interval later). Each failed probe is
+    recorded on the link, so the desk's line shows the error as it is now."""
+    url = endpoint(link.public_url, "push")
+    every = probe_every()
+    while True:
+        said = probe(url)
+        if not said:
+            return True
+        now = timezone.now()
+        MirrorLink.objects.filter(pk=link.pk).update(
+            last_error=said[:300],
+            last_error_at=now,
+            retry_at=now + timedelta(seconds=every),
+            pushing_until=now + CLAIM,
+        )
+        if time.monotonic() + every >= held_until:
+            return False
+        time.sleep(every)
 
 
 def _record(event_id: int, payload: dict[str, Any], answer: Answer) -> str:
@@ -242,12 +376,14 @@ def _record(event_id: int, payload: dict[str, Any], answer: Answer) -> str:
     with transaction.atomic():
         link = links.select_for_update().get()
         link.failures += 1
-        wait = backoff(link.failures)
+        # the network: the next try is a probe, cheap, so it comes soon; an answer that is
+        # an error (5xx, 429, a refused file) waits with the backoff
+        wait = probe_every() if answer.status == 0 else backoff(link.failures)
         link.retry_at = now + timedelta(seconds=wait)
         link.last_error = said[:300]
         link.last_error_at = now
         link.save(update_fields=["failures", "retry_at", "last_error", "last_error_at"])
-    log.info("mirror push of event %s failed (%s); again in %ss", event_id, said, wait)
+    log.info("mirror push of event %s failed (%s); again in %.1f s", event_id, said, wait)
     return "failed"
 
 

@@ -23,6 +23,7 @@ from tournaments.services.eventfile import export_event
 from tournaments.services.eventfile.importing import replace_event
 from tournaments.services.mirror import outbox
 from tournaments.services.mirror.outbox import _clock
+from tournaments.views import pagecache
 
 PROTOCOL = 1
 MAX_CHANGES = 100_000
@@ -153,8 +154,10 @@ def apply_push(event_id: int, payload: Any, *, now: datetime | None = None) -> O
                 % {"file": slug, "here": event.slug},
             )
         shown = _public_rounds(event_id)
+        epoch = push["epoch"]
+        known = _last_file(event_id, epoch, current)
         try:
-            replace_event(event, file, by=None, now=now)
+            replace_event(event, file, by=None, now=now, current=known)
         except ServiceError as error:
             transaction.set_rollback(True)
             return _refuse(422, "invalid_file", "; ".join(error.messages))
@@ -187,6 +190,8 @@ def apply_push(event_id: int, payload: Any, *, now: datetime | None = None) -> O
         )
         if "round.published" in kinds or _public_rounds(event_id) != shown:
             live.changed(event_id, live.ROUND_PUBLISHED)
+        version = push["version"]
+        transaction.on_commit(lambda: _keep_file(event_id, epoch, version, file))
     return Outcome(
         200,
         {
@@ -196,6 +201,27 @@ def apply_push(event_id: int, payload: Any, *, now: datetime | None = None) -> O
             "applied_at": now.isoformat(),
         },
     )
+
+
+# The copy's own file after a push is the pushed file (the import is lossless: the copy
+# exports the same bytes), so the next push compares with it instead of exporting the copy
+# again (an export costs as much as the event is large). Kept in the cache, shared by the
+# server's processes, under the epoch and version it is the copy's file at; a miss
+# (another version, a cache down or emptied) exports as before.
+LAST_FILE_SECONDS = 600
+
+
+def _file_key(event_id: int, epoch: int, version: int) -> str:
+    return f"mirror-file:{event_id}:{epoch}:{version}"
+
+
+def _last_file(event_id: int, epoch: int, version: int) -> dict[str, Any] | None:
+    found = pagecache.cache_call("get", _file_key(event_id, epoch, version))
+    return found if isinstance(found, dict) else None
+
+
+def _keep_file(event_id: int, epoch: int, version: int, file: dict[str, Any]) -> None:
+    pagecache.cache_call("set", _file_key(event_id, epoch, version), file, LAST_FILE_SECONDS)
 
 
 def take_over(event: Event, *, by: Any, now: datetime | None = None) -> MirrorLink:
