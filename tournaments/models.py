@@ -581,10 +581,24 @@ class StandingsSnapshot(models.Model):
 
 
 class StandingsRow(models.Model):
-    snapshot = models.ForeignKey(StandingsSnapshot, on_delete=models.CASCADE, related_name="rows")
+    # A snapshot is thousands of rows written at once (10,000 at the WOC): the database's
+    # own foreign key checks were a check per row at the commit, more than the rows' writing
+    # (docs/performance.md, "Storing a 10,000-row snapshot"). The rows are written by
+    # standings_store alone, with the snapshot of the same transaction and the event's
+    # entrants, and removed with them by Django's CASCADE; the snapshot's own index is the
+    # unique constraints' first column.
+    snapshot = models.ForeignKey(
+        StandingsSnapshot,
+        on_delete=models.CASCADE,
+        related_name="rows",
+        db_constraint=False,
+        db_index=False,
+    )
     table_key = models.CharField(max_length=60, default="overall")
     position = models.PositiveIntegerField(help_text=_("Order within the table, from 1."))
-    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="standings_rows")
+    entrant = models.ForeignKey(
+        Entrant, on_delete=models.CASCADE, related_name="standings_rows", db_constraint=False
+    )
     rank = models.PositiveIntegerField()
     points = models.FloatField(null=True, blank=True)
     values = models.JSONField(default=dict)

@@ -19,7 +19,7 @@ from typing import Any
 
 from django.conf import settings as conf
 from django.core.cache import cache
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -37,6 +37,7 @@ from tournaments.services.standings_store import (  # noqa: F401 (the standings 
     contention_json,
     entrant_contention_json,
     entrant_ids,
+    prune_snapshots,
     store_outlook,
     store_snapshot,
     table_json,
@@ -235,7 +236,19 @@ def recompute(
                 on_published("outlook")
             if not _lagging(event_id):
                 break
+    # outside the running marker: a save meanwhile is sent at once, not after the delay
+    prune(event_id)
     return stored
+
+
+def prune(event_id: int) -> int:
+    """The event's old snapshots deleted (standings_store.prune_snapshots), stopping as
+    soon as newer results wait. Never fails the recompute: what is left goes next time."""
+    try:
+        return prune_snapshots(event_id, stop=lambda: _lagging(event_id))
+    except DatabaseError:
+        log.warning("old standings snapshots of event %s not deleted", event_id, exc_info=True)
+        return 0
 
 
 def _lagging(event_id: int) -> bool:

@@ -4,11 +4,11 @@ from the last snapshot on PostgreSQL), and the outlook (contention) attached to 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Field
 
 from rules.contention import Contention, Verdict
@@ -155,6 +155,49 @@ def store_snapshot(
         if row.entrant in entrants and (table.key, entrants[row.entrant]) not in same
     )
     return snapshot
+
+
+# Snapshots deleted by one prune at most: each is a transaction of its own (10,000 rows at
+# the WOC), and a recompute waiting behind them is a result not yet public.
+PRUNE_BATCH = 10
+
+
+def prunable(event_id: int) -> list[int]:
+    """The event's snapshots that nothing reads any more, oldest first. Kept: the newest
+    (the public standings, and the one the next snapshot is copied from), the newest
+    published, every final one, and the newest published one of each round (what the
+    standings were after that round). The pages, the API, the projector, the embeds and
+    the reports read the newest published snapshot alone; the others are history."""
+    found = StandingsSnapshot.objects.filter(event_id=event_id).order_by("-results_version")
+    kept: set[int] = set()
+    rounds: set[int] = set()
+    published_seen = False
+    ordered = list(found.values_list("pk", "after_round", "published", "final"))
+    for pk, after_round, published, final in ordered:
+        if not kept or final or (published and (after_round not in rounds or not published_seen)):
+            kept.add(pk)
+        if published:
+            rounds.add(after_round)
+            published_seen = True
+    return [pk for pk, *_ in reversed(ordered) if pk not in kept]
+
+
+def prune_snapshots(
+    event_id: int, *, batch: int = PRUNE_BATCH, stop: Callable[[], bool] | None = None
+) -> int:
+    """Delete up to ``batch`` of the event's prunable snapshots, one transaction each,
+    oldest first; before each, ``stop()`` may say that newer work waits (a result to
+    publish). Returns how many were deleted. Run by the worker after publishing: a
+    snapshot per result is 10,000 rows at the WOC, and none was ever deleted."""
+    deleted = 0
+    for pk in prunable(event_id)[:batch]:
+        if stop is not None and stop():
+            break
+        with transaction.atomic():
+            # the rows with their snapshot (Django's CASCADE: one DELETE by snapshot)
+            StandingsSnapshot.objects.filter(pk=pk, event_id=event_id).delete()
+        deleted += 1
+    return deleted
 
 
 def entrant_ids(event: Event) -> dict[str, int]:
