@@ -3,6 +3,20 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
+# A 10,000-entrant snapshot's tables are 1.2 MB of JSON (the reasons between neighbours):
+# lz4 compresses them in a fifth of pglz's time. A server built without lz4 keeps pglz.
+LZ4 = """
+DO $$ BEGIN
+    ALTER TABLE tournaments_standingssnapshot ALTER COLUMN tables SET COMPRESSION lz4;
+EXCEPTION WHEN others THEN NULL;
+END $$
+"""
+
+
+def tables_lz4(apps, schema_editor):
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute(LZ4)
+
 
 class Migration(migrations.Migration):
     dependencies = [
@@ -10,14 +24,25 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        migrations.RemoveConstraint(
+            model_name="standingsrow",
+            name="entrant_once_per_table",
+        ),
         migrations.AlterField(
             model_name="standingsrow",
             name="entrant",
             field=models.ForeignKey(
                 db_constraint=False,
+                db_index=False,
                 on_delete=django.db.models.deletion.CASCADE,
                 related_name="standings_rows",
                 to="tournaments.entrant",
+            ),
+        ),
+        migrations.AddConstraint(
+            model_name="standingsrow",
+            constraint=models.UniqueConstraint(
+                fields=("entrant", "snapshot", "table_key"), name="entrant_once_per_table"
             ),
         ),
         migrations.AlterField(
@@ -31,4 +56,5 @@ class Migration(migrations.Migration):
                 to="tournaments.standingssnapshot",
             ),
         ),
+        migrations.RunPython(tables_lz4, migrations.RunPython.noop),
     ]

@@ -4,12 +4,14 @@ from the last snapshot on PostgreSQL), and the outlook (contention) attached to 
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Field
+from django.db.models.expressions import RawSQL
 
 from rules.contention import Contention, Verdict
 from rules.contract import Standings
@@ -109,6 +111,7 @@ def store_snapshot(
             .order_by("-number")
             .values_list("number", flat=True)
         ).first() or 0
+    as_text = connection.vendor == "postgresql"
     snapshot, created = StandingsSnapshot.objects.get_or_create(
         event=event,
         results_version=version,
@@ -117,7 +120,7 @@ def store_snapshot(
             "after_round": after_round,
             "published": published,
             "final": standings.final,
-            "tables": [table_json(t) for t in standings.tables],
+            "tables": [] if as_text else [table_json(t) for t in standings.tables],
             "pending": [
                 {**stored(p), "key": p.key, "options": list(p.options)} for p in standings.pending
             ],
@@ -127,6 +130,11 @@ def store_snapshot(
     )
     if not created:
         return snapshot
+    if as_text:
+        StandingsSnapshot.objects.filter(pk=snapshot.pk).update(
+            tables=RawSQL("%s::jsonb", [tables_text(event.pk, standings.tables)])
+        )
+        del snapshot.tables  # read again from the database if asked for (a deferred field)
     per_entrant = entrant_contention_json(contention)
     same: dict[tuple[str, int], tuple[int, int]] = {}
     if previous is not None and connection.vendor == "postgresql" and not per_entrant:
@@ -226,9 +234,15 @@ def _same_rows(
             if (
                 was is not None
                 and row.entrant in entrants
-                and row.values == was.values
-                and row.status == was.status
-                and row.details == was.details
+                # the engine's unchanged rows (or their parts) are often the same objects
+                and (
+                    row is was
+                    or (
+                        (row.values is was.values or row.values == was.values)
+                        and row.status == was.status
+                        and (row.details is was.details or row.details == was.details)
+                    )
+                )
             ):
                 same[(table.key, entrants[row.entrant])] = (position, row.rank)
     return same
@@ -259,14 +273,28 @@ def _copy_rows(source: int, target: int, rows: dict[tuple[str, int], tuple[int, 
             f"WHERE r.{column['snapshot_id']} = %s",
             [
                 target,
-                [key for (key, _), _ in ordered],
-                [entrant for (_, entrant), _ in ordered],
-                [position for _, (position, _) in ordered],
-                [rank for _, (_, rank) in ordered],
+                _text_array([key for (key, _), _ in ordered]),
+                _int_array([entrant for (_, entrant), _ in ordered]),
+                _int_array([position for _, (position, _) in ordered]),
+                _int_array([rank for _, (_, rank) in ordered]),
                 source,
             ],
         )
         return int(cursor.rowcount)
+
+
+# The copy's four arrays of 10,000 values each, as PostgreSQL's array literals: the driver
+# adapted them value by value (a regular expression each for the text), a third of the
+# Python time of a 10,000-row store.
+
+
+def _int_array(values: list[int]) -> str:
+    return "{" + ",".join(map(str, values)) + "}"
+
+
+def _text_array(values: list[str]) -> str:
+    quoted = {v: '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"' for v in set(values)}
+    return "{" + ",".join(quoted[v] for v in values) + "}"
 
 
 ROW_FIELDS = (
@@ -300,19 +328,58 @@ def _insert_rows(rows: Iterable[tuple[Any, ...]]) -> None:
 
 def table_json(table: Any) -> dict[str, Any]:
     return {
+        **table_json_without_decided(table),
+        "decided": [decided_json(d) for d in table.decided],
+    }
+
+
+def decided_json(decided: Any) -> dict[str, Any]:
+    return {
+        "ahead": decided.ahead,
+        "behind": decided.behind,
+        "step": decided.step,
+        "detail": decided.detail,
+        **({"params": jsonable(dict(decided.params))} if decided.params else {}),
+    }
+
+
+# Per event, the JSON text of each reason (Decided) of its last stored tables, by the
+# reason's identity: an update of the standings keeps the reasons of the pairs it did not
+# touch (rules/reranking.py), and a 10,000-entrant table has 7,000 of them, 1.2 MB of JSON
+# that was built and encoded again for every snapshot. Kept with the reason itself, so an
+# id is never taken for another object's.
+_decided_texts: OrderedDict[int, dict[int, tuple[object, str]]] = OrderedDict()
+DECIDED_EVENTS = 8
+
+
+def tables_text(event_id: int, tables: Iterable[Any]) -> str:
+    """The JSON of ``[table_json(t) for t in tables]``, the reasons' parts reused from the
+    event's last tables where they are the same objects."""
+    before = _decided_texts.pop(event_id, {})
+    now: dict[int, tuple[object, str]] = {}
+    parts = []
+    for table in tables:
+        texts = []
+        for decided in table.decided:
+            found = before.get(id(decided))
+            if found is None or found[0] is not decided:
+                found = (decided, json.dumps(decided_json(decided)))
+            now[id(decided)] = found
+            texts.append(found[1])
+        head = json.dumps({**table_json_without_decided(table), "decided": []})
+        assert head.endswith('"decided": []}')
+        parts.append(head[: -len("[]}")] + "[" + ", ".join(texts) + "]}")
+    _decided_texts[event_id] = now
+    while len(_decided_texts) > DECIDED_EVENTS:
+        _decided_texts.popitem(last=False)
+    return "[" + ", ".join(parts) + "]"
+
+
+def table_json_without_decided(table: Any) -> dict[str, Any]:
+    return {
         "key": table.key,
         "title": table.title,
         "columns": [{"key": c.key, "label": c.label, "help": c.help} for c in table.columns],
-        "decided": [
-            {
-                "ahead": d.ahead,
-                "behind": d.behind,
-                "step": d.step,
-                "detail": d.detail,
-                **({"params": jsonable(dict(d.params))} if d.params else {}),
-            }
-            for d in table.decided
-        ],
         "notes": [stored(n) for n in table.notes],
     }
 
