@@ -109,7 +109,9 @@ def _prerender(event_id: int, *, pairings: bool = True) -> None:
 
 @shared_task(**SWEEP)
 def sweep_standings() -> int:
-    return standings.sweep()
+    sent = standings.sweep()
+    standings.prune_backlog()  # events no result reaches any more (finished, or before this)
+    return sent
 
 
 @shared_task(**SWEEP)

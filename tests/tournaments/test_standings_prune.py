@@ -151,3 +151,19 @@ def test_rows_go_with_their_entrant_and_their_event(director):
     Event.objects.filter(pk=event.pk).delete()
     assert not StandingsSnapshot.objects.filter(event_id=event.pk).exists()
     assert not StandingsRow.objects.exists()
+
+
+def test_the_sweep_prunes_events_no_recompute_reaches(director):
+    """A finished event (or snapshots stored before pruning existed) is pruned by the
+    periodic sweep, not only after a recompute."""
+    from tournaments import tasks
+
+    event = played(director, "prune-sweep")
+    before = len(snapshots(event))
+    assert standings.prune_backlog() == standings_store.PRUNE_BATCH
+    assert len(snapshots(event)) == before - standings_store.PRUNE_BATCH
+    for _ in range(before // standings_store.PRUNE_BATCH + 1):
+        assert tasks.sweep_standings() == 0  # nothing lags: pruning only
+    assert {after for _, after, _ in snapshots(event)} == {0, 1, 2}
+    assert len(snapshots(event)) == 3
+    assert standings.prune_backlog() == 0

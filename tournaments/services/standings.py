@@ -20,7 +20,7 @@ from typing import Any
 from django.conf import settings as conf
 from django.core.cache import cache
 from django.db import DatabaseError, connection, transaction
-from django.db.models import F, Q
+from django.db.models import Count, F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
@@ -239,6 +239,25 @@ def recompute(
     # outside the running marker: a save meanwhile is sent at once, not after the delay
     prune(event_id)
     return stored
+
+
+# Events whose old snapshots one sweep deletes at most (PRUNE_BATCH each).
+PRUNE_EVENTS = 5
+
+
+def prune_backlog() -> int:
+    """Old snapshots of events that no recompute reaches any more (a finished event, or
+    snapshots stored before pruning existed): a few events per sweep, those with the most
+    snapshots per round first. Returns how many snapshots were deleted."""
+    crowded = (
+        StandingsSnapshot.objects.filter(final=False)  # every final one is kept
+        .values("event_id")
+        .annotate(count=Count("pk"), rounds=Count("after_round", distinct=True))
+        .filter(count__gt=F("rounds"))  # more than the newest of each round
+        .order_by(F("rounds") - F("count"))
+        .values_list("event_id", flat=True)[:PRUNE_EVENTS]
+    )
+    return sum(prune(event_id) for event_id in list(crowded))
 
 
 def prune(event_id: int) -> int:
