@@ -23,9 +23,7 @@ from contextlib import contextmanager
 
 def main(saves: int, profile: bool = False) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.settings")
-    os.environ["DATABASE_URL"] = os.environ.get("BENCH_DATABASE_URL") or os.environ[
-        "DATABASE_URL"
-    ]
+    os.environ["DATABASE_URL"] = os.environ.get("BENCH_DATABASE_URL") or os.environ["DATABASE_URL"]
     import django
 
     django.setup()
