@@ -167,3 +167,12 @@ def test_the_sweep_prunes_events_no_recompute_reaches(director):
     assert {after for _, after, _ in snapshots(event)} == {0, 1, 2}
     assert len(snapshots(event)) == 3
     assert standings.prune_backlog() == 0
+
+
+def test_pruning_can_be_turned_off(director, settings):
+    event = played(director, "prune-off")
+    settings.ARBITER_STANDINGS_PRUNE = False
+    before = len(snapshots(event))
+    assert standings.prune(event.pk) == 0
+    assert standings.prune_backlog() == 0
+    assert len(snapshots(event)) == before

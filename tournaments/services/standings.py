@@ -263,6 +263,8 @@ def prune_backlog() -> int:
 def prune(event_id: int) -> int:
     """The event's old snapshots deleted (standings_store.prune_snapshots), stopping as
     soon as newer results wait. Never fails the recompute: what is left goes next time."""
+    if not conf.ARBITER_STANDINGS_PRUNE:
+        return 0
     try:
         return prune_snapshots(event_id, stop=lambda: _lagging(event_id))
     except DatabaseError:
