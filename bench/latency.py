@@ -21,6 +21,8 @@ event serves again. BENCH_KEEP=1 keeps each event (under a
 slug naming the format and size) and reuses it on the next run: the WOC 10,000 event
 takes minutes to simulate and import. PostgreSQL: BENCH_DATABASE_URL, else DATABASE_URL;
 Redis: REDIS_URL (default: database 14 of a local one). BENCH_WORKERS: gunicorn workers (2).
+On a server with autovacuum off, the standings tables are vacuumed before the saves (what
+autovacuum does elsewhere); the database's size is printed at the end.
 """
 
 from __future__ import annotations
@@ -274,6 +276,7 @@ def main(cases: list[tuple[str, int]]) -> None:
     print("|" + "|".join("-" * width for width in (15, 10, 8, 8, 15, 15, 13, 13, 9)) + "|")
     for key, size in cases:
         event, pure, built = build(key, size, keep)
+        _vacuum()
         with gunicorn(env, workers, ARBITER_PAGE_CACHE="1") as base, worker(env, log):
             _get(f"{base}/e/{event.slug}/standings/")
             delays = measure(event, pure, base, saves, float(os.environ.get("BENCH_GAP", "1")))
@@ -293,6 +296,46 @@ def main(cases: list[tuple[str, int]]) -> None:
         if not keep:
             _delete(event)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(_database_size())
+
+
+def _vacuum() -> None:
+    """The standings tables vacuumed before the saves, as autovacuum keeps them on a server
+    where it runs (PostgreSQL's default; a server with it off keeps every dead row of
+    every snapshot replaced, copied and pruned, and each copy reads past them)."""
+    from django.db import connection
+
+    from tournaments.models import StandingsRow, StandingsSnapshot
+
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW autovacuum")
+        if cursor.fetchone()[0] == "on":
+            return
+        for model in (StandingsRow, StandingsSnapshot):
+            cursor.execute(f"VACUUM (ANALYZE) {connection.ops.quote_name(model._meta.db_table)}")
+
+
+def _database_size() -> str:
+    from django.db import connection
+
+    from tournaments.models import StandingsRow, StandingsSnapshot
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_size_pretty(pg_database_size(current_database())), "
+            "pg_size_pretty(pg_total_relation_size(%s)), "
+            "(SELECT count(*) FROM "
+            + connection.ops.quote_name(StandingsSnapshot._meta.db_table)
+            + "), (SELECT count(*) FROM "
+            + connection.ops.quote_name(StandingsRow._meta.db_table)
+            + "), current_setting('autovacuum')",
+            [StandingsRow._meta.db_table],
+        )
+        size, rows_size, snapshots, rows, autovacuum = cursor.fetchone()
+    return (
+        f"database {size} after (standings rows {rows_size}): {snapshots} snapshots, "
+        f"{rows} rows; autovacuum {autovacuum}"
+    )
 
 
 def _cases(argv: list[str]) -> list[tuple[str, int]]:

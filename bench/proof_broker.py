@@ -92,6 +92,7 @@ def worker_kills(stack: Stack, event: Any, by: Any, *, saves: int, kills: int) -
         "ARBITER_TEST_PAUSE_ARM": str(arm),
         "CELERY_VISIBILITY_TIMEOUT": "2",  # a killed worker's task comes back in seconds
         "CELERY_RESTORE_INTERVAL": "1",
+        "ARBITER_STANDINGS_PRUNE": "0",  # its snapshots count the recomputes
     }
     kill_at = {saves * (k + 1) // (kills + 1) for k in range(kills)}
     matches = list(Match.objects.filter(round__event=event).order_by("pk"))

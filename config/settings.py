@@ -314,6 +314,9 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * ARBITER_IMPORT_LIMITS["bytes"] + 1_000_000
 ARBITER_CLIENT_IP_HEADER = env_str("ARBITER_CLIENT_IP_HEADER", "")
 # Seconds a standings recompute waits after a result, so that a burst makes one recompute.
 ARBITER_STANDINGS_DELAY = float(env_str("ARBITER_STANDINGS_DELAY", "1") or 1)
+# The worker deletes the standings snapshots no page reads (services/standings_store.py);
+# off only where snapshots are counted as recomputes (bench/proof_broker.py).
+ARBITER_STANDINGS_PRUNE = env_bool("ARBITER_STANDINGS_PRUNE", True)
 # Public pages cached per event version for anonymous visitors (0 turns it off).
 ARBITER_PAGE_CACHE = env_bool("ARBITER_PAGE_CACHE", True)
 ARBITER_PAGE_CACHE_SECONDS = env_int("ARBITER_PAGE_CACHE_SECONDS", 600)

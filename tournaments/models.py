@@ -581,10 +581,29 @@ class StandingsSnapshot(models.Model):
 
 
 class StandingsRow(models.Model):
-    snapshot = models.ForeignKey(StandingsSnapshot, on_delete=models.CASCADE, related_name="rows")
+    # A snapshot is thousands of rows written at once (10,000 at the WOC): the database's
+    # own foreign key checks were a check per row at the commit, more than the rows' writing
+    # (docs/performance.md, "Storing a 10,000-row snapshot"). The rows are written by
+    # standings_store alone, with the snapshot of the same transaction and the event's
+    # entrants, and removed with them by Django's CASCADE. Three indexes, not five: the
+    # snapshot's and the entrant's are the unique constraints' first columns.
+    snapshot = models.ForeignKey(
+        StandingsSnapshot,
+        on_delete=models.CASCADE,
+        related_name="rows",
+        db_constraint=False,
+        db_index=False,
+    )
     table_key = models.CharField(max_length=60, default="overall")
     position = models.PositiveIntegerField(help_text=_("Order within the table, from 1."))
-    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="standings_rows")
+    # its index is entrant_once_per_table's, which starts with it
+    entrant = models.ForeignKey(
+        Entrant,
+        on_delete=models.CASCADE,
+        related_name="standings_rows",
+        db_constraint=False,
+        db_index=False,
+    )
     rank = models.PositiveIntegerField()
     points = models.FloatField(null=True, blank=True)
     values = models.JSONField(default=dict)
@@ -596,8 +615,9 @@ class StandingsRow(models.Model):
     class Meta:
         ordering = ["snapshot", "table_key", "position"]
         constraints = [
+            # entrant first: the index serves an entrant's rows (their page, a deletion)
             models.UniqueConstraint(
-                fields=["snapshot", "table_key", "entrant"], name="entrant_once_per_table"
+                fields=["entrant", "snapshot", "table_key"], name="entrant_once_per_table"
             ),
             models.UniqueConstraint(
                 fields=["snapshot", "table_key", "position"], name="unique_position_per_table"

@@ -129,7 +129,9 @@ def warm_release(event_id: int, round_id: int, results_version: int) -> None:
 
 @shared_task(**SWEEP)
 def sweep_standings() -> int:
-    return standings.sweep()
+    sent = standings.sweep()
+    standings.prune_backlog()  # events no result reaches any more (finished, or before this)
+    return sent
 
 
 @shared_task(**SWEEP)

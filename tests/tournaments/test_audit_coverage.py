@@ -116,6 +116,9 @@ EXEMPT = {
     "standings.publish_standings": "the first half of refresh: the derived snapshot",
     "standings.attach_outlook": "the second half of refresh: the derived outlook",
     "standings.recompute": "the task's refresh, again while results were saved meanwhile",
+    "standings_store.prune_snapshots": "deletes derived snapshots no page reads any more",
+    "standings.prune": "the worker's prune_snapshots after publishing (derived data)",
+    "standings.prune_backlog": "the sweep's prune_snapshots of events no recompute reaches",
     "reports.request": "a Report row is a file request that records who asked and when; it "
     "changes no event data",
     "reports.build": "builds the requested file and marks its Report row done",

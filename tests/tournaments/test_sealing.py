@@ -75,7 +75,7 @@ def test_a_token_sealed_under_a_lost_key_stops_the_pushes_with_the_reason(direct
 
 @pytest.mark.django_db
 def test_the_migration_seals_the_tokens_stored_in_clear(director):
-    """Migration 0020: the rows of before (a token in clear) are sealed; a sealed one is
+    """Migration 0021: the rows of before (a token in clear) are sealed; a sealed one is
     left as it is; going back opens them."""
     from tests.factories import round_robin_event
 

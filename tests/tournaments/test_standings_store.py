@@ -4,6 +4,7 @@ writes are the rows bulk_create wrote, and the collector is back on after a refr
 from __future__ import annotations
 
 import gc
+import json
 from unittest import mock
 
 import pytest
@@ -12,7 +13,7 @@ from django.utils import timezone
 
 from tournaments import simulation
 from tournaments.models import Event, StandingsRow, StandingsSnapshot
-from tournaments.services import standings
+from tournaments.services import standings, standings_store
 from tournaments.services.eventfile import import_event
 
 pytestmark = pytest.mark.django_db
@@ -83,3 +84,31 @@ def test_a_pause_inside_a_pause_leaves_the_collector_off():
             assert not gc.isenabled()
         assert not gc.isenabled()
     assert gc.isenabled()
+
+
+def test_tables_stored_as_text_equal_their_json_and_reuse_the_last_reasons():
+    """The snapshot's tables are sent as JSON text built from each reason's text, kept by
+    the reason's identity from the event's last store (standings_store.tables_text)."""
+    event = woc_event("store-tables")
+    computed = event.engine.standings(standings.record_state(event))
+    expected = json.loads(json.dumps([standings.table_json(t) for t in computed.tables]))
+    assert expected[0]["decided"]  # reasons to store
+    now = timezone.now()
+    first = standings.store_snapshot(event, computed, 101, now=now, published=False)
+    assert StandingsSnapshot.objects.get(pk=first.pk).tables == expected
+    assert first.tables == expected  # the returned snapshot reads them when asked
+    built = mock.patch.object(standings_store, "decided_json", wraps=standings_store.decided_json)
+    with built as decided_json:
+        again = standings.store_snapshot(event, computed, 102, now=now, published=False)
+    assert not decided_json.called  # the same reasons: their text reused
+    assert StandingsSnapshot.objects.get(pk=again.pk).tables == expected
+
+
+def test_the_copy_arrays_survive_quotes_and_backslashes():
+    keys = ['a"b', "c\\d", "e,f", "{g}", "overall", ""]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT %s::text[], %s::int[]",
+            [standings_store._text_array(keys), standings_store._int_array([3, 0, 12])],
+        )
+        assert cursor.fetchone() == (keys, [3, 0, 12])

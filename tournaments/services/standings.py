@@ -19,8 +19,8 @@ from typing import Any
 
 from django.conf import settings as conf
 from django.core.cache import cache
-from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db import DatabaseError, connection, transaction
+from django.db.models import Count, F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
@@ -37,6 +37,7 @@ from tournaments.services.standings_store import (  # noqa: F401 (the standings 
     contention_json,
     entrant_contention_json,
     entrant_ids,
+    prune_snapshots,
     store_outlook,
     store_snapshot,
     table_json,
@@ -235,7 +236,40 @@ def recompute(
                 on_published("outlook")
             if not _lagging(event_id):
                 break
+    # outside the running marker: a save meanwhile is sent at once, not after the delay
+    prune(event_id)
     return stored
+
+
+# Events whose old snapshots one sweep deletes at most (PRUNE_BATCH each).
+PRUNE_EVENTS = 5
+
+
+def prune_backlog() -> int:
+    """Old snapshots of events that no recompute reaches any more (a finished event, or
+    snapshots stored before pruning existed): a few events per sweep, those with the most
+    snapshots per round first. Returns how many snapshots were deleted."""
+    crowded = (
+        StandingsSnapshot.objects.filter(final=False)  # every final one is kept
+        .values("event_id")
+        .annotate(count=Count("pk"), rounds=Count("after_round", distinct=True))
+        .filter(count__gt=F("rounds"))  # more than the newest of each round
+        .order_by(F("rounds") - F("count"))
+        .values_list("event_id", flat=True)[:PRUNE_EVENTS]
+    )
+    return sum(prune(event_id) for event_id in list(crowded))
+
+
+def prune(event_id: int) -> int:
+    """The event's old snapshots deleted (standings_store.prune_snapshots), stopping as
+    soon as newer results wait. Never fails the recompute: what is left goes next time."""
+    if not conf.ARBITER_STANDINGS_PRUNE:
+        return 0
+    try:
+        return prune_snapshots(event_id, stop=lambda: _lagging(event_id))
+    except DatabaseError:
+        log.warning("old standings snapshots of event %s not deleted", event_id, exc_info=True)
+        return 0
 
 
 def _lagging(event_id: int) -> bool:

@@ -4,12 +4,14 @@ from the last snapshot on PostgreSQL), and the outlook (contention) attached to 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Field
+from django.db.models.expressions import RawSQL
 
 from rules.contention import Contention, Verdict
 from rules.contract import Standings
@@ -109,6 +111,7 @@ def store_snapshot(
             .order_by("-number")
             .values_list("number", flat=True)
         ).first() or 0
+    as_text = connection.vendor == "postgresql"
     snapshot, created = StandingsSnapshot.objects.get_or_create(
         event=event,
         results_version=version,
@@ -117,7 +120,7 @@ def store_snapshot(
             "after_round": after_round,
             "published": published,
             "final": standings.final,
-            "tables": [table_json(t) for t in standings.tables],
+            "tables": [] if as_text else [table_json(t) for t in standings.tables],
             "pending": [
                 {**stored(p), "key": p.key, "options": list(p.options)} for p in standings.pending
             ],
@@ -127,6 +130,11 @@ def store_snapshot(
     )
     if not created:
         return snapshot
+    if as_text:
+        StandingsSnapshot.objects.filter(pk=snapshot.pk).update(
+            tables=RawSQL("%s::jsonb", [tables_text(event.pk, standings.tables)])
+        )
+        del snapshot.tables  # read again from the database if asked for (a deferred field)
     per_entrant = entrant_contention_json(contention)
     same: dict[tuple[str, int], tuple[int, int]] = {}
     if previous is not None and connection.vendor == "postgresql" and not per_entrant:
@@ -157,6 +165,52 @@ def store_snapshot(
     return snapshot
 
 
+# Snapshots deleted by one prune at most: each is a transaction of its own (10,000 rows at
+# the WOC), and a recompute waiting behind them is a result not yet public.
+PRUNE_BATCH = 10
+
+
+def prunable(event_id: int) -> list[int]:
+    """The event's snapshots that nothing reads any more, oldest first. Kept: the newest
+    (the public standings, and the one the next snapshot is copied from), the newest
+    published, every final one, and the newest published one of each round (what the
+    standings were after that round). The pages, the API, the projector, the embeds and
+    the reports read the newest published snapshot alone; the others are history."""
+    found = StandingsSnapshot.objects.filter(event_id=event_id).order_by("-results_version")
+    kept: set[int] = set()
+    rounds: set[int] = set()
+    published_seen = False
+    ordered = list(found.values_list("pk", "after_round", "published", "final"))
+    for pk, after_round, published, final in ordered:
+        if not kept or final or (published and (after_round not in rounds or not published_seen)):
+            kept.add(pk)
+        if published:
+            rounds.add(after_round)
+            published_seen = True
+    return [pk for pk, *_ in reversed(ordered) if pk not in kept]
+
+
+def prune_snapshots(
+    event_id: int, *, batch: int = PRUNE_BATCH, stop: Callable[[], bool] | None = None
+) -> int:
+    """Delete up to ``batch`` of the event's prunable snapshots, one transaction each,
+    oldest first; before each, ``stop()`` may say that newer work waits (a result to
+    publish). Returns how many were deleted. Run by the worker after publishing: a
+    snapshot per result is 10,000 rows at the WOC, and none was ever deleted."""
+    deleted = 0
+    for pk in prunable(event_id)[:batch]:
+        if stop is not None and stop():
+            break
+        with transaction.atomic():
+            # the rows with their snapshot (Django's CASCADE: one DELETE by snapshot); its
+            # tables (1.2 MB of JSON at the WOC) are not read to be deleted
+            StandingsSnapshot.objects.filter(pk=pk, event_id=event_id).defer(
+                "tables", "pending", "contention"
+            ).delete()
+        deleted += 1
+    return deleted
+
+
 def entrant_ids(event: Event) -> dict[str, int]:
     """Entrant number (the engine's id) -> row id."""
     return {
@@ -183,9 +237,15 @@ def _same_rows(
             if (
                 was is not None
                 and row.entrant in entrants
-                and row.values == was.values
-                and row.status == was.status
-                and row.details == was.details
+                # the engine's unchanged rows (or their parts) are often the same objects
+                and (
+                    row is was
+                    or (
+                        (row.values is was.values or row.values == was.values)
+                        and row.status == was.status
+                        and (row.details is was.details or row.details == was.details)
+                    )
+                )
             ):
                 same[(table.key, entrants[row.entrant])] = (position, row.rank)
     return same
@@ -216,14 +276,28 @@ def _copy_rows(source: int, target: int, rows: dict[tuple[str, int], tuple[int, 
             f"WHERE r.{column['snapshot_id']} = %s",
             [
                 target,
-                [key for (key, _), _ in ordered],
-                [entrant for (_, entrant), _ in ordered],
-                [position for _, (position, _) in ordered],
-                [rank for _, (_, rank) in ordered],
+                _text_array([key for (key, _), _ in ordered]),
+                _int_array([entrant for (_, entrant), _ in ordered]),
+                _int_array([position for _, (position, _) in ordered]),
+                _int_array([rank for _, (_, rank) in ordered]),
                 source,
             ],
         )
         return int(cursor.rowcount)
+
+
+# The copy's four arrays of 10,000 values each, as PostgreSQL's array literals: the driver
+# adapted them value by value (a regular expression each for the text), a third of the
+# Python time of a 10,000-row store.
+
+
+def _int_array(values: list[int]) -> str:
+    return "{" + ",".join(map(str, values)) + "}"
+
+
+def _text_array(values: list[str]) -> str:
+    quoted = {v: '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"' for v in set(values)}
+    return "{" + ",".join(quoted[v] for v in values) + "}"
 
 
 ROW_FIELDS = (
@@ -257,19 +331,58 @@ def _insert_rows(rows: Iterable[tuple[Any, ...]]) -> None:
 
 def table_json(table: Any) -> dict[str, Any]:
     return {
+        **table_json_without_decided(table),
+        "decided": [decided_json(d) for d in table.decided],
+    }
+
+
+def decided_json(decided: Any) -> dict[str, Any]:
+    return {
+        "ahead": decided.ahead,
+        "behind": decided.behind,
+        "step": decided.step,
+        "detail": decided.detail,
+        **({"params": jsonable(dict(decided.params))} if decided.params else {}),
+    }
+
+
+# Per event, the JSON text of each reason (Decided) of its last stored tables, by the
+# reason's identity: an update of the standings keeps the reasons of the pairs it did not
+# touch (rules/reranking.py), and a 10,000-entrant table has 7,000 of them, 1.2 MB of JSON
+# that was built and encoded again for every snapshot. Kept with the reason itself, so an
+# id is never taken for another object's.
+_decided_texts: OrderedDict[int, dict[int, tuple[object, str]]] = OrderedDict()
+DECIDED_EVENTS = 8
+
+
+def tables_text(event_id: int, tables: Iterable[Any]) -> str:
+    """The JSON of ``[table_json(t) for t in tables]``, the reasons' parts reused from the
+    event's last tables where they are the same objects."""
+    before = _decided_texts.pop(event_id, {})
+    now: dict[int, tuple[object, str]] = {}
+    parts = []
+    for table in tables:
+        texts = []
+        for decided in table.decided:
+            found = before.get(id(decided))
+            if found is None or found[0] is not decided:
+                found = (decided, json.dumps(decided_json(decided)))
+            now[id(decided)] = found
+            texts.append(found[1])
+        head = json.dumps({**table_json_without_decided(table), "decided": []})
+        assert head.endswith('"decided": []}')
+        parts.append(head[: -len("[]}")] + "[" + ", ".join(texts) + "]}")
+    _decided_texts[event_id] = now
+    while len(_decided_texts) > DECIDED_EVENTS:
+        _decided_texts.popitem(last=False)
+    return "[" + ", ".join(parts) + "]"
+
+
+def table_json_without_decided(table: Any) -> dict[str, Any]:
+    return {
         "key": table.key,
         "title": table.title,
         "columns": [{"key": c.key, "label": c.label, "help": c.help} for c in table.columns],
-        "decided": [
-            {
-                "ahead": d.ahead,
-                "behind": d.behind,
-                "step": d.step,
-                "detail": d.detail,
-                **({"params": jsonable(dict(d.params))} if d.params else {}),
-            }
-            for d in table.decided
-        ],
         "notes": [stored(n) for n in table.notes],
     }
 
