@@ -42,13 +42,20 @@ def after_release(event_id: int, round_id: int, version: int) -> None:
 
 
 def after_standings(event_id: int) -> None:
-    """The entrant book's placings of the event's newest standings (or their outlook), and
-    the API's answer for its newest public round (its key holds the standings' versions
-    too: the one stored at the release is not the one asked for after them)."""
+    """After the standings of a release (or their outlook): the entrant book's placings
+    of the event's newest standings, and the API's answer for its newest public round (its
+    key holds the standings' versions too: the one stored at the release is not the one
+    asked for after them). Nothing after a result's standings."""
     from tournaments.api.main import store_round
+    from tournaments.services.rounds import released
 
     event = Event.objects.filter(pk=event_id, public=True).first()
     if event is None:
+        return
+    if released(event.pk, event.results_version) is None:
+        # A result's standings, not a release's: no crowd is about to ask for every
+        # entrant at once, and at 10,000 entrants this warming is seconds of the worker
+        # that the next result's standings would wait for (docs/performance.md).
         return
     rounds = selectors.public_rounds(event)
     for language, _name in settings.LANGUAGES:
