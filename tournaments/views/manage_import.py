@@ -12,9 +12,11 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.models import User
@@ -147,11 +149,22 @@ def import_job(request: HttpRequest, job: int) -> HttpResponse:
     found = get_object_or_404(jobs, pk=job)
     if found.status == ImportJob.Status.DONE and found.event is not None:
         event = found.event
-        messages.success(
-            request,
-            f"{event.name} is imported: {event.entrants.count()} entrants, "
-            f"{event.rounds.count()} rounds. You direct it; it is not public yet.",
-        )
+        # Said once: two of the page's polls can both find the job done (a slow answer
+        # and the next poll), and each would queue the message.
+        told = f"import-job-done:{found.pk}:{found.created_at.timestamp()}"
+        if cache.add(told, True, timeout=24 * 3600):
+            messages.success(
+                request,
+                _(
+                    "%(name)s is imported: %(entrants)s entrants, %(rounds)s rounds. "
+                    "You direct it; it is not public yet."
+                )
+                % {
+                    "name": event.name,
+                    "entrants": event.entrants.count(),
+                    "rounds": event.rounds.count(),
+                },
+            )
         target = reverse("tournaments:manage", args=[event.slug])
         if getattr(request, "htmx", False):
             return HttpResponse(status=204, headers={"HX-Redirect": target})
