@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules import registry
 from rules.engine_base import SettingsMixin
+from tournaments.models_audit import AuditFields
 from tournaments.signals import events_written
 
 if TYPE_CHECKING:
@@ -497,27 +498,15 @@ class ResultChange(models.Model):
         return f"{self.match} v{self.version}"
 
 
-class AuditEntry(models.Model):
+class AuditEntry(AuditFields):
     """Everything else that changed an event, with a namespaced action ("round.published")."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="audit_entries")
-    action = models.CharField(max_length=60)
-    actor = models.ForeignKey(
-        conf.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
-    )
-    at = models.DateTimeField()
-    subject = models.CharField(max_length=200, blank=True)
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
-    reason = models.CharField(max_length=300, blank=True)
 
     class Meta:
         ordering = ["-at", "-id"]
         verbose_name_plural = "audit entries"
         indexes = [models.Index(fields=["event", "action"])]
-
-    def __str__(self) -> str:
-        return f"{self.action} {self.subject}"
 
 
 class RandomDraw(models.Model):

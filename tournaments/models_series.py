@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from rules import series as rules
+from tournaments.models_audit import AuditFields
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -177,27 +178,15 @@ class SeriesMerge(models.Model):
         return f"{self.name} = {self.same_as}"
 
 
-class SeriesAuditEntry(models.Model):
+class SeriesAuditEntry(AuditFields):
     """A change a director made to a series (its rule, stages, imported scores, merges, the
     events it qualifies players for): the series' own audit log, the same shape as an
     event's AuditEntry and worded by the same tournaments/audit_words.py. A series spans
     events, so its log cannot be one event's (docs/series.md, "Audit")."""
 
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="audit_entries")
-    action = models.CharField(max_length=60)
-    actor = models.ForeignKey(
-        conf.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
-    )
-    at = models.DateTimeField()
-    subject = models.CharField(max_length=200, blank=True)
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
-    reason = models.CharField(max_length=300, blank=True)
 
     class Meta:
         ordering = ["-at", "-id"]
         verbose_name_plural = "series audit entries"
         indexes = [models.Index(fields=["series", "action"])]
-
-    def __str__(self) -> str:
-        return f"{self.action} {self.subject}"

@@ -26,14 +26,7 @@ def log(
 ) -> AuditEntry:
     outbox.record(event, action, at=at)
     return AuditEntry.objects.create(
-        event=event,
-        action=action,
-        actor=actor if getattr(actor, "is_authenticated", False) else None,
-        at=at,
-        subject=subject[:200],
-        before=before,
-        after=after,
-        reason=reason[:300],
+        event=event, **_row(action, actor, at, subject, before, after, reason)
     )
 
 
@@ -51,12 +44,20 @@ def log_series(
     """A series' change (series.*): its own log, since a series spans events. A series is
     never mirrored (venue mode copies events), so the outbox has nothing to count."""
     return SeriesAuditEntry.objects.create(
-        series=series,
-        action=action,
-        actor=actor if getattr(actor, "is_authenticated", False) else None,
-        at=at,
-        subject=subject[:200],
-        before=before,
-        after=after,
-        reason=reason[:300],
+        series=series, **_row(action, actor, at, subject, before, after, reason)
     )
+
+
+def _row(
+    action: str, actor: Any, at: datetime, subject: str, before: Any, after: Any, reason: str
+) -> dict[str, Any]:
+    """The fields every audit row has (models.AuditFields), cut to their columns."""
+    return {
+        "action": action,
+        "actor": actor if getattr(actor, "is_authenticated", False) else None,
+        "at": at,
+        "subject": subject[:200],
+        "before": before,
+        "after": after,
+        "reason": reason[:300],
+    }
