@@ -273,6 +273,11 @@ def test_the_confirmed_import_runs_as_a_job_and_opens_the_dashboard(
     assert [m for m in said if "is imported:" in m] == [
         "RR origin is imported: 4 entrants, 1 rounds. You direct it; it is not public yet."
     ]
+    # another session of the director (their phone, following the same job) is told too
+    other = Client()
+    other.force_login(director)
+    followed = other.get(answer.url, follow=True)
+    assert any("is imported:" in str(m) for m in followed.context["messages"])
 
 
 def test_a_waiting_job_shows_its_progress_and_polls(client_in, director, monkeypatch):

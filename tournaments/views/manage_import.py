@@ -149,9 +149,11 @@ def import_job(request: HttpRequest, job: int) -> HttpResponse:
     found = get_object_or_404(jobs, pk=job)
     if found.status == ImportJob.Status.DONE and found.event is not None:
         event = found.event
-        # Said once: two of the page's polls can both find the job done (a slow answer
-        # and the next poll), and each would queue the message.
-        told = f"import-job-done:{found.pk}:{found.created_at.timestamp()}"
+        # Said once per browser session: two of a page's polls can both find the job done
+        # (a slow answer and the next poll), and each would queue the message; another
+        # session following the same job (the director's phone) is told too.
+        session = request.session.session_key or ""
+        told = f"import-job-done:{found.pk}:{found.created_at.timestamp()}:{session}"
         if cache.add(told, True, timeout=24 * 3600):
             messages.success(
                 request,
