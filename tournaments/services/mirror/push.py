@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 from tournaments.models import Event, MirrorChange, MirrorLink
 from tournaments.services import audit
 from tournaments.services.eventfile import export_event
-from tournaments.services.eventfile.parts import export_parts
+from tournaments.services.eventfile.parts import LISTS, export_parts
 from tournaments.services.mirror import outbox
 
 log = logging.getLogger(__name__)
@@ -320,8 +320,8 @@ def _push_claimed(event_id: int) -> str:
             continue
         outcome = _record(event_id, payload, answer)
         log.info(
-            "mirror push of event %s, versions %s..%s: %s in %.2f s",
-            event_id, payload["base"] + 1, payload["version"], outcome,
+            "mirror push of event %s, versions %s..%s (%s): %s in %.2f s",
+            event_id, payload["base"] + 1, payload["version"], _what(payload), outcome,
             time.monotonic() - started,
         )  # fmt: skip
         if outcome == "failed" and answer.status == 0 and time.monotonic() < held_until:
@@ -333,6 +333,16 @@ def _push_claimed(event_id: int) -> str:
         # probed by this pusher, which has the link already, for a whole hold
         held_until = time.monotonic() + hold_for()
     return outcome
+
+
+def _what(payload: dict[str, Any]) -> str:
+    """What a push carried, for the log: "the whole file" or its parts."""
+    if "file" in payload:
+        return "the whole file"
+    parts = payload["parts"]
+    rounds = [f"r{r['number']}" for r in parts.get("rounds", [])]
+    gone = [f"r{n} gone" for n in parts.get("rounds_gone", [])]
+    return "parts: " + " ".join(["event", *(k for k in parts if k in LISTS), *rounds, *gone])
 
 
 def _wants_whole(answer: Answer) -> bool:
