@@ -228,3 +228,21 @@ def test_parts_laid_over_a_file_replace_those_parts_and_keep_the_rest():
     for wrong in ({}, {"event": {}, "players": []}, {"event": {}, "rounds": [{"x": 1}]}):
         with pytest.raises(ValueError):
             file_parts.apply_parts(base, wrong)
+
+
+def test_parts_the_copy_refuses_are_followed_by_the_whole_file(
+    director, linked, public, bridge, pushing, monkeypatch
+):
+    """A push of parts answered 422 (parts that do not make a valid file; a copy that knows
+    only whole files refuses parts so too): the same changes go again, whole, at once."""
+    assert pushing(linked) == "applied"
+    real = push.export_parts
+
+    def broken(event: Event, parts: Any) -> dict[str, Any]:
+        return {**real(event, parts), "rounds": [{"label": "no number"}]}
+
+    monkeypatch.setattr(push, "export_parts", broken)
+    play_round(_fresh(linked), director)
+    assert pushing(linked) == "applied"
+    assert ["parts" in b for b in bridge.sent[-2:]] == [True, False]
+    assert _equal(linked, public)
