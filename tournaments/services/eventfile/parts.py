@@ -14,6 +14,8 @@ import re
 from collections.abc import Collection, Iterable
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from tournaments.models import Event
 from tournaments.services import locking
 from tournaments.services.eventfile.export import (
@@ -67,25 +69,27 @@ def apply_parts(base: dict[str, Any], parts: Any) -> dict[str, Any]:
     is). ValueError naming the place when the parts are not shaped as export_parts makes
     them; the rebuilt file is validated as any file is when it is applied."""
     if not isinstance(parts, dict) or not isinstance(parts.get("event"), dict):
-        raise ValueError("parts.event: must be the event's header.")
+        raise ValueError(_("parts.event: must be the event's header."))
     unknown = set(parts) - {"event", "rounds", "rounds_gone", *LISTS}
     if unknown:
-        raise ValueError(f"parts.{sorted(unknown)[0]}: not a part of the event file.")
+        raise ValueError(
+            _("parts.%(name)s: not a part of the event file.") % {"name": sorted(unknown)[0]}
+        )
     file = {**base, "event": parts["event"]}
     for name in LISTS:
         if name in parts:
             if not isinstance(parts[name], list):
-                raise ValueError(f"parts.{name}: must be a list.")
+                raise ValueError(_("parts.%(name)s: must be a list.") % {"name": name})
             file[name] = parts[name]
     rounds = {r.get("number"): r for r in base.get("rounds", []) if isinstance(r, dict)}
     sent = parts.get("rounds", [])
     gone = parts.get("rounds_gone", [])
     if not isinstance(sent, list) or not isinstance(gone, list):
-        raise ValueError("parts.rounds: must be a list.")
+        raise ValueError(_("parts.%(name)s: must be a list.") % {"name": "rounds"})
     for place, rnd in enumerate(sent):
         number = rnd.get("number") if isinstance(rnd, dict) else None
         if not isinstance(number, int) or isinstance(number, bool):
-            raise ValueError(f"parts.rounds[{place}]: needs its number.")
+            raise ValueError(_("parts.rounds[%(n)s]: needs its number.") % {"n": place})
         rounds[number] = rnd
     for number in gone:
         rounds.pop(number, None)
