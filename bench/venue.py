@@ -163,6 +163,44 @@ def _slope_of(xs: list[float], ys: list[float], keep: list[int]) -> float:
     return slope([xs[i] for i in keep], [ys[i] for i in keep])
 
 
+def _pushes(log: Path) -> tuple[int, int]:
+    """Pushes the pusher made so far, and of them those of the whole file: the line it
+    logs for each push sent."""
+    made = whole = 0
+    with log.open("rb") as lines:
+        for line in lines:
+            if b"mirror push of event" in line and b"versions" in line:
+                made += 1
+                whole += b"the whole file" in line
+    return made, whole
+
+
+def _per_hour(
+    hours: list[float], sent: list[tuple[int, int, int]], rss: list[float], cpu: list[float]
+) -> list[tuple[int, int, int, int, float, float]]:
+    """(simulated hour, pushes, of them whole files, KiB sent, RSS MiB at the hour's end,
+    CPU s in the hour) for each hour of the day, from the samples' running counts (bytes:
+    all the venue sent to the public copy, probes included)."""
+    rows = []
+    for hour in range(int(DAY_HOURS)):
+        inside = [i for i, h in enumerate(hours) if hour <= h < hour + 1]
+        if not inside:
+            continue
+        first, last = inside[0], min(inside[-1] + 1, len(sent) - 1)
+        end = min(last, len(rss) - 1)
+        rows.append(
+            (
+                hour + 1,
+                sent[last][0] - sent[first][0],
+                sent[last][1] - sent[first][1],
+                (sent[last][2] - sent[first][2]) // 1024,
+                rss[end],
+                cpu[end] - cpu[first],
+            )
+        )
+    return rows
+
+
 def day(pair: Any, players: int, results: int, compression: float, seed: int) -> dict[str, Any]:
     from tests.venue import desk
 
@@ -195,10 +233,13 @@ def day(pair: Any, players: int, results: int, compression: float, seed: int) ->
     cut_for = (20 / 60) * 3600 / compression  # a simulated 20 minutes
     cuts_at = {round(real_day * share / every) for share in (0.2, 0.5, 0.8)}
     samples: list[tuple[float, float, float]] = []  # simulated hours, RSS MiB, CPU s
+    # pushes made so far, of them the whole file, bytes the venue sent so far
+    sent: list[tuple[int, int, int]] = []
     tick = 0
     while entering.alive:
         rss, cpu = _proc(pusher.popen.pid)
         samples.append(((time.monotonic() - started) * compression / 3600, rss, cpu))
+        sent.append((*_pushes(pusher.log), pair.link.bytes_up))
         if tick in cuts_at:
             pair.link.cut()
             time.sleep(cut_for)
@@ -206,6 +247,7 @@ def day(pair: Any, players: int, results: int, compression: float, seed: int) ->
         tick += 1
         time.sleep(max(0.0, started + tick * every - time.monotonic()))
     real = time.monotonic() - started
+    sent.append((*_pushes(pusher.log), pair.link.bytes_up))
     mirrored = desk.Mirrored(slug, pair.venue.director(), pair.public.director(), token)
     caught_up, file = desk.wait_until_equal(mirrored, 120)
     hours = [s[0] * (real_day / real) for s in samples]  # rescaled to the day's 10 hours
@@ -231,6 +273,7 @@ def day(pair: Any, players: int, results: int, compression: float, seed: int) ->
         "cpu_second_hour": (second[-1] - second[0]) if len(second) > 1 else float("nan"),
         "cpu_last_hour": (last[-1] - last[0]) if len(last) > 1 else float("nan"),
         "caught_up": caught_up,
+        "per_hour": _per_hour(hours, sent, rss, cpu),
         "file_kib": len(json.dumps(file)) / 1024,
     }
 
@@ -310,6 +353,9 @@ def part_three(pair: Any, players: int, day_results: int, compression: float, se
         f"{found['cpu_slope']:.2f} CPU s per simulated hour; hour 2 "
         f"{found['cpu_second_hour']:.2f} s, the last hour {found['cpu_last_hour']:.2f} s"
     )
+    print("   hour | pushes | whole files | KiB sent | pusher RSS MiB at its end | CPU s in it")
+    for hour, made, whole, kib, rss, cpu in found["per_hour"]:
+        print(f"   {hour:4d} | {made:6d} | {whole:11d} | {kib:8d} | {rss:25.1f} | {cpu:11.2f}")
 
 
 if __name__ == "__main__":

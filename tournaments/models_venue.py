@@ -84,6 +84,10 @@ class MirrorChange(models.Model):
     version = models.PositiveIntegerField()
     kind = models.CharField(max_length=60)
     at = models.DateTimeField()
+    # the parts of the event file the change touched, besides its header (space-separated:
+    # "r7", "entrants draws", "" for the header alone), or "*" for the whole file
+    # (eventfile/parts.py): a push carries only the parts its changes touched
+    parts = models.CharField(max_length=200, blank=True, default="*")
 
     class Meta:
         ordering = ["event", "version"]

@@ -398,7 +398,10 @@ class Pair:
         push's request (needs its Redis)."""
         database = postgres_settings()
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-        stem = f"test_venue_{worker}_{uuid.uuid4().hex[:8]}"
+        # named after the suite's (or the bench's) own database, so that machines shared by
+        # several checkouts see whose databases these are
+        own = str(database.get("NAME") or "arbiter").removeprefix("test_")[:30]
+        stem = f"{own}_venue_{worker}_{uuid.uuid4().hex[:8]}"
         names = {"venue": f"{stem}_venue", "public": f"{stem}_public"}
         redis_url = os.environ.get("REDIS_URL", "") if public_redis is None else public_redis
         made: list[str] = []

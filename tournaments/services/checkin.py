@@ -22,6 +22,7 @@ from rules.words_common import ROUND
 from tournaments.models import CheckIn, Entrant, Event
 from tournaments.services import audit, locking
 from tournaments.services.errors import ServiceError
+from tournaments.services.mirror import outbox
 
 
 def next_round_number(event: Event) -> int:
@@ -90,7 +91,8 @@ def set_presence(
     """Mark the entrant present or absent for the next round (or round ``number``, which
     must be that round: a drafted round's check-in is closed)."""
     now = now or timezone.now()
-    with transaction.atomic():
+    # a check-in is the machine's own (the event file has none): the push is the header
+    with transaction.atomic(), outbox.touching():
         event = locking.lock_event(entrant.event_id)
         locked = Entrant.objects.select_for_update().get(pk=entrant.pk)
         upcoming = next_round_number(event)

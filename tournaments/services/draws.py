@@ -14,6 +14,7 @@ from rules.draws import DrawSource
 from tournaments.models import Event, RandomDraw, Round
 from tournaments.services import audit, standings
 from tournaments.services.errors import ServiceError
+from tournaments.services.mirror import outbox
 
 
 def source_for(event: Event, state: EventState) -> DrawSource:
@@ -52,7 +53,7 @@ def enter_external(
     """A draw typed in by the director from an outside draw (a die, a digit from a lottery).
     A draw can decide ranks (WOC's lot for players equal on points, BQ and discs), so the
     standings are recomputed: before, they kept the tie until a later result came in."""
-    with transaction.atomic():
+    with transaction.atomic(), outbox.touching("draws"):
         if RandomDraw.objects.filter(event=event, key=key).exists():
             raise ServiceError(
                 _("The draw '%(key)s' has already been made; a draw is never redone.")

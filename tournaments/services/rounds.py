@@ -40,6 +40,7 @@ from tournaments.services import (
     webhooks,
 )
 from tournaments.services.errors import ServiceError
+from tournaments.services.mirror import outbox
 from tournaments.services.result_json import reasons_json, score_json
 from tournaments.services.state import jsonable, load_event_state
 from tournaments.words import label as round_label
@@ -97,19 +98,21 @@ def draft_next_round(event: Event, *, by: Any, now: datetime | None = None) -> D
             return DraftOutcome(finished=plan)
         if isinstance(plan, NeedsDecision):
             return DraftOutcome(decision=plan)
-        rnd = store_plan(event, plan, by=by, now=now)
-        # a draw an engine also lists in its plan is stored once (keys are unique)
-        made = {record.key: record for record in [*source.new, *plan.draws]}
-        draws.store(event, made.values(), by=by, at=now, round=rnd)
-        audit.log(
-            event,
-            "round.drafted",
-            actor=by,
-            at=now,
-            subject=rnd.label,
-            after={"absent": [int(e) for e in absent]} if absent else None,
-        )
-        return DraftOutcome(round=rnd)
+        # the new round, its draws and perhaps a stage: what the push carries
+        with outbox.touching("stages", "draws", rounds={number, plan.number}):
+            rnd = store_plan(event, plan, by=by, now=now)
+            # a draw an engine also lists in its plan is stored once (keys are unique)
+            made = {record.key: record for record in [*source.new, *plan.draws]}
+            draws.store(event, made.values(), by=by, at=now, round=rnd)
+            audit.log(
+                event,
+                "round.drafted",
+                actor=by,
+                at=now,
+                subject=rnd.label,
+                after={"absent": [int(e) for e in absent]} if absent else None,
+            )
+            return DraftOutcome(round=rnd)
 
 
 def store_plan(event: Event, plan: RoundPlan, *, by: Any, now: datetime) -> Round:
@@ -168,7 +171,7 @@ def store_plan(event: Event, plan: RoundPlan, *, by: Any, now: datetime) -> Roun
 def publish_round(rnd: Round, *, by: Any, now: datetime | None = None) -> Round:
     """Players see a published round at once; its byes count in the standings from then."""
     now = now or timezone.now()
-    with transaction.atomic():
+    with transaction.atomic(), outbox.touching(rounds=[rnd.number]):
         event = locking.lock_event(rnd.event_id)
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if rnd.status != Round.Status.DRAFT:
@@ -257,7 +260,7 @@ def _score_byes(event: Event, rnd: Round) -> None:
 # Games that ended otherwise than on the board: the pages, reports and exports mark them.
 def delete_draft(rnd: Round, *, by: Any, now: datetime | None = None) -> None:
     now = now or timezone.now()
-    with transaction.atomic():
+    with transaction.atomic(), outbox.touching("draws", rounds=[rnd.number]):
         event = locking.lock_event(rnd.event_id)
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if rnd.status != Round.Status.DRAFT:
@@ -286,7 +289,7 @@ def search_longer(rnd: Round, *, by: Any, now: datetime | None = None) -> DraftO
     """The director waits for a better pairing: the event's pairing budget is raised (four
     times, at least a minute, at most two) and the unproven draft is paired again."""
     now = now or timezone.now()
-    with transaction.atomic():
+    with transaction.atomic(), outbox.touching("stages", "draws", rounds=[rnd.number]):
         event = locking.lock_event(rnd.event_id)
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if not is_unproven(rnd):
@@ -349,7 +352,7 @@ def redraw(rnd: Round, *, by: Any, reason: str, now: datetime | None = None) -> 
     (after a correction, when the director chooses so). Its draws go with it, as a deleted
     draft's do. Refused once a result of the round is in."""
     now = now or timezone.now()
-    with transaction.atomic():
+    with transaction.atomic(), outbox.touching("stages", "draws", rounds=[rnd.number]):
         event = locking.lock_event(rnd.event_id)
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if not can_redraw(rnd):
@@ -383,7 +386,7 @@ def redraw(rnd: Round, *, by: Any, reason: str, now: datetime | None = None) -> 
 
 def complete_round(rnd: Round, *, by: Any, now: datetime | None = None) -> Round:
     now = now or timezone.now()
-    with transaction.atomic():
+    with transaction.atomic(), outbox.touching(rounds=[rnd.number]):
         event = locking.lock_event(rnd.event_id)
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if rnd.status != Round.Status.PUBLISHED:
@@ -433,7 +436,7 @@ def swap(
         raise ServiceError([Problem("swap.reason", "reason", "Say why you change the pairing.")])
     if first == second:
         raise ServiceError([Problem("swap.same", "second", "Choose two different entrants.")])
-    with transaction.atomic():
+    with transaction.atomic(), outbox.touching(rounds=[rnd.number]):
         event = locking.lock_event(rnd.event_id)
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         if rnd.status != Round.Status.DRAFT:

@@ -100,7 +100,7 @@ def results_changed(event: Event, *, matches: Iterable[int] = ()) -> int:
     the refresh reload just them. Any other change (no ``matches``) is recorded as the
     event's ``shape_version``, and the next refresh loads the whole event."""
     changed = list(matches)
-    outbox.record(event, "result.changed")
+    outbox.record(event, "result.changed", matches=changed)
     bump: dict[str, Any] = {"results_version": F("results_version") + 1}
     if not changed:  # (F reads the row as it was: the new results version)
         bump["shape_version"] = F("results_version") + 1

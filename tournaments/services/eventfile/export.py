@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Collection
 from typing import Any
 
 from tournaments.models import Event, GroupMember, Round
@@ -41,60 +42,90 @@ def export_event(event: Event) -> dict[str, Any]:
 
 
 def _export_event(event: Event) -> dict[str, Any]:
-    entrants = list(event.entrants.select_related("team").order_by("number"))
-    rounds = list(rounds_queryset(event).select_related("stage"))
     return {
         "arbiter_event_file": FILE_VERSION,
-        "event": {
-            "slug": event.slug,
-            "name": event.name,
-            "format": event.format,
-            "settings": _canonical(event.settings),
-            "status": event.status,
-            "public": event.public,
-            "starts_on": _iso(event.starts_on),
-            "ends_on": _iso(event.ends_on),
-            "time_zone": event.time_zone,
-            "venue": event.venue,
-            "random_seed": event.random_seed,
-            "external_draws": event.external_draws,
-        },
-        "teams": [{"name": t.name, "country": t.country} for t in event.teams.order_by("name")],
-        "stages": [
-            {"key": s.key, "name": s.name, "order": s.order} for s in event.stages.order_by("order")
-        ],
-        "entrants": [
-            {
-                "number": e.number,
-                "name": e.name,
-                "family_name": e.family_name,
-                "given_name": e.given_name,
-                "rating": e.rating,
-                "seed": e.seed,
-                "country": e.country,
-                "gender": e.gender,
-                "team": e.team.name if e.team else "",
-                "external_id": e.external_id,
-                "flags": _canonical(e.flags),
-                "status": e.status,
-                "withdrawn_after_round": e.withdrawn_after_round,
-            }
-            for e in entrants
-        ],
-        "rounds": [_export_round(r) for r in rounds],
-        "draws": [
-            {
-                "key": d.key,
-                "purpose": d.purpose,
-                "method": d.method,
-                "value": _canonical(d.value),
-                "details": _canonical(d.details),
-                "round": d.round.number if d.round else None,
-                "drawn_at": _iso(d.drawn_at),
-            }
-            for d in event.draws.select_related("round").order_by("drawn_at", "pk")
-        ],
+        "event": export_header(event),
+        "teams": export_teams(event),
+        "stages": export_stages(event),
+        "entrants": export_entrants(event),
+        "rounds": [_export_round(r) for r in rounds_queryset(event).select_related("stage")],
+        "draws": export_draws(event),
     }
+
+
+# The file's parts, each read alone: venue mode pushes only the parts a change touched
+# (eventfile/parts.py).
+
+
+def export_header(event: Event) -> dict[str, Any]:
+    """The file's "event": the event's own row, no query."""
+    return {
+        "slug": event.slug,
+        "name": event.name,
+        "format": event.format,
+        "settings": _canonical(event.settings),
+        "status": event.status,
+        "public": event.public,
+        "starts_on": _iso(event.starts_on),
+        "ends_on": _iso(event.ends_on),
+        "time_zone": event.time_zone,
+        "venue": event.venue,
+        "random_seed": event.random_seed,
+        "external_draws": event.external_draws,
+    }
+
+
+def export_teams(event: Event) -> list[dict[str, Any]]:
+    return [{"name": t.name, "country": t.country} for t in event.teams.order_by("name")]
+
+
+def export_stages(event: Event) -> list[dict[str, Any]]:
+    return [
+        {"key": s.key, "name": s.name, "order": s.order} for s in event.stages.order_by("order")
+    ]
+
+
+def export_entrants(event: Event) -> list[dict[str, Any]]:
+    return [
+        {
+            "number": e.number,
+            "name": e.name,
+            "family_name": e.family_name,
+            "given_name": e.given_name,
+            "rating": e.rating,
+            "seed": e.seed,
+            "country": e.country,
+            "gender": e.gender,
+            "team": e.team.name if e.team else "",
+            "external_id": e.external_id,
+            "flags": _canonical(e.flags),
+            "status": e.status,
+            "withdrawn_after_round": e.withdrawn_after_round,
+        }
+        for e in event.entrants.select_related("team").order_by("number")
+    ]
+
+
+def export_rounds(event: Event, numbers: Collection[int]) -> list[dict[str, Any]]:
+    """The rounds numbered ``numbers`` (those the event has), in the file's order: the
+    same five queries as the whole file's rounds, reading only these rounds' rows."""
+    rounds = rounds_queryset(event).filter(number__in=list(numbers)).select_related("stage")
+    return [_export_round(r) for r in rounds]
+
+
+def export_draws(event: Event) -> list[dict[str, Any]]:
+    return [
+        {
+            "key": d.key,
+            "purpose": d.purpose,
+            "method": d.method,
+            "value": _canonical(d.value),
+            "details": _canonical(d.details),
+            "round": d.round.number if d.round else None,
+            "drawn_at": _iso(d.drawn_at),
+        }
+        for d in event.draws.select_related("round").order_by("drawn_at", "pk")
+    ]
 
 
 def _export_round(rnd: Round) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 
 from django.db import transaction
@@ -19,7 +19,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments.models import Event, MirrorChange, MirrorLink
+from tournaments.models import Event, MirrorChange, MirrorLink, Round
 from tournaments.services.errors import ServiceError
 from tournaments.signals import mirror_changed
 
@@ -60,6 +60,46 @@ def is_applying() -> bool:
     return _applying.get()
 
 
+WHOLE = "*"  # a change's parts: the whole event file
+_PARTS_LENGTH = 200  # MirrorChange.parts
+
+_touching: contextvars.ContextVar[frozenset[str] | None] = contextvars.ContextVar(
+    "mirror_touching", default=None
+)
+
+
+@contextlib.contextmanager
+def touching(*parts: str, rounds: Iterable[int] = ()) -> Iterator[None]:
+    """Inside: the changes recorded touch only these parts of the event file (its header
+    aside, which every push carries): "teams", "stages", "entrants", "draws" and the rounds
+    numbered ``rounds`` (eventfile/parts.py). A change recorded outside any ``touching``
+    is taken to touch the whole file, so a service that does not say what it touches is
+    pushed whole: slower, never wrong. Nested, the parts add up."""
+    mine = frozenset(parts) | {f"r{number}" for number in rounds}
+    outer = _touching.get()
+    token = _touching.set(mine if outer is None else outer | mine)
+    try:
+        yield
+    finally:
+        _touching.reset(token)
+
+
+def _parts(event: Event, matches: Iterable[int]) -> str:
+    """The parts a change being recorded touches, as MirrorChange.parts keeps them."""
+    said = _touching.get()
+    ids = list(matches)
+    if said is None and not ids:
+        return WHOLE
+    found = set(said or ())
+    if ids:  # a result change: the rounds of its matches (standings.results_changed)
+        numbers = Round.objects.filter(event_id=event.pk, matches__pk__in=ids).values_list(
+            "number", flat=True
+        )
+        found |= {f"r{number}" for number in numbers}
+    text = " ".join(sorted(found))
+    return text if len(text) <= _PARTS_LENGTH else WHOLE
+
+
 def refusal(event: Event) -> str:
     """Why this machine may not change ``event``, in words; "" when it may."""
     state = event.mirror_state
@@ -94,11 +134,14 @@ def _clock(event: Event, at: datetime | None) -> str:
     return at.astimezone(zone).strftime("%H:%M")
 
 
-def record(event: Event, kind: str, *, at: datetime | None = None) -> int | None:
+def record(
+    event: Event, kind: str, *, at: datetime | None = None, matches: Iterable[int] = ()
+) -> int | None:
     """Call inside the transaction of a change of ``event``: on a writer, its next version
     with its outbox row (the pusher woken after the commit); on a read-only copy, refused
     (ServiceError), unless the mirror itself is applying or ``kind`` changes nothing the
-    event file holds. None on a plain event."""
+    event file holds. None on a plain event. ``matches``: the change is these matches'
+    results alone (their rounds are the parts it touches; see ``touching``)."""
     state = event.mirror_state
     if not state or is_applying():
         return None
@@ -113,7 +156,9 @@ def record(event: Event, kind: str, *, at: datetime | None = None) -> int | None
     if not MirrorLink.objects.filter(event_id=event.pk).update(version=F("version") + 1):
         return None
     version = MirrorLink.objects.values_list("version", flat=True).get(event_id=event.pk)
-    MirrorChange.objects.create(event_id=event.pk, version=version, kind=kind[:60], at=at)
+    MirrorChange.objects.create(
+        event_id=event.pk, version=version, kind=kind[:60], at=at, parts=_parts(event, matches)
+    )
     if state == VENUE:
         event_id = event.pk
         transaction.on_commit(lambda: mirror_changed.send(sender=Event, event_id=event_id))

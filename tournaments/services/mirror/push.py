@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 from tournaments.models import Event, MirrorChange, MirrorLink
 from tournaments.services import audit
 from tournaments.services.eventfile import export_event
+from tournaments.services.eventfile.parts import LISTS, export_parts
 from tournaments.services.mirror import outbox
 
 log = logging.getLogger(__name__)
@@ -99,53 +100,73 @@ def split_public_url(public_url: str) -> tuple[str, str]:
     return base, pieces[-1]
 
 
-def build(event_id: int) -> dict[str, Any] | None:
+def build(event_id: int, *, whole: bool = False) -> dict[str, Any] | None:
     """The push for the event's waiting changes (None when nothing waits): the changes
-    after the acknowledged version and the event file at the last of them, read as one
-    snapshot so the file holds exactly the changes it is labelled with."""
+    after the acknowledged version and, at the last of them, the parts of the event file
+    those changes touched ("parts"), or the whole file ("file": the first push, a change
+    that touched the whole file, or ``whole``), read as one snapshot so that what is sent
+    holds exactly the changes it is labelled with."""
     if connection.vendor == "postgresql" and not connection.in_atomic_block:
         with transaction.atomic():
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-            return _read(event_id)
+            return _read(event_id, whole)
     if connection.in_atomic_block:  # inside a caller's transaction, its snapshot rules
-        return _read(event_id)
+        return _read(event_id, whole)
     # SQLite: a transaction here would be IMMEDIATE and hold the write lock (a save would
     # wait for the export). Every change of the event raises its link's version in its
     # own transaction, so a read between two equal versions saw no change: a snapshot.
     for _attempt in range(SNAPSHOT_TRIES):
-        payload = _read(event_id)
+        payload = _read(event_id, whole)
         if payload is None or _version(event_id) == payload["version"]:
             return payload
     with transaction.atomic():
-        return _read(event_id)
+        return _read(event_id, whole)
 
 
 def _version(event_id: int) -> int:
     return MirrorLink.objects.values_list("version", flat=True).get(event_id=event_id)
 
 
-def _read(event_id: int) -> dict[str, Any] | None:
+def _read(event_id: int, whole: bool = False) -> dict[str, Any] | None:
     link = MirrorLink.objects.select_related("event").get(event_id=event_id)
     if link.version <= link.acked_version:
         return None
-    changes = [
-        {"version": v, "kind": k, "at": at.isoformat()}
-        for v, k, at in MirrorChange.objects.filter(
+    rows = list(
+        MirrorChange.objects.filter(
             event_id=event_id, version__gt=link.acked_version, version__lte=link.version
         )
         .order_by("version")
-        .values_list("version", "kind", "at")
-    ]
-    return {
+        .values_list("version", "kind", "at", "parts")
+    )
+    payload: dict[str, Any] = {
         "protocol": PROTOCOL,
         "writer": link.writer,
         "epoch": link.epoch,
         "base": link.acked_version,
         "version": link.version,
-        "changes": changes,
-        "file": export_event(link.event),
+        "changes": [{"version": v, "kind": k, "at": at.isoformat()} for v, k, at, _p in rows],
     }
+    touched = None if whole else _touched(link, rows)
+    if touched is None:
+        payload["file"] = export_event(link.event)
+    else:
+        payload["parts"] = export_parts(link.event, touched)
+    return payload
+
+
+def _touched(link: MirrorLink, rows: list[tuple[Any, ...]]) -> set[str] | None:
+    """The parts of the file the changes ``rows`` touched, or None for the whole file: the
+    first push (the copy has no file of this writer yet), a change that touched it all, or
+    a change whose row is not here (a row missing says nothing of what it touched)."""
+    if link.acked_version == 0 or len(rows) != link.version - link.acked_version:
+        return None
+    touched: set[str] = set()
+    for *_change, parts in rows:
+        if parts == outbox.WHOLE:
+            return None
+        touched |= set(parts.split())
+    return touched
 
 
 @dataclass(frozen=True)
@@ -271,6 +292,7 @@ def _push_claimed(event_id: int) -> str:
     outcome = "idle"
     held_until = time.monotonic() + hold_for()
     pushes = 0
+    whole = False  # the copy lacked the base of a push of parts: the whole file next
     while pushes < ROUNDS:
         # the claim renewed before each push: a run of pushes longer than CLAIM must not
         # let a second pusher take the link (both sent the same versions, in lockstep)
@@ -283,15 +305,23 @@ def _push_claimed(event_id: int) -> str:
             return "failed"
         if link.failures and not _reachable(link, held_until):
             return "failed"
-        payload = build(event_id)
+        payload = build(event_id, whole=whole)
         if payload is None:
             return outcome
         started = time.monotonic()
         answer = post(endpoint(link.public_url, "push"), token, payload)
+        if "parts" in payload and _wants_whole(answer):
+            log.info(
+                "mirror push of event %s, versions %s..%s: the copy wants the whole file (%s)",
+                event_id, payload["base"] + 1, payload["version"], answer.body.get("code"),
+            )  # fmt: skip
+            whole = True
+            pushes += 1
+            continue
         outcome = _record(event_id, payload, answer)
         log.info(
-            "mirror push of event %s, versions %s..%s: %s in %.2f s",
-            event_id, payload["base"] + 1, payload["version"], outcome,
+            "mirror push of event %s, versions %s..%s (%s): %s in %.2f s",
+            event_id, payload["base"] + 1, payload["version"], _what(payload), outcome,
             time.monotonic() - started,
         )  # fmt: skip
         if outcome == "failed" and answer.status == 0 and time.monotonic() < held_until:
@@ -303,6 +333,24 @@ def _push_claimed(event_id: int) -> str:
         # probed by this pusher, which has the link already, for a whole hold
         held_until = time.monotonic() + hold_for()
     return outcome
+
+
+def _what(payload: dict[str, Any]) -> str:
+    """What a push carried, for the log: "the whole file" or its parts."""
+    if "file" in payload:
+        return "the whole file"
+    parts = payload["parts"]
+    rounds = [f"r{r['number']}" for r in parts.get("rounds", [])]
+    gone = [f"r{n} gone" for n in parts.get("rounds_gone", [])]
+    return "parts: " + " ".join(["event", *(k for k in parts if k in LISTS), *rounds, *gone])
+
+
+def _wants_whole(answer: Answer) -> bool:
+    """A push of parts the copy could not use: it lacks the file they go over (base_missing:
+    its cache emptied, a restart), or the parts did not make a valid file (a copy of an
+    earlier Arbiter that knows only whole files refuses them too). The whole file follows."""
+    code = answer.body.get("code")
+    return (answer.status == 409 and code == "base_missing") or answer.status == 422
 
 
 def _unreadable_token(event_id: int) -> None:

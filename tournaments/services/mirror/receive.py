@@ -21,6 +21,7 @@ from tournaments.services import audit, live, locking
 from tournaments.services.errors import ServiceError
 from tournaments.services.eventfile import export_event
 from tournaments.services.eventfile.importing import replace_event
+from tournaments.services.eventfile.parts import apply_parts
 from tournaments.services.mirror import outbox
 from tournaments.services.mirror.outbox import _clock
 from tournaments.views import pagecache
@@ -67,8 +68,9 @@ def _checked(payload: Any) -> tuple[dict[str, Any], str]:
             or parse_datetime(str(change.get("at", ""))) is None
         ):
             return {}, _("changes[%(n)s]: needs a version, a kind and a time.") % {"n": place}
-    if not isinstance(payload.get("file"), dict):
-        return {}, _("file: must be the event file.")
+    # the whole file, or the parts of it the changes touched (eventfile/parts.py)
+    if isinstance(payload.get("file"), dict) == isinstance(payload.get("parts"), dict):
+        return {}, _("file: must be the event file (or parts: the parts of it that changed).")
     return payload, ""
 
 
@@ -144,7 +146,25 @@ def apply_push(event_id: int, payload: Any, *, now: datetime | None = None) -> O
                 expected=current + 1,
                 version=current,
             )
-        file = push["file"]
+        epoch = push["epoch"]
+        known = _last_file(event_id, epoch, current)
+        file = push.get("file")
+        if file is None:  # parts: laid over the copy's file at its own version
+            if known is None:
+                return _refuse(
+                    409,
+                    "base_missing",
+                    _(
+                        "This copy no longer has the event file at change %(version)s to "
+                        "lay the changed parts over: send the whole file."
+                    )
+                    % {"version": current},
+                    version=current,
+                )
+            try:
+                file = apply_parts(known, push["parts"])
+            except ValueError as error:
+                return _refuse(422, "invalid_push", str(error))
         slug = (file.get("event") or {}).get("slug") if isinstance(file, dict) else None
         if slug != event.slug:
             return _refuse(
@@ -154,8 +174,6 @@ def apply_push(event_id: int, payload: Any, *, now: datetime | None = None) -> O
                 % {"file": slug, "here": event.slug},
             )
         shown = _public_rounds(event_id)
-        epoch = push["epoch"]
-        known = _last_file(event_id, epoch, current)
         try:
             replace_event(event, file, by=None, now=now, current=known)
         except ServiceError as error:
@@ -191,7 +209,7 @@ def apply_push(event_id: int, payload: Any, *, now: datetime | None = None) -> O
         if "round.published" in kinds or _public_rounds(event_id) != shown:
             live.changed(event_id, live.ROUND_PUBLISHED)
         version = push["version"]
-        transaction.on_commit(lambda: _keep_file(event_id, epoch, version, file))
+        transaction.on_commit(lambda: _keep_file(event_id, epoch, version, file, current))
     return Outcome(
         200,
         {
@@ -205,10 +223,12 @@ def apply_push(event_id: int, payload: Any, *, now: datetime | None = None) -> O
 
 # The copy's own file after a push is the pushed file (the import is lossless: the copy
 # exports the same bytes), so the next push compares with it instead of exporting the copy
-# again (an export costs as much as the event is large). Kept in the cache, shared by the
-# server's processes, under the epoch and version it is the copy's file at; a miss
-# (another version, a cache down or emptied) exports as before.
-LAST_FILE_SECONDS = 600
+# again (an export costs as much as the event is large), and a push of parts is laid over
+# it. Kept in the cache, shared by the server's processes, under the epoch and version it
+# is the copy's file at, the previous version's dropped (one file per event); a miss
+# (another version, a cache down or emptied) exports for the compare, and answers a push
+# of parts with base_missing. A day: a venue quiet for hours still sends parts.
+LAST_FILE_SECONDS = 24 * 3600
 
 
 def _file_key(event_id: int, epoch: int, version: int) -> str:
@@ -220,8 +240,12 @@ def _last_file(event_id: int, epoch: int, version: int) -> dict[str, Any] | None
     return found if isinstance(found, dict) else None
 
 
-def _keep_file(event_id: int, epoch: int, version: int, file: dict[str, Any]) -> None:
+def _keep_file(
+    event_id: int, epoch: int, version: int, file: dict[str, Any], replaces: int | None = None
+) -> None:
     pagecache.cache_call("set", _file_key(event_id, epoch, version), file, LAST_FILE_SECONDS)
+    if replaces is not None and replaces != version:
+        pagecache.cache_call("delete", _file_key(event_id, epoch, replaces))
 
 
 def take_over(event: Event, *, by: Any, now: datetime | None = None) -> MirrorLink:
@@ -283,6 +307,9 @@ def pull(event_id: int, payload: Any, *, now: datetime | None = None) -> Outcome
             after={"epoch": link.epoch, "version": link.version, "writer": writer},
         )
         file = export_event(event)
+        # the puller's first push may be of parts, laid over this file
+        epoch, version = link.epoch, link.version
+        transaction.on_commit(lambda: _keep_file(event_id, epoch, version, file))
     return Outcome(
         200, {"epoch": link.epoch, "version": link.version, "writer": writer, "file": file}
     )
