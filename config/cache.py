@@ -20,11 +20,12 @@ class _Client(django_redis.RedisCacheClient):
         self._clients: dict[int, Any] = {}
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        pool = self._get_connection_pool(write)
+        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
         client = self._clients.get(id(pool))
         if client is None:
             # (a pool is kept for the client's life: its id is never reused meanwhile)
-            client = self._clients[id(pool)] = self._client(connection_pool=pool)
+            make = self._client  # type: ignore[attr-defined]
+            client = self._clients[id(pool)] = make(connection_pool=pool)
         return client
 
 

@@ -314,7 +314,7 @@ def _link(event: Event, items: list[dict[str, Any]]) -> None:
     entrant_url = links.numbered("tournaments:entrant", event.slug)
     for item in items:
         item["round_url"] = round_url(item["round"].number)
-        linked = []
+        linked: list[tuple[str, str] | None] = []
         for seat in item["opponents"]:
             # (a seat of the book is a dict; one read alone, a MatchParticipant)
             person = seat.get("entrant") if isinstance(seat, dict) else seat.entrant
