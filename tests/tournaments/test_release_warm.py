@@ -257,3 +257,38 @@ def test_a_private_event_is_never_warmed(
     built = _builds(monkeypatch)
     _publish(director, third, django_capture_on_commit_callbacks, monkeypatch)
     assert built == []
+
+
+def test_the_standings_after_a_release_keep_the_api_rounds_answer(
+    client, drafted, director, django_capture_on_commit_callbacks, monkeypatch
+):
+    """A round's answer holds no standings: the standings and the outlook that follow a
+    release keep the answer stored at the release (each used to make it built again while
+    the crowd asked for it); a result does not."""
+    from tournaments.api import caching, schemas
+    from tournaments.models import Match
+    from tournaments.services import results
+
+    event, third = drafted
+    built = []
+    real = caching._build
+
+    def build(shape, read):
+        if shape is schemas.Round:
+            built.append(shape)
+        return real(shape, read)
+
+    monkeypatch.setattr(caching, "_build", build)
+    before = event.standings_version
+    _publish(director, third, django_capture_on_commit_callbacks, monkeypatch)
+    event.refresh_from_db()
+    assert event.standings_version > before and event.outlook_version == event.standings_version
+    path = reverse("api-v1:round", args=[event.slug, 3])
+    answer = client.get(path)
+    assert answer["X-Page-Cache"] == "hit" and len(built) == 1  # the release's task's
+    match = third.matches.exclude(participants__entrant=None).order_by("order").first()
+    results.record(match, [{"scores": [1, 0]}], expected_version=match.version, by=director)
+    pagecache.events_changed()
+    after = client.get(path)
+    assert after["X-Page-Cache"] == "miss" and after.content != answer.content
+    assert Match.objects.get(pk=match.pk).result is not None
