@@ -36,7 +36,7 @@ from tournaments import selectors
 from tournaments.formats import ui_for
 from tournaments.models import Event, Registration, Round
 from tournaments.services.live import version_token
-from tournaments.views import entrant_book, fragments, links
+from tournaments.views import entrant_book, fragments
 from tournaments.views.pagecache import (
     PLACEHOLDER,
     building_for_cache,
@@ -309,11 +309,11 @@ def entrant(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 def _link(event: Event, items: list[dict[str, Any]]) -> None:
     """Each item's round address and its opponents' (name, address), or None for a bye:
-    built here rather than by a dozen ``{% url %}`` tags (tournaments/views/links.py)."""
-    round_url = links.numbered("tournaments:round", event.slug)
-    entrant_url = links.numbered("tournaments:entrant", event.slug)
+    from two addresses reversed once, rather than by a dozen ``{% url %}`` tags (a tenth of
+    an entrant page's build, and hundreds are built after a round's release)."""
+    round_url, entrant_url = fragments.round_url(event.slug), fragments.entrant_url(event.slug)
     for item in items:
-        item["round_url"] = round_url(item["round"].number)
+        item["round_url"] = f"{round_url}{item['round'].number}/"
         linked: list[tuple[str, str] | None] = []
         for seat in item["opponents"]:
             # (a seat of the book is a dict; one read alone, a MatchParticipant)
@@ -321,9 +321,9 @@ def _link(event: Event, items: list[dict[str, Any]]) -> None:
             if person is None:
                 linked.append(None)
             elif isinstance(person, dict):
-                linked.append((person["name"], entrant_url(person["number"])))
+                linked.append((person["name"], f"{entrant_url}{person['number']}/"))
             else:
-                linked.append((person.name, entrant_url(person.number)))
+                linked.append((person.name, f"{entrant_url}{person.number}/"))
         item["opponent_links"] = linked
 
 
