@@ -191,7 +191,7 @@ REDIS_URL = env_str("REDIS_URL")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env_str("ARBITER_CACHE_PREFIX", "arbiter"),
             # A Redis that is down must cost a page little: fail fast, serve uncached.

@@ -183,3 +183,54 @@ def test_with_the_book_an_entrant_page_runs_as_many_queries_at_1000_entrants_as_
         counts[event.slug] = per_page
     assert counts[small.slug] == counts[large.slug]
     assert max(counts[large.slug]) <= 3, counts
+
+
+def _page(client, slug: str, number: int) -> str:
+    response = client.get(reverse("tournaments:entrant", args=[slug, number]))
+    assert response.status_code == 200
+    return re.sub(r"[A-Za-z0-9]{64}", "", response.content.decode())  # (CSRF tokens)
+
+
+def test_after_a_versions_first_signed_out_page_the_next_read_nothing_and_are_the_same(
+    client, played, settings
+):
+    """Signed out, each page a new address (as after a release): the event, its rounds, its
+    navigation and the book are read once per version; the next pages read nothing, and
+    every page is the page built without the cache."""
+    numbers = list(played.entrants.values_list("number", flat=True))
+    _page(client, played.slug, numbers[0])
+    shared = {}
+    for number in numbers[1:]:
+        with CaptureQueriesContext(connection) as queries:
+            shared[number] = _page(client, played.slug, number)
+        assert len(queries) == 0, [q["sql"] for q in queries]
+    settings.ARBITER_PAGE_CACHE = False
+    # (a page built for one visitor carries their htmx token on its body; a shared one none)
+    alone = {
+        n: _page(client, played.slug, n).replace(
+            '<body hx-headers=\'{"X-CSRFToken": ""}\'>', "<body>"
+        )
+        for n in numbers[1:]
+    }
+    assert shared == alone
+    assert all('class="event-nav"' in html and "Round 3" in html for html in shared.values())
+
+
+def test_a_change_of_the_event_or_its_rounds_shows_on_the_next_page(client, director):
+    """What the signed-out pages read once per version (the event, its rounds, the
+    navigation) is read again once the event changes: a new name, a round released."""
+    event = round_robin_event(director, players=6, slug="book-change")
+    play_round(event, director)
+    second = rounds.draft_next_round(event, by=director).round
+    pagecache.events_changed()
+    _page(client, event.slug, 1)
+    event.name = "Renamed Open"
+    event.save()
+    renamed = _page(client, event.slug, 2)
+    assert "Renamed Open" in renamed and "Round 2" not in renamed
+    rounds.publish_round(second, by=director)
+    pagecache.events_changed()  # (the test's transaction never commits: move it by hand)
+    after = _page(client, event.slug, 3)
+    assert "Renamed Open" in after
+    assert reverse("tournaments:round", args=[event.slug, 2]) in after  # the navigation
+    assert "Round 2" in after

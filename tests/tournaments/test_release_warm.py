@@ -99,14 +99,9 @@ def test_after_the_release_the_first_pages_build_nothing_and_are_the_pages_built
     _publish(director, third, django_capture_on_commit_callbacks, monkeypatch)
     # the release's task read the third round's matches only for the English book (the
     # rest from the book of the version before), and kept its placings (no round decides
-    # them); the French book, never read before, whole; the standings task then the
-    # placings of the new snapshot and of its outlook, in both languages
-    assert built == [
-        ("matches", [3]),
-        ("matches", [1, 2, 3]),
-        ("placings",),
-        *[("placings",)] * 4,
-    ]
+    # them); no French book (nobody read one); the standings task then the placings of
+    # the new snapshot and of its outlook, in English only
+    assert built == [("matches", [3]), *[("placings",)] * 2]
     built.clear()
     entrant_book.forget()  # (another web worker: nothing in its memory)
     from_book = {n: _page(client, event.slug, n) for n in range(1, 8)}
@@ -116,6 +111,49 @@ def test_after_the_release_the_first_pages_build_nothing_and_are_the_pages_built
     assert from_book == alone
     assert all(status == 200 for status, _ in alone.values())
     assert sum("Round 3" in html for _, html in alone.values()) == 7
+
+
+def _french_page(client, slug, number):
+    response = client.get(
+        reverse("tournaments:entrant", args=[slug, number]),
+        headers={"HX-Request": "true", "Accept-Language": "fr"},
+    )
+    return response.status_code, TOKENS.sub("", response.content.decode())
+
+
+def test_a_language_nobody_read_is_left_to_its_first_reader(
+    client, drafted, director, django_capture_on_commit_callbacks, monkeypatch, settings
+):
+    """The release warms no French book when nobody read one during the round (a whole
+    book, every round's matches: a second of the one worker at 1,000 entrants, in the
+    release's first second); the first French visitor builds it, once."""
+    event, third = drafted
+    _publish(director, third, django_capture_on_commit_callbacks, monkeypatch)
+    built = _builds(monkeypatch)
+    entrant_book.forget()
+    french = {n: _french_page(client, event.slug, n) for n in range(1, 8)}
+    assert built == [("matches", [1, 2, 3]), ("placings",)]
+    assert all("Ronde 3" in html for _, html in french.values())
+    settings.ARBITER_PAGE_CACHE = False
+    assert {n: _french_page(client, event.slug, n) for n in range(1, 8)} == french
+
+
+def test_a_language_read_during_the_round_is_warmed_by_adding_the_round(
+    client, drafted, director, django_capture_on_commit_callbacks, monkeypatch
+):
+    """Players reading in French during the round: the release adds the new round to the
+    French book too, English first (the site's language), and the French pages then
+    build nothing."""
+    event, third = drafted
+    _french_page(client, event.slug, 1)  # the book of the version before, in French
+    built = _builds(monkeypatch)
+    _publish(director, third, django_capture_on_commit_callbacks, monkeypatch)
+    assert built[:2] == [("matches", [3]), ("matches", [3])]
+    assert ("matches", [1, 2, 3]) not in built
+    built.clear()
+    entrant_book.forget()
+    assert all("Ronde 3" in _french_page(client, event.slug, n)[1] for n in range(1, 8))
+    assert built == []
 
 
 def test_the_book_a_release_adds_to_is_the_book_built_whole(
@@ -200,8 +238,9 @@ def test_the_api_round_is_stored_before_the_first_visitor(
     path = reverse("api-v1:round", args=[event.slug, 3])
     first = client.get(path)
     assert first.status_code == 200 and first["X-Page-Cache"] == "hit"
+    # (nobody read the event in French: its first French reader builds its answer)
     french = client.get(path, headers={"Accept-Language": "fr"})
-    assert french["X-Page-Cache"] == "hit"
+    assert french.status_code == 200 and french["X-Page-Cache"] == "miss"
     pagecache._local.clear()
     from django.core.cache import cache
 
@@ -218,3 +257,38 @@ def test_a_private_event_is_never_warmed(
     built = _builds(monkeypatch)
     _publish(director, third, django_capture_on_commit_callbacks, monkeypatch)
     assert built == []
+
+
+def test_the_standings_after_a_release_keep_the_api_rounds_answer(
+    client, drafted, director, django_capture_on_commit_callbacks, monkeypatch
+):
+    """A round's answer holds no standings: the standings and the outlook that follow a
+    release keep the answer stored at the release (each used to make it built again while
+    the crowd asked for it); a result does not."""
+    from tournaments.api import caching, schemas
+    from tournaments.models import Match
+    from tournaments.services import results
+
+    event, third = drafted
+    built = []
+    real = caching._build
+
+    def build(shape, read):
+        if shape is schemas.Round:
+            built.append(shape)
+        return real(shape, read)
+
+    monkeypatch.setattr(caching, "_build", build)
+    before = event.standings_version
+    _publish(director, third, django_capture_on_commit_callbacks, monkeypatch)
+    event.refresh_from_db()
+    assert event.standings_version > before and event.outlook_version == event.standings_version
+    path = reverse("api-v1:round", args=[event.slug, 3])
+    answer = client.get(path)
+    assert answer["X-Page-Cache"] == "hit" and len(built) == 1  # the release's task's
+    match = third.matches.exclude(participants__entrant=None).order_by("order").first()
+    results.record(match, [{"scores": [1, 0]}], expected_version=match.version, by=director)
+    pagecache.events_changed()
+    after = client.get(path)
+    assert after["X-Page-Cache"] == "miss" and after.content != answer.content
+    assert Match.objects.get(pk=match.pk).result is not None

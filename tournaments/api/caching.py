@@ -152,11 +152,30 @@ def _key(name: str, slug: str | None, params: tuple[object, ...]) -> str | None:
         version = None if current is None else f"g{current}"
     else:
         stamp = pagecache.event_stamp(slug)
-        version = None if stamp is None else stamp["version"]
+        version = None if stamp is None else _version(name, stamp)
     if version is None:
         return None
     named = [str(p) for p in params]
     return ":".join(["api", name, slug or "", version, get_language() or "", *named])
+
+
+# Answers that no standings decide (a round: its pairings and results, each result a new
+# results version): named without the standings' and outlook's versions. A release is
+# followed by new standings and then their outlook; each made the new round's answer (a
+# few hundred milliseconds of CPU at 500 matches) be built again while the crowd that the
+# release brought asked for it, every worker waiting for that build (docs/performance.md).
+NO_STANDINGS = frozenset({"round"})
+
+
+def _version(name: str, stamp: dict[str, Any]) -> str:
+    """The part of the event's stamp that names the answer ``name``."""
+    version: str = stamp["version"]
+    if name in NO_STANDINGS:
+        # pagecache's stamp: id, created, updated, results, standings, outlook, names epoch
+        parts = version.split(":")
+        if len(parts) == 7:
+            return ":".join([*parts[:4], "-", "-", parts[6]])
+    return version
 
 
 def store(
@@ -228,7 +247,7 @@ def _note_edge(request: HttpRequest, slug: str, name: str, params: tuple[object,
     address = (request.get_full_path(), get_language() or "")
     tail = ":".join([address[1], *(str(p) for p in params)])
     with _edge_lock:
-        _edge[address] = (slug, f"api:{name}:{slug}", tail)
+        _edge[address] = (slug, name, tail)
         _edge.move_to_end(address)
         while len(_edge) > EDGE_ADDRESSES:
             _edge.popitem(last=False)
@@ -275,11 +294,11 @@ def edge_answer(request: HttpRequest) -> HttpResponse | None:
         noted = _edge.get((request.get_full_path(), language))
     if noted is None:
         return None
-    slug, head, tail = noted
+    slug, name, tail = noted
     stamp = pagecache.event_stamp(slug)
     if stamp is None:
         return None
-    key = f"{head}:{stamp['version']}:{tail}"
+    key = f"api:{name}:{slug}:{_version(name, stamp)}:{tail}"
     etag = _tag(key)
     if _matches(request, etag):
         response = _answer(request, b"", etag, "not-modified")

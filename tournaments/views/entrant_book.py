@@ -334,6 +334,20 @@ def warm_placings(event: Event, rounds: list[Round] | None = None) -> None:
 def _before_release(event: Event, rounds: list[Round]) -> Part | None:
     """The matches part of the event just before its last release, if the current results
     version is that release's and the part is stored."""
+    key = _key_before_release(event, rounds)
+    if key is None:
+        return None
+    with _kept_lock:
+        kept = _kept.get(event.pk)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    found = pagecache.cache_call("get", key)
+    return found if isinstance(found, dict) else None
+
+
+def _key_before_release(event: Event, rounds: list[Round]) -> str | None:
+    """The key, in the active language, of the matches part just before the event's last
+    release, if the current results version is that release's."""
     from tournaments.services.rounds import released
 
     versions = _versions(event)
@@ -345,13 +359,32 @@ def _before_release(event: Event, rounds: list[Round]) -> Part | None:
         return None
     if any(r.number >= last.number for r in rounds[:-1]):
         return None  # (the new round's rows go last, as a build orders them: by round)
-    key = _named(versions[0], rounds[:-1], str(int(versions[1]) - 1), "")[0]
+    return _named(versions[0], rounds[:-1], str(int(versions[1]) - 1), "")[0]
+
+
+def read_before_release(event: Event, rounds: list[Round]) -> bool:
+    """Whether the event's book was read in the active language just before its last
+    release: its matches part of the version before is kept or stored (a hall's players
+    read their pages during the round)."""
+    key = _key_before_release(event, rounds)
+    return key is not None and _stored_part(key, event.pk)
+
+
+def read_now(event: Event, rounds: list[Round]) -> bool:
+    """Whether the event's book of its current results version is in use in the active
+    language: its matches part is kept, stored or being built."""
+    keys = _keys(event, rounds)
+    if keys is None:
+        return False
+    return _stored_part(keys[0], event.pk) or bool(
+        pagecache.cache_call("has_key", "building:" + keys[0])
+    )
+
+
+def _stored_part(key: str, slot: int) -> bool:
     with _kept_lock:
-        kept = _kept.get(event.pk)
-    if kept is not None and kept[0] == key:
-        return kept[1]
-    found = pagecache.cache_call("get", key)
-    return found if isinstance(found, dict) else None
+        kept = _kept.get(slot)
+    return (kept is not None and kept[0] == key) or bool(pagecache.cache_call("has_key", key))
 
 
 def with_round(before: Part, added: Part) -> Part:

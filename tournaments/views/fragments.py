@@ -38,6 +38,11 @@ def entrant_url(slug: str) -> str:
     return reverse("tournaments:entrant", args=[slug, 0])[: -len("0/")]
 
 
+def round_url(slug: str) -> str:
+    """The rounds' pages' address up to the number: reversed once per page."""
+    return reverse("tournaments:round", args=[slug, 0])[: -len("0/")]
+
+
 def fragment(kind: str, event: Any, parts: Iterable[Any], build: Callable[[], str]) -> SafeString:
     """The stored HTML for this key, or ``build()``'s, stored."""
     key = ":".join(

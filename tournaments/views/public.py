@@ -8,7 +8,9 @@ changed (204 when not) and the page fetches its partial only when it did.
 
 from __future__ import annotations
 
+import threading
 import zoneinfo
+from collections import OrderedDict
 from typing import Any
 
 from django.conf import settings
@@ -16,17 +18,31 @@ from django.core.paginator import Paginator
 from django.db import DatabaseError, connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
-from accounts.permissions import entrant_of, event_for_viewer, is_director, is_player_of
+from accounts.permissions import (
+    activate_zone,
+    entrant_of,
+    event_for_viewer,
+    is_director,
+    is_player_of,
+)
 from tournaments import selectors
 from tournaments.formats import ui_for
 from tournaments.models import Event, Registration, Round
 from tournaments.services.live import version_token
 from tournaments.views import entrant_book, fragments
-from tournaments.views.pagecache import PLACEHOLDER, building_for_cache, cached_public_page
+from tournaments.views.pagecache import (
+    PLACEHOLDER,
+    building_for_cache,
+    cached_public_page,
+    event_stamp,
+)
 
 POLL_SECONDS = 20
 HOME_ROWS = fragments.HOME_ROWS
@@ -63,9 +79,73 @@ def _page(
         context["shared_page"] = True  # no htmx token in the body: nothing here posts by htmx
     # Dates and times on the page read in the event's own time zone.
     with timezone.override(_zone(event)):
+        if context.pop("shared_nav", False) and building_for_cache(request):
+            context["nav_html"] = _shared_nav(request, context)
         response = render(request, _template(request, page, partial), context)
     patch_vary_headers(response, ["HX-Request"])
     return response
+
+
+# The event's navigation and live poller as a signed-out visitor's entrant page shows them,
+# by the event's version: the same for every entrant, rendered once per worker rather than
+# on each of the hundreds of entrant pages asked for after a round's release.
+_navs: OrderedDict[tuple[Any, ...], SafeString] = OrderedDict()
+_navs_lock = threading.Lock()
+KEPT_NAVS = 8
+
+
+def _shared_nav(request: HttpRequest, context: dict[str, Any]) -> SafeString:
+    event = context["event"]
+    stamp = event_stamp(event.slug)
+    key = (
+        None if stamp is None else stamp["version"],
+        get_language(),
+        context["version_token"],
+        tuple(r.pk for r in context["rounds"]),
+    )
+    with _navs_lock:
+        found = _navs.get(key)
+    if found is not None and key[0] is not None:
+        return found
+    # (the entrant page's own includes, and the newline between them)
+    # (rendered by the templates, which escaped what they put in)
+    html = mark_safe(
+        render_to_string("tournaments/_event_nav.html", context, request)
+        + "\n"
+        + render_to_string("tournaments/_live.html", context, request)
+    )
+    if key[0] is not None:
+        with _navs_lock:
+            _navs[key] = html
+            while len(_navs) > KEPT_NAVS:
+                _navs.popitem(last=False)
+    return html
+
+
+_read: dict[str, tuple[str, Event, list[Round]]] = {}
+
+
+def _event_and_rounds(request: HttpRequest, slug: str) -> tuple[Event, list[Round]]:
+    """The event (as its visitor may see it) and its public rounds. A signed-out visitor's
+    entrant page, built to be shared, reads them once per version of the event in each
+    worker: the page is stored under that version, and so were they read (their two
+    queries were a third of each of the hundreds of entrant pages built after a round's
+    release). A page only reads them."""
+    stamp = event_stamp(slug) if building_for_cache(request) else None
+    if stamp is not None:
+        with _navs_lock:
+            found = _read.get(slug)
+        if found is not None and found[0] == stamp["version"]:
+            activate_zone(found[1])  # (as event_for_viewer does)
+            return found[1], list(found[2])
+    event = event_for_viewer(request.user, slug)
+    rounds = selectors.public_rounds(event)
+    if stamp is not None:
+        with _navs_lock:
+            _read[slug] = (stamp["version"], event, list(rounds))
+            while len(_read) > KEPT_NAVS:
+                _read.pop(next(iter(_read)))
+    return event, rounds
 
 
 FRONT_PAGE_SIZE = 30
@@ -198,20 +278,21 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 @require_safe
 @cached_public_page  # rebuilt once per change of the event
 def entrant(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    event = event_for_viewer(request.user, slug)
-    rounds = selectors.public_rounds(event)
+    event, rounds = _event_and_rounds(request, slug)
     # every entrant's rows read at once per version of a public event (a round's release:
     # hundreds of these pages asked within seconds), else this entrant's alone
     found = entrant_book.entrant_rows(event, rounds, number, request.user)
     if found is None:
         raise Http404("No such entrant.")
     person, items, placings = found
+    _link(event, items)
     context = {
         "rounds": rounds,
         "entrant": person,
         "items": items,
         "has_tables": any(item["table"] is not None for item in items),
         "placings": placings,
+        "shared_nav": True,  # (the same for every signed-out visitor: _page)
     }
     # the player's own e-mail switches and result entry (a signed-in page: never cached)
     context["own"] = own = is_player_of(request.user, person)
@@ -224,6 +305,26 @@ def entrant(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             and not (item["match"].result or {}).get("complete")
         ]
     return _page(request, event, "tournaments/entrant.html", "entrant-matches", context)
+
+
+def _link(event: Event, items: list[dict[str, Any]]) -> None:
+    """Each item's round address and its opponents' (name, address), or None for a bye:
+    from two addresses reversed once, rather than by a dozen ``{% url %}`` tags (a tenth of
+    an entrant page's build, and hundreds are built after a round's release)."""
+    round_url, entrant_url = fragments.round_url(event.slug), fragments.entrant_url(event.slug)
+    for item in items:
+        item["round_url"] = f"{round_url}{item['round'].number}/"
+        linked: list[tuple[str, str] | None] = []
+        for seat in item["opponents"]:
+            # (a seat of the book is a dict; one read alone, a MatchParticipant)
+            person = seat.get("entrant") if isinstance(seat, dict) else seat.entrant
+            if person is None:
+                linked.append(None)
+            elif isinstance(person, dict):
+                linked.append((person["name"], f"{entrant_url}{person['number']}/"))
+            else:
+                linked.append((person.name, f"{entrant_url}{person.number}/"))
+        item["opponent_links"] = linked
 
 
 @require_safe
