@@ -36,9 +36,31 @@ def test_slow_tests_are_deselected_by_default_and_run_when_asked():
     fast, deselected = _collect()
     assert deselected == 4
     assert fast >= 1
-    assert _collect("--run-slow") == (fast + 4, 0)
     assert _collect(slow_env="1") == (fast + 4, 0)
-    assert _collect(slow_env="0") == (fast, 4)
+
+
+class _Config:
+    """What conftest's switch reads of pytest's config: the --run-slow option."""
+
+    def __init__(self, run_slow: bool) -> None:
+        self.run_slow = run_slow
+
+    def getoption(self, name: str) -> bool:
+        assert name == "--run-slow"
+        return self.run_slow
+
+
+def test_the_option_or_arbiter_slow_1_and_nothing_else_asks_for_them(monkeypatch):
+    # the switch the collections above go through, for the cases not collected twice more
+    from tests.conftest import _run_slow
+
+    monkeypatch.delenv("ARBITER_SLOW", raising=False)
+    assert _run_slow(_Config(True)) and not _run_slow(_Config(False))
+    monkeypatch.setenv("ARBITER_SLOW", "0")
+    assert not _run_slow(_Config(False))
+    assert _run_slow(_Config(True))
+    monkeypatch.setenv("ARBITER_SLOW", "1")
+    assert _run_slow(_Config(False))
 
 
 def test_make_test_and_so_ci_run_the_slow_tests():
