@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -144,12 +145,12 @@ def store_snapshot(
     if previous is not None and as_text and not per_entrant:
         source = _rows_source(previous[0])
         if source is not None:
-            same = _same_rows(previous[1], standings, entrants)
-            copied = same
-            if outlook_pending and _same_entrants(previous[1], standings, entrants):
+            compared = _compare(previous[1], standings, entrants)
+            same = copied = compared.same
+            if outlook_pending and compared.same_entrants:
                 # the rows that did not move stay where they are: the outlook copies them
                 shared_from = source[1] or previous[0]
-                copied = _rows_to_copy(previous[0], source[1], previous[1], same, entrants)
+                copied = _rows_to_copy(previous[0], source[1], compared)
             if _copy_rows(previous[0], source[1], snapshot.pk, copied) != len(copied):
                 # the previous snapshot is not what it was: every row written here
                 StandingsRow.objects.filter(snapshot=snapshot).delete()
@@ -239,36 +240,58 @@ def entrant_ids(event: Event) -> dict[str, int]:
     }
 
 
-def _same_rows(
-    before: Standings, after: Standings, entrants: dict[str, int]
-) -> dict[tuple[str, int], tuple[int, int]]:
-    """The rows whose stored content is the same in both standings but for their place:
-    (table key, entrant row id) -> (position, rank) now. A result moves the player up or
-    down past hundreds of rows of a large field; each of those is the same row one place
-    further, copied, not written again."""
-    old = {table.key: {row.entrant: row for row in table.rows} for table in before.tables}
-    same = {}
+@dataclass
+class Compared:
+    """Two standings of the same event, row by row."""
+
+    # (table key, entrant row id) -> (position, rank) now, of the rows whose stored
+    # content is the same in both but for their place
+    same: dict[tuple[str, int], tuple[int, int]]
+    # those of them at the same position with the same rank
+    unmoved: set[tuple[str, int]]
+    # the same tables of the same entrants in both
+    same_entrants: bool
+
+
+def _compare(before: Standings, after: Standings, entrants: dict[str, int]) -> Compared:
+    """A result moves the player up or down past hundreds of rows of a large field; each
+    of those is the same row one place further (copied, not written again), and the others
+    are the same rows where they were (shared, not copied)."""
+    old = {
+        table.key: {row.entrant: (position, row) for position, row in enumerate(table.rows, 1)}
+        for table in before.tables
+    }
+    same: dict[tuple[str, int], tuple[int, int]] = {}
+    unmoved: set[tuple[str, int]] = set()
+    same_entrants = len(old) == len(after.tables)
     for table in after.tables:
         rows = old.get(table.key)
         if rows is None:
+            same_entrants = False
             continue
+        found = 0
         for position, row in enumerate(table.rows, start=1):
-            was = rows.get(row.entrant)
-            if (
-                was is not None
-                and row.entrant in entrants
-                # the engine's unchanged rows (or their parts) are often the same objects
-                and (
-                    row is was
-                    or (
-                        (row.values is was.values or row.values == was.values)
-                        and row.status == was.status
-                        and (row.details is was.details or row.details == was.details)
-                    )
-                )
+            if row.entrant not in entrants:
+                continue  # a virtual player (a WPF bye filler) is no entrant's row
+            placed = rows.get(row.entrant)
+            if placed is None:
+                same_entrants = False
+                continue
+            found += 1
+            was = placed[1]
+            # the engine's unchanged rows (or their parts) are often the same objects
+            if row is was or (
+                (row.values is was.values or row.values == was.values)
+                and row.status == was.status
+                and (row.details is was.details or row.details == was.details)
             ):
-                same[(table.key, entrants[row.entrant])] = (position, row.rank)
-    return same
+                key = (table.key, entrants[row.entrant])
+                same[key] = (position, row.rank)
+                if placed[0] == position and was.rank == row.rank:
+                    unmoved.add(key)
+        if found != sum(1 for entrant in rows if entrant in entrants):
+            same_entrants = False
+    return Compared(same, unmoved, same_entrants)
 
 
 def _rows_source(snapshot_id: int) -> tuple[int, int | None] | None:
@@ -284,40 +307,19 @@ def _rows_source(snapshot_id: int) -> tuple[int, int | None] | None:
     return None if found is None else (int(found[0]), found[1])
 
 
-def _same_entrants(before: Standings, after: Standings, entrants: dict[str, int]) -> bool:
-    """Whether both standings have the same tables of the same entrants: a snapshot may
-    then share the rows that did not change with the one before."""
-    return _placed(before, entrants).keys() == _placed(after, entrants).keys()
-
-
-def _placed(
-    standings: Standings, entrants: dict[str, int]
-) -> dict[tuple[str, int], tuple[int, int]]:
-    return {
-        (table.key, entrants[row.entrant]): (position, row.rank)
-        for table in standings.tables
-        for position, row in enumerate(table.rows, start=1)
-        if row.entrant in entrants
-    }
-
-
 def _rows_to_copy(
-    previous: int,
-    previous_from: int | None,
-    before: Standings,
-    same: dict[tuple[str, int], tuple[int, int]],
-    entrants: dict[str, int],
+    previous: int, previous_from: int | None, compared: Compared
 ) -> dict[tuple[str, int], tuple[int, int]]:
     """Of the rows the same in both standings but for their place, those a snapshot
     sharing rows must hold itself: the moved ones, and the unmoved ones the previous
     snapshot held itself when it shared rows too (the new one shares the same source)."""
-    placed = _placed(before, entrants)
     held: set[tuple[str, int]] = set()
     if previous_from is not None:
         held = set(
             StandingsRow.objects.filter(snapshot_id=previous).values_list("table_key", "entrant_id")
         )
-    return {key: now for key, now in same.items() if placed.get(key) != now or key in held}
+    unmoved = compared.unmoved
+    return {key: now for key, now in compared.same.items() if key not in unmoved or key in held}
 
 
 def _copy_rows(
