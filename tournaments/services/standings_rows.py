@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.db.models.query import ModelIterable
 
@@ -98,8 +98,12 @@ def own_rows_sql(alias: str, snapshot: int, base: int | None) -> tuple[str, list
 def complete(snapshot_id: int, per_entrant: dict[str, dict[str, Any]]) -> int:
     """Copy the rows the snapshot shares with its ``rows_from`` into it, each with its
     verdicts from ``per_entrant`` (entrant number -> contention; none on a row that hides
-    its values), and end the sharing. Inside the transaction that attaches the outlook.
-    Returns how many rows were copied."""
+    its values), and end the sharing. Returns how many rows were copied."""
+    with transaction.atomic():  # (the outlook's own transaction when it attaches it)
+        return _complete(snapshot_id, per_entrant)
+
+
+def _complete(snapshot_id: int, per_entrant: dict[str, dict[str, Any]]) -> int:
     base = (
         StandingsSnapshot.objects.select_for_update()
         .filter(pk=snapshot_id)
