@@ -59,7 +59,7 @@ def rows_of(snapshot: StandingsSnapshot) -> RowQuerySet:
 def rows_of_many(snapshots: Iterable[StandingsSnapshot]) -> RowQuerySet:
     """The rows of several snapshots, of different events (a series' stages): each row
     carries the id of the snapshot it is shown for."""
-    found = list(snapshots)
+    found = list({s.pk: s for s in snapshots}.values())
     match = Q(snapshot_id__in=[s.pk for s in found])
     shown: dict[int, int] = {}
     for snapshot in found:
