@@ -51,6 +51,7 @@ def published_equals_clean(event: Any) -> bool:
     against the engine's standings computed now from the stored results, under the newest
     results version."""
     from tournaments.services import standings
+    from tournaments.services.standings_rows import rows_of
     from tournaments.services.state import jsonable
 
     event.refresh_from_db()
@@ -59,7 +60,7 @@ def published_equals_clean(event: Any) -> bool:
         return False
     published = [
         (r.table_key, r.position, r.entrant.number, r.rank, r.points, r.values)
-        for r in snapshot.rows.select_related("entrant").order_by("table_key", "position")
+        for r in rows_of(snapshot).select_related("entrant").order_by("table_key", "position")
     ]
     clean = sorted(
         (t.key, position, int(row.entrant), row.rank, float(row.values["points"]),

@@ -556,6 +556,10 @@ class StandingsSnapshot(models.Model):
     contention = models.JSONField(default=dict, blank=True)
     # True from the standings' publication until their outlook (contention) is attached.
     outlook_pending = models.BooleanField(default=False)
+    # The snapshot whose rows this one shares until its outlook is attached: only the rows
+    # that differ from it are stored here (services/standings_rows.py). Not a foreign
+    # key: the pruning keeps it while it is shared, and a reader never follows it alone.
+    rows_from = models.BigIntegerField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["event", "-results_version"]

@@ -34,6 +34,7 @@ from tournaments.models import (
     StandingsRow,
     StandingsSnapshot,
 )
+from tournaments.services.standings_rows import rows_of
 from tournaments.words import decided_detail
 
 # A table this small sits beside its neighbours on a wide screen (group tables); a bigger
@@ -206,11 +207,7 @@ def published_standings(
     snapshot = snapshot or latest_snapshot(event)
     if snapshot is None:
         return None, []
-    rows = (
-        StandingsRow.objects.filter(snapshot=snapshot)
-        .select_related("entrant")
-        .order_by("table_key", "position")
-    )
+    rows = rows_of(snapshot).select_related("entrant").order_by("table_key", "position")
     by_table: dict[str, list[StandingsRow]] = {}
     for row in rows:
         by_table.setdefault(row.table_key, []).append(row)
@@ -301,12 +298,7 @@ def standings_page(
     ``paging``; the shorter tables are shown whole, on page 1. Two queries, whatever the
     size of the event."""
     shown = public_tables(event, snapshot)
-    counts = dict(
-        StandingsRow.objects.filter(snapshot=snapshot)
-        .values_list("table_key")
-        .annotate(rows=Count("pk"))
-        .order_by()
-    )
+    counts = dict(rows_of(snapshot).values_list("table_key").annotate(rows=Count("pk")).order_by())
     size = STANDINGS_PAGE_ROWS
     pages = max([1] + [-(-counts.get(t["key"], 0) // size) for t in shown])
     if not 1 <= page <= pages:
@@ -316,7 +308,7 @@ def standings_page(
     short = [t["key"] for t in shown if counts.get(t["key"], 0) <= size] if page == 1 else []
     # one row past the page: the name of the one a tie at the page's foot was broken with
     rows = (
-        StandingsRow.objects.filter(snapshot=snapshot)
+        rows_of(snapshot)
         .filter(
             Q(table_key__in=short)
             | Q(table_key__in=long, position__gte=first, position__lte=last + 1)
@@ -360,9 +352,8 @@ def standings_top(
     if not shown:
         return [], False
     rows = list(
-        StandingsRow.objects.filter(
-            snapshot=snapshot, table_key=shown[0]["key"], position__lte=top + 1
-        )
+        rows_of(snapshot)
+        .filter(table_key=shown[0]["key"], position__lte=top + 1)
         .select_related("entrant")
         .order_by("position")
     )
@@ -380,7 +371,8 @@ def find_standings(event: Event, snapshot: StandingsSnapshot, query: str) -> lis
     if query.isdigit():
         match |= Q(entrant__number=int(query))
     rows = (
-        StandingsRow.objects.filter(snapshot=snapshot, table_key__in=[t["key"] for t in shown])
+        rows_of(snapshot)
+        .filter(table_key__in=[t["key"] for t in shown])
         .filter(match)
         .select_related("entrant")
         .order_by("table_key", "position")[:FOUND_ROWS]
@@ -393,9 +385,11 @@ def own_standings(
 ) -> list[dict[str, Any]]:
     """The entrant's row in each public table, each with the page it is on. One query."""
     shown = public_tables(event, snapshot)
-    rows = StandingsRow.objects.filter(
-        snapshot=snapshot, entrant=entrant, table_key__in=[t["key"] for t in shown]
-    ).select_related("entrant")
+    rows = (
+        rows_of(snapshot)
+        .filter(entrant=entrant, table_key__in=[t["key"] for t in shown])
+        .select_related("entrant")
+    )
     return _rows_by_table(event, shown, list(rows))
 
 
@@ -571,7 +565,7 @@ def entrant_standings(
     if snapshot is None:
         return []
     titles = {t["key"]: t["title"] for t in public_tables(event, snapshot)}
-    rows = StandingsRow.objects.filter(snapshot=snapshot, entrant=entrant).order_by("table_key")
+    rows = rows_of(snapshot).filter(entrant=entrant).order_by("table_key")
     ui = ui_for(event)
     return [
         {"title": titles[row.table_key], "row": row, "why": ui.row_explanation(row)}

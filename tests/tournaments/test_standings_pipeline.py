@@ -164,7 +164,7 @@ def test_a_snapshot_stored_by_difference_equals_a_whole_store():
         by_difference = standings.store_snapshot(
             event, after, 102, now=now, published=False, previous=(first.pk, before)
         )
-    copied = len(copy.call_args.args[2])
+    copied = len(copy.call_args.args[3])
     whole = standings.store_snapshot(event, after, 103, now=now, published=False)
     assert rows_of(by_difference) == rows_of(whole)
     assert 0 < copied < len(rows_of(whole))  # only the rows that changed were written
@@ -197,7 +197,7 @@ def test_rows_a_result_only_moves_are_copied_at_their_new_places():
         )
     whole = standings.store_snapshot(event, after, 103, now=now, published=False)
     assert rows_of(by_difference) == rows_of(whole)
-    assert len(copy.call_args.args[2]) == len(rows_of(whole)) - changed
+    assert len(copy.call_args.args[3]) == len(rows_of(whole)) - changed
 
 
 def test_a_vanished_previous_snapshot_still_stores_every_row():

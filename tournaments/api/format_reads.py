@@ -16,6 +16,7 @@ from tournaments.api.errors import ApiError
 from tournaments.api.reads import paginate
 from tournaments.formats import ui_for
 from tournaments.models import Entrant, Event, RandomDraw, StandingsRow
+from tournaments.services.standings_rows import rows_of
 from tournaments.words import sentence
 
 
@@ -69,9 +70,11 @@ def outlook(event: Event, page: int, per_page: int) -> dict[str, Any]:
     if found and snapshot is not None:
         titles = {t["key"]: t["title"] for t in selectors.public_tables(event, snapshot)}
         first: dict[int, StandingsRow] = {}
-        for row in StandingsRow.objects.filter(
-            snapshot=snapshot, entrant__in=[e.pk for e in found], table_key__in=list(titles)
-        ).order_by("table_key"):
+        for row in (
+            rows_of(snapshot)
+            .filter(entrant__in=[e.pk for e in found], table_key__in=list(titles))
+            .order_by("table_key")
+        ):
             if row.contention and row.entrant_id not in first:
                 first[row.entrant_id] = row
         for entrant in found:

@@ -52,6 +52,7 @@ from tournaments.models import (
     StandingsRow,
     StandingsSnapshot,
 )
+from tournaments.services.standings_rows import rows_of
 
 # Registration (issue 32): the settings, the line of entries and the rating list belong to
 # one event, so they travel in its owned rows. Not in the event file: that file is portable
@@ -230,10 +231,10 @@ def export_owned(event: Event) -> tuple[dict[str, Any], set[str]]:
                         "details": r.details,
                         "contention": r.contention,
                     }
-                    for r in sorted(s.rows.all(), key=lambda r: (r.table_key, r.position))
+                    for r in sorted(rows_of(s), key=lambda r: (r.table_key, r.position))
                 ],
             }
-            for s in event.snapshots.prefetch_related("rows").order_by("results_version")
+            for s in event.snapshots.order_by("results_version")
         ],
         "referee_tokens": [
             {

@@ -24,6 +24,7 @@ from rules.contract import Problem
 from tournaments.models import Entry, Event, Registration, StandingsSnapshot
 from tournaments.services import audit, locking, places
 from tournaments.services.errors import ServiceError
+from tournaments.services.standings_rows import rows_of
 
 MAX_CANDIDATES = 5000
 
@@ -171,7 +172,8 @@ def from_event(other: Event) -> list[Candidate]:
         )
     first = snapshot.tables[0]["key"] if snapshot.tables else "overall"
     rows = (
-        snapshot.rows.filter(table_key=first)
+        rows_of(snapshot)
+        .filter(table_key=first)
         .select_related("entrant__user")
         .order_by("position")[:MAX_CANDIDATES]
     )

@@ -34,6 +34,7 @@ from tournaments.models import (
     StandingsRow,
     StandingsSnapshot,
 )
+from tournaments.services.standings_rows import rows_of_many
 from tournaments.words import sentence
 
 
@@ -127,13 +128,13 @@ def table(series: Series) -> SeriesTable:
     snapshots = {
         s.pk: s
         for s in StandingsSnapshot.objects.filter(pk__in=snapshot_ids).only(
-            "pk", "tables", "final", "event_id"
+            "pk", "tables", "final", "event_id", "rows_from"
         )
     }
     rows_by_snapshot: dict[int, list[StandingsRow]] = {}
     if snapshot_ids:
         for row in (
-            StandingsRow.objects.filter(snapshot_id__in=snapshot_ids)
+            rows_of_many(snapshots.values())
             .select_related("entrant")
             .only(
                 "snapshot_id",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -16,6 +17,7 @@ from django.db.models.expressions import RawSQL
 from rules.contention import Contention, Verdict
 from rules.contract import Standings
 from tournaments.models import Entrant, Event, StandingsRow, StandingsSnapshot
+from tournaments.services.standings_rows import complete, own_rows_sql
 from tournaments.services.state import jsonable
 from tournaments.words import stored
 
@@ -53,13 +55,20 @@ def entrant_contention_json(result: Contention | None) -> dict[str, dict[str, An
 
 
 def store_outlook(snapshot_id: int, outlook: Contention | None) -> None:
-    """The snapshot's outlook and each of its rows' verdicts, in two statements."""
+    """The snapshot's outlook and each of its rows' verdicts: those it holds updated, those
+    it shares copied into it with theirs (standings_rows.complete)."""
     per_entrant = entrant_contention_json(outlook)
     StandingsSnapshot.objects.filter(pk=snapshot_id).update(
         contention=contention_json(outlook), outlook_pending=False
     )
-    if not per_entrant:
-        return
+    if per_entrant:
+        _store_verdicts(snapshot_id, per_entrant)
+    if connection.vendor == "postgresql":
+        complete(snapshot_id, per_entrant)
+
+
+def _store_verdicts(snapshot_id: int, per_entrant: dict[str, dict[str, Any]]) -> None:
+    """The verdicts of the rows the snapshot holds itself, in one statement."""
     rows = StandingsRow.objects.filter(snapshot_id=snapshot_id).values_list(
         "pk", "entrant__number", "details"
     )
@@ -130,19 +139,29 @@ def store_snapshot(
     )
     if not created:
         return snapshot
-    if as_text:
-        StandingsSnapshot.objects.filter(pk=snapshot.pk).update(
-            tables=RawSQL("%s::jsonb", [tables_text(event.pk, standings.tables)])
-        )
-        del snapshot.tables  # read again from the database if asked for (a deferred field)
     per_entrant = entrant_contention_json(contention)
     same: dict[tuple[str, int], tuple[int, int]] = {}
-    if previous is not None and connection.vendor == "postgresql" and not per_entrant:
-        same = _same_rows(previous[1], standings, entrants)
-        if same and _copy_rows(previous[0], snapshot.pk, same) != len(same):
-            # the previous snapshot is gone (or not what it was): every row written here
-            StandingsRow.objects.filter(snapshot=snapshot).delete()
-            same = {}
+    shared_from = None
+    if previous is not None and as_text and not per_entrant:
+        source = _rows_source(previous[0])
+        if source is not None:
+            compared = _compare(previous[1], standings, entrants)
+            same = copied = compared.same
+            if outlook_pending and compared.same_entrants:
+                # the rows that did not move stay where they are: the outlook copies them
+                shared_from = source[1] or previous[0]
+                copied = _rows_to_copy(previous[0], source[1], compared)
+            if _copy_rows(previous[0], source[1], snapshot.pk, copied) != len(copied):
+                # the previous snapshot is not what it was: every row written here
+                StandingsRow.objects.filter(snapshot=snapshot).delete()
+                same, shared_from = {}, None
+    if as_text:
+        StandingsSnapshot.objects.filter(pk=snapshot.pk).update(
+            tables=RawSQL("%s::jsonb", [tables_text(event.pk, standings.tables)]),
+            rows_from=shared_from,
+        )
+        del snapshot.tables  # read again from the database if asked for (a deferred field)
+        snapshot.rows_from = shared_from
     _insert_rows(
         (
             snapshot.pk,
@@ -180,13 +199,15 @@ def prunable(event_id: int) -> list[int]:
     kept: set[int] = set()
     rounds: set[int] = set()
     published_seen = False
-    ordered = list(found.values_list("pk", "after_round", "published", "final"))
-    for pk, after_round, published, final in ordered:
+    ordered = list(found.values_list("pk", "after_round", "published", "final", "rows_from"))
+    for pk, after_round, published, final, _ in ordered:
         if not kept or final or (published and (after_round not in rounds or not published_seen)):
             kept.add(pk)
         if published:
             rounds.add(after_round)
             published_seen = True
+    # and the snapshots whose rows a kept one shares (standings_rows)
+    kept |= {rows_from for pk, *_, rows_from in ordered if pk in kept and rows_from}
     return [pk for pk, *_ in reversed(ordered) if pk not in kept]
 
 
@@ -219,42 +240,100 @@ def entrant_ids(event: Event) -> dict[str, int]:
     }
 
 
-def _same_rows(
-    before: Standings, after: Standings, entrants: dict[str, int]
-) -> dict[tuple[str, int], tuple[int, int]]:
-    """The rows whose stored content is the same in both standings but for their place:
-    (table key, entrant row id) -> (position, rank) now. A result moves the player up or
-    down past hundreds of rows of a large field; each of those is the same row one place
-    further, copied, not written again."""
-    old = {table.key: {row.entrant: row for row in table.rows} for table in before.tables}
-    same = {}
+@dataclass
+class Compared:
+    """Two standings of the same event, row by row."""
+
+    # (table key, entrant row id) -> (position, rank) now, of the rows whose stored
+    # content is the same in both but for their place
+    same: dict[tuple[str, int], tuple[int, int]]
+    # those of them at the same position with the same rank
+    unmoved: set[tuple[str, int]]
+    # the same tables of the same entrants in both
+    same_entrants: bool
+
+
+def _compare(before: Standings, after: Standings, entrants: dict[str, int]) -> Compared:
+    """A result moves the player up or down past hundreds of rows of a large field; each
+    of those is the same row one place further (copied, not written again), and the others
+    are the same rows where they were (shared, not copied)."""
+    old = {
+        table.key: {row.entrant: (position, row) for position, row in enumerate(table.rows, 1)}
+        for table in before.tables
+    }
+    same: dict[tuple[str, int], tuple[int, int]] = {}
+    unmoved: set[tuple[str, int]] = set()
+    same_entrants = len(old) == len(after.tables)
     for table in after.tables:
         rows = old.get(table.key)
         if rows is None:
+            same_entrants = False
             continue
+        found = 0
         for position, row in enumerate(table.rows, start=1):
-            was = rows.get(row.entrant)
-            if (
-                was is not None
-                and row.entrant in entrants
-                # the engine's unchanged rows (or their parts) are often the same objects
-                and (
-                    row is was
-                    or (
-                        (row.values is was.values or row.values == was.values)
-                        and row.status == was.status
-                        and (row.details is was.details or row.details == was.details)
-                    )
-                )
+            if row.entrant not in entrants:
+                continue  # a virtual player (a WPF bye filler) is no entrant's row
+            placed = rows.get(row.entrant)
+            if placed is None:
+                same_entrants = False
+                continue
+            found += 1
+            was = placed[1]
+            # the engine's unchanged rows (or their parts) are often the same objects
+            if row is was or (
+                (row.values is was.values or row.values == was.values)
+                and row.status == was.status
+                and (row.details is was.details or row.details == was.details)
             ):
-                same[(table.key, entrants[row.entrant])] = (position, row.rank)
-    return same
+                key = (table.key, entrants[row.entrant])
+                same[key] = (position, row.rank)
+                if placed[0] == position and was.rank == row.rank:
+                    unmoved.add(key)
+        if found != sum(1 for entrant in rows if entrant in entrants):
+            same_entrants = False
+    return Compared(same, unmoved, same_entrants)
 
 
-def _copy_rows(source: int, target: int, rows: dict[tuple[str, int], tuple[int, int]]) -> int:
+def _rows_source(snapshot_id: int) -> tuple[int, int | None] | None:
+    """(id, rows_from) of the snapshot the new one is stored from, locked against its
+    deletion until the commit (a prune meanwhile waits); None if it is gone."""
+    table = connection.ops.quote_name(StandingsSnapshot._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT id, rows_from FROM {table} WHERE id = %s FOR KEY SHARE",
+            [snapshot_id],
+        )
+        found = cursor.fetchone()
+    return None if found is None else (int(found[0]), found[1])
+
+
+def _rows_to_copy(
+    previous: int, previous_from: int | None, compared: Compared
+) -> dict[tuple[str, int], tuple[int, int]]:
+    """Of the rows the same in both standings but for their place, those a snapshot
+    sharing rows must hold itself: the moved ones, and the unmoved ones the previous
+    snapshot held itself when it shared rows too (the new one shares the same source)."""
+    held: set[tuple[str, int]] = set()
+    if previous_from is not None:
+        held = set(
+            StandingsRow.objects.filter(snapshot_id=previous).values_list("table_key", "entrant_id")
+        )
+    unmoved = compared.unmoved
+    return {key: now for key, now in compared.same.items() if key not in unmoved or key in held}
+
+
+def _copy_rows(
+    source: int,
+    source_from: int | None,
+    target: int,
+    rows: dict[tuple[str, int], tuple[int, int]],
+) -> int:
     """Copy the rows ``rows`` ((table key, entrant row id) -> (position, rank)) of
-    snapshot ``source`` into snapshot ``target`` at their new places, server-side, without
-    their outlook (the new snapshot's follows). Returns how many were copied."""
+    snapshot ``source`` (those it shares with ``source_from`` included) into snapshot
+    ``target`` at their new places, server-side, without their outlook (the new
+    snapshot's follows). Returns how many were copied."""
+    if not rows:
+        return 0
     meta = StandingsRow._meta
     quote = connection.ops.quote_name
     table = quote(meta.db_table)
@@ -267,20 +346,21 @@ def _copy_rows(source: int, target: int, rows: dict[tuple[str, int], tuple[int, 
         for f in ROW_FIELDS
     )  # fmt: skip
     ordered = sorted(rows.items())
+    where, where_params = own_rows_sql("r", source, source_from)
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {table} ({', '.join(column.values())}) "
             f"SELECT {select} FROM {table} AS r "
             f"JOIN unnest(%s::text[], %s::bigint[], %s::int[], %s::int[]) AS s(k, e, p, rk) "
             f"ON r.{column['table_key']} = s.k AND r.{column['entrant_id']} = s.e "
-            f"WHERE r.{column['snapshot_id']} = %s",
+            f"WHERE {where}",
             [
                 target,
                 _text_array([key for (key, _), _ in ordered]),
                 _int_array([entrant for (_, entrant), _ in ordered]),
                 _int_array([position for _, (position, _) in ordered]),
                 _int_array([rank for _, (_, rank) in ordered]),
-                source,
+                *where_params,
             ],
         )
         return int(cursor.rowcount)

@@ -48,7 +48,8 @@ from django.utils.translation import get_language
 from accounts.permissions import is_player_of
 from tournaments import selectors
 from tournaments.formats import ui_for
-from tournaments.models import Entrant, Event, Match, MatchParticipant, Round, StandingsRow
+from tournaments.models import Entrant, Event, Match, MatchParticipant, Round
+from tournaments.services.standings_rows import rows_of
 from tournaments.views import pagecache
 
 log = logging.getLogger(__name__)
@@ -265,7 +266,7 @@ def build_placings(event: Event) -> Part:
         return placings
     ui = ui_for(event)
     titles = {t["key"]: t["title"] for t in selectors.public_tables(event, snapshot)}
-    rows = StandingsRow.objects.filter(snapshot=snapshot, table_key__in=list(titles))
+    rows = rows_of(snapshot).filter(table_key__in=list(titles))
     for row in rows.order_by("table_key", "pk"):
         placings.setdefault(row.entrant_id, []).append(
             {
