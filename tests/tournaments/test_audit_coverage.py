@@ -117,6 +117,8 @@ EXEMPT = {
     "standings.attach_outlook": "the second half of refresh: the derived outlook",
     "standings.recompute": "the task's refresh, again while results were saved meanwhile",
     "standings_store.prune_snapshots": "deletes derived snapshots no page reads any more",
+    "standings_rows.complete": "copies a derived snapshot's shared rows into it with the "
+    "outlook's verdicts (see store_outlook)",
     "standings.prune": "the worker's prune_snapshots after publishing (derived data)",
     "standings.prune_backlog": "the sweep's prune_snapshots of events no recompute reaches",
     "reports.request": "a Report row is a file request that records who asked and when; it "
