@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules import registry
 from rules.engine_base import SettingsMixin
+from tournaments.fields import JSONTextField
 from tournaments.models_audit import AuditFields
 from tournaments.signals import events_written
 
@@ -549,7 +550,8 @@ class StandingsSnapshot(models.Model):
     published = models.BooleanField(default=False)
     final = models.BooleanField(default=False)
     # Per table: key, title, columns, decided (the reasons), notes; rows are StandingsRow.
-    tables = models.JSONField(default=list)
+    # Stored as json, not jsonb: written whole on every saved result (tournaments/fields.py).
+    tables = JSONTextField(default=list)
     pending = models.JSONField(default=list, blank=True)
     # Who can still win / reach the next stage (rules.contention), stored with the standings
     # so public pages read it without another query: stage_key, stage_name, method, notes.

@@ -112,3 +112,33 @@ def test_the_copy_arrays_survive_quotes_and_backslashes():
             [standings_store._text_array(keys), standings_store._int_array([3, 0, 12])],
         )
         assert cursor.fetchone() == (keys, [3, 0, 12])
+
+
+def test_tables_are_stored_as_json_text_and_written_through_the_orm_too():
+    """The tables go to a json column, not jsonb: the server keeps the text as sent rather
+    than parsing 1.2 MB into jsonb on every saved result (tournaments/fields.py). Both ways
+    in (the store's text, the ORM's value as a backup's restore writes it) read back equal."""
+    event = woc_event("store-json")
+    computed = event.engine.standings(standings.record_state(event))
+    expected = json.loads(json.dumps([standings.table_json(t) for t in computed.tables]))
+    stored_text = standings.store_snapshot(
+        event, computed, 101, now=timezone.now(), published=False
+    )
+    through_orm = StandingsSnapshot.objects.create(
+        event=event, results_version=102, computed_at=timezone.now(), tables=expected
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_typeof(tables)::text, tables::text FROM tournaments_standingssnapshot "
+            "WHERE id = %s",
+            [stored_text.pk],
+        )
+        kind, text = cursor.fetchone()
+    assert kind == "json"
+    assert text == standings_store.tables_text(event.pk, computed.tables)  # kept as sent
+    for pk in (stored_text.pk, through_orm.pk):
+        assert StandingsSnapshot.objects.get(pk=pk).tables == expected
+    assert (
+        StandingsSnapshot.objects.filter(pk=through_orm.pk).values_list("tables", flat=True).get()
+        == expected
+    )

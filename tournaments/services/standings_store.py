@@ -140,13 +140,15 @@ def store_snapshot(
     if not created:
         return snapshot
     per_entrant = entrant_contention_json(contention)
-    same: dict[tuple[str, int], tuple[int, int]] = {}
     shared_from = None
+    # the rows to write: (table key, position, row), every row but those copied or shared
+    written: list[tuple[str, int, Any]] | None = None
     if previous is not None and as_text and not per_entrant:
         source = _rows_source(previous[0])
         if source is not None:
             compared = _compare(previous[1], standings, entrants)
-            same = copied = compared.same
+            copied = compared.same
+            written = compared.others
             if outlook_pending and compared.same_entrants:
                 # the rows that did not move stay where they are: the outlook copies them
                 shared_from = source[1] or previous[0]
@@ -154,10 +156,10 @@ def store_snapshot(
             if _copy_rows(previous[0], source[1], snapshot.pk, copied) != len(copied):
                 # the previous snapshot is not what it was: every row written here
                 StandingsRow.objects.filter(snapshot=snapshot).delete()
-                same, shared_from = {}, None
+                shared_from, written = None, None
     if as_text:
         StandingsSnapshot.objects.filter(pk=snapshot.pk).update(
-            tables=RawSQL("%s::jsonb", [tables_text(event.pk, standings.tables)]),
+            tables=RawSQL("%s::json", [tables_text(event.pk, standings.tables)]),
             rows_from=shared_from,
         )
         del snapshot.tables  # read again from the database if asked for (a deferred field)
@@ -165,7 +167,7 @@ def store_snapshot(
     _insert_rows(
         (
             snapshot.pk,
-            table.key,
+            key,
             position,
             entrants[row.entrant],
             row.rank,
@@ -176,10 +178,17 @@ def store_snapshot(
             # a row that hides its values (results not public yet) carries no outlook
             {} if row.details.get("hidden") else per_entrant.get(row.entrant, {}),
         )
-        for table in standings.tables
-        for position, row in enumerate(table.rows, start=1)
-        # virtual players (a WPF bye filler) are rows of the engine, not entrants
-        if row.entrant in entrants and (table.key, entrants[row.entrant]) not in same
+        for key, position, row in (
+            written
+            if written is not None
+            else (
+                (table.key, position, row)
+                for table in standings.tables
+                for position, row in enumerate(table.rows, start=1)
+                # virtual players (a WPF bye filler) are rows of the engine, not entrants
+                if row.entrant in entrants
+            )
+        )
     )
     return snapshot
 
@@ -251,31 +260,50 @@ class Compared:
     unmoved: set[tuple[str, int]]
     # the same tables of the same entrants in both
     same_entrants: bool
+    # (table key, position, row) now of the entrants' other rows: those to be written
+    others: list[tuple[str, int, Any]]
 
 
 def _compare(before: Standings, after: Standings, entrants: dict[str, int]) -> Compared:
     """A result moves the player up or down past hundreds of rows of a large field; each
     of those is the same row one place further (copied, not written again), and the others
     are the same rows where they were (shared, not copied)."""
-    old = {
-        table.key: {row.entrant: (position, row) for position, row in enumerate(table.rows, 1)}
-        for table in before.tables
-    }
+    old = {table.key: table.rows for table in before.tables}
     same: dict[tuple[str, int], tuple[int, int]] = {}
     unmoved: set[tuple[str, int]] = set()
+    others: list[tuple[str, int, Any]] = []
     same_entrants = len(old) == len(after.tables)
     for table in after.tables:
-        rows = old.get(table.key)
-        if rows is None:
+        key_of = table.key
+        rows_before = old.get(key_of)
+        if rows_before is None:
             same_entrants = False
+            others.extend(
+                (key_of, position, row)
+                for position, row in enumerate(table.rows, start=1)
+                if row.entrant in entrants
+            )
             continue
+        placed_by: dict[str, tuple[int, Any]] | None = None  # built at the first moved row
+        count = len(rows_before)
         found = 0
         for position, row in enumerate(table.rows, start=1):
-            if row.entrant not in entrants:
+            entrant = entrants.get(row.entrant)
+            if entrant is None:
                 continue  # a virtual player (a WPF bye filler) is no entrant's row
-            placed = rows.get(row.entrant)
+            # most rows of a large field are the engine's same objects at the same places
+            if position <= count and rows_before[position - 1] is row:
+                found += 1
+                key = (key_of, entrant)
+                same[key] = (position, row.rank)
+                unmoved.add(key)
+                continue
+            if placed_by is None:
+                placed_by = {r.entrant: (p, r) for p, r in enumerate(rows_before, 1)}
+            placed = placed_by.get(row.entrant)
             if placed is None:
                 same_entrants = False
+                others.append((key_of, position, row))
                 continue
             found += 1
             was = placed[1]
@@ -285,13 +313,15 @@ def _compare(before: Standings, after: Standings, entrants: dict[str, int]) -> C
                 and row.status == was.status
                 and (row.details is was.details or row.details == was.details)
             ):
-                key = (table.key, entrants[row.entrant])
+                key = (key_of, entrant)
                 same[key] = (position, row.rank)
                 if placed[0] == position and was.rank == row.rank:
                     unmoved.add(key)
-        if found != sum(1 for entrant in rows if entrant in entrants):
+            else:
+                others.append((key_of, position, row))
+        if found != sum(1 for row in rows_before if row.entrant in entrants):
             same_entrants = False
-    return Compared(same, unmoved, same_entrants)
+    return Compared(same, unmoved, same_entrants, others)
 
 
 def _rows_source(snapshot_id: int) -> tuple[int, int | None] | None:
