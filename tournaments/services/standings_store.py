@@ -284,10 +284,11 @@ def _compare(before: Standings, after: Standings, entrants: dict[str, int]) -> C
                 if row.entrant in entrants
             )
             continue
-        placed_by: dict[str, tuple[int, Any]] | None = None  # built at the first moved row
-        count = len(rows_before)
+        rows_after = table.rows
+        count, count_after = len(rows_before), len(rows_after)
         found = 0
-        for position, row in enumerate(table.rows, start=1):
+        elsewhere: list[tuple[int, Any, int]] = []  # (position, row, entrant id)
+        for position, row in enumerate(rows_after, start=1):
             entrant = entrants.get(row.entrant)
             if entrant is None:
                 continue  # a virtual player (a WPF bye filler) is no entrant's row
@@ -297,9 +298,15 @@ def _compare(before: Standings, after: Standings, entrants: dict[str, int]) -> C
                 key = (key_of, entrant)
                 same[key] = (position, row.rank)
                 unmoved.add(key)
-                continue
-            if placed_by is None:
-                placed_by = {r.entrant: (p, r) for p, r in enumerate(rows_before, 1)}
+            else:
+                elsewhere.append((position, row, entrant))
+        # the other rows before, by entrant: a result moves hundreds of a large field's
+        placed_by = {
+            r.entrant: (p, r)
+            for p, r in enumerate(rows_before, 1)
+            if p > count_after or rows_after[p - 1] is not r
+        }
+        for position, row, entrant in elsewhere:
             placed = placed_by.get(row.entrant)
             if placed is None:
                 same_entrants = False
@@ -319,7 +326,8 @@ def _compare(before: Standings, after: Standings, entrants: dict[str, int]) -> C
                     unmoved.add(key)
             else:
                 others.append((key_of, position, row))
-        if found != sum(1 for row in rows_before if row.entrant in entrants):
+        # every entrant's row before found now (found counts distinct entrants' rows)
+        if found != count and found != sum(1 for row in rows_before if row.entrant in entrants):
             same_entrants = False
     return Compared(same, unmoved, same_entrants, others)
 
