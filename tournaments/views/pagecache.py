@@ -163,26 +163,41 @@ def _stamp(slug: str) -> dict[str, Any] | None:
     event = Event.objects.filter(slug=slug, public=True).values(*STAMPED).first()
     if event is None:
         return None
-    stamp = {
-        "generation": current,
-        "version": ":".join(
-            str(v)
-            for v in (
-                event["pk"],
-                int(event["created_at"].timestamp() * 1e6),
-                int(event["updated_at"].timestamp() * 1e6),
-                event["results_version"],
-                event["standings_version"],
-                # the standings are published before their outlook: a page built between
-                # the two is built again once the outlook is attached
-                event["outlook_version"],
-                names_epoch(event["pk"]),
-            )
-        ),
-    }
+    stamp = {"generation": current, "version": _version_of(event)}
     if current is not None:
         _cache_call("set", "pagestamp:" + slug, stamp, timeout=STAMP_SECONDS)
     return stamp
+
+
+def _version_of(event: dict[str, Any]) -> str:
+    """A stamp's version: the event's ``STAMPED`` values and its names epoch."""
+    return ":".join(
+        str(v)
+        for v in (
+            event["pk"],
+            int(event["created_at"].timestamp() * 1e6),
+            int(event["updated_at"].timestamp() * 1e6),
+            event["results_version"],
+            event["standings_version"],
+            # the standings are published before their outlook: a page built between
+            # the two is built again once the outlook is attached
+            event["outlook_version"],
+            names_epoch(event["pk"]),
+        )
+    )
+
+
+def version_at_commit(event_id: int) -> str | None:
+    """The version the public event's stamp will hold once the running transaction
+    commits: read from the database as this transaction sees it (its own writes too), or
+    None for a private or missing event. Never stored as a stamp: until the commit no
+    other process may name anything by it (a visitor would build that version's page
+    from the rows of the version before). For what a service builds inside its
+    transaction and stores at its commit (tournaments/views/release_warm.py)."""
+    from tournaments.models import Event
+
+    event = Event.objects.filter(pk=event_id, public=True).values(*STAMPED).first()
+    return None if event is None else _version_of(event)
 
 
 def page_key(request: HttpRequest, view: str, slug: str, stamp: dict[str, Any]) -> str:
