@@ -439,3 +439,24 @@ def test_a_failure_before_the_commit_leaves_the_release_and_no_claim(
     assert not cache.has_key("building:" + key) and not cache.has_key(key)
     _run(hooks, django_capture_on_commit_callbacks)
     assert all("Round 3" in _page(client, event.slug, n)[1] for n in range(1, 8))
+
+
+def test_the_thread_of_the_releases_transaction_never_waits_for_its_own_claims(
+    client, drafted, director, monkeypatch
+):
+    """Before its commit the release's claims are its own transaction's: the same thread
+    (a test, a command reading after a publish inside its transaction) builds the page and
+    the API answer rather than waiting for what only that commit stores."""
+    import time
+
+    event, third = drafted
+    rounds.publish_round(third, by=director)  # (its commit never comes in this test)
+
+    def waited(seconds):
+        raise AssertionError("waited for its own claim")
+
+    monkeypatch.setattr(time, "sleep", waited)
+    status, html = _page(client, event.slug, 1)
+    assert status == 200 and "Round 3" in html
+    answer = client.get(reverse("api-v1:round", args=[event.slug, 3]))
+    assert answer.status_code == 200 and answer["X-Page-Cache"] == "miss"

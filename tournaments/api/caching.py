@@ -237,10 +237,11 @@ def prepare(
     lock = "building:" + key
     if pagecache.cache_call("add", lock, 1, timeout=pagecache.BUILD_LOCK_SECONDS) is not True:
         return None
+    pagecache.hold(key)
     try:
         body = _build(shape, read)
     except BaseException as failure:
-        pagecache.cache_call("delete", lock)
+        pagecache.let_go(key)
         if isinstance(failure, ApiError):
             return None
         raise
@@ -253,7 +254,7 @@ def put(prepared: Prepared) -> None:
     try:
         pagecache.cache_call("set", key, stored, timeout=settings.ARBITER_PAGE_CACHE_SECONDS)
     finally:
-        pagecache.cache_call("delete", "building:" + key)
+        pagecache.let_go(key)
 
 
 def _stored(value: Any) -> bool:
@@ -267,6 +268,8 @@ def _built_by_another(key: str) -> tuple[bytes, bytes | None] | None:
     lock = "building:" + key
     if pagecache.cache_call("add", lock, 1, timeout=pagecache.BUILD_LOCK_SECONDS) is not False:
         return None  # this visitor builds (or the cache failed: build without waiting)
+    if pagecache.held_here(key):
+        return None  # (claimed by this thread's own transaction: stored at its commit)
     deadline = time.monotonic() + BUILD_WAIT_SECONDS
     while time.monotonic() < deadline:
         time.sleep(BUILD_POLL_SECONDS)

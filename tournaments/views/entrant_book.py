@@ -171,7 +171,7 @@ def _build_or_wait(key: str, build: Callable[[], Part]) -> Part | None:
     taken = pagecache.cache_call("add", lock, 1, timeout=pagecache.BUILD_LOCK_SECONDS)
     if taken is None:  # the cache is down: each page reads its own rows
         return None
-    if taken is False:  # another visitor builds it
+    if taken is False and not pagecache.held_here(key):  # another visitor builds it
         deadline = time.monotonic() + BUILD_WAIT_SECONDS
         while time.monotonic() < deadline:
             time.sleep(BUILD_POLL_SECONDS)
@@ -488,11 +488,12 @@ def placings_part(event: Event, rounds: list[Round], version: str) -> Prepared |
 def _prepare(key: str, slot: int, build: Callable[[], Part]) -> Prepared | None:
     if not _claim(key, slot):
         return None
+    pagecache.hold(key)
     started = time.monotonic()
     try:
         part = build()
     except BaseException:
-        pagecache.cache_call("delete", "building:" + key)  # (the visitors build it)
+        pagecache.let_go(key)  # (the visitors build it)
         raise
     log.info("entrant book: %s built before the commit in %.3f s", key, time.monotonic() - started)
     return key, slot, part
@@ -505,7 +506,7 @@ def store(prepared: Prepared) -> None:
     try:
         pagecache.cache_call("set", key, part, timeout=settings.ARBITER_PAGE_CACHE_SECONDS)
     finally:
-        pagecache.cache_call("delete", "building:" + key)
+        pagecache.let_go(key)
     _keep(slot, key, part)
 
 

@@ -442,6 +442,46 @@ def _store(request: HttpRequest, key: str, latest: str, response: HttpResponse) 
     return served
 
 
+# -- keys claimed inside a transaction ---------------------------------------------------
+#
+# A transaction that builds what its commit makes visible (a release: the released round's
+# part of the entrant book, the round's API answer) claims their keys before its commit and
+# stores them at it (tournaments/views/release_warm.py): a visitor elsewhere that asks
+# first waits for them rather than building them. The thread holding the transaction never
+# waits for its own claim: nothing stores it before its commit (a test reading inside its
+# transaction, a command reading after a publish inside its own).
+
+_held = threading.local()
+HELD_MOST = 256  # keys a thread remembers (a transaction rolled back leaves its claims)
+
+
+def _held_keys() -> set[str]:
+    found: set[str] | None = getattr(_held, "keys", None)
+    if found is None:
+        found = _held.keys = set()
+    return found
+
+
+def hold(key: str) -> None:
+    """Note ``key``, whose build lock was just taken, as claimed by this thread's
+    transaction (until ``let_go``)."""
+    held = _held_keys()
+    if len(held) >= HELD_MOST:
+        held.clear()
+    held.add(key)
+
+
+def held_here(key: str) -> bool:
+    """Whether this thread's transaction claimed ``key``: it builds it rather than waits."""
+    return key in _held_keys()
+
+
+def let_go(key: str) -> None:
+    """The claim of ``key`` given up: its build lock deleted (stored, or failed)."""
+    _held_keys().discard(key)
+    _cache_call("delete", "building:" + key)
+
+
 # -- for the public API (tournaments/api/caching.py): the same stamps and stores ----------
 
 event_stamp = _stamp

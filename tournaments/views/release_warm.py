@@ -184,7 +184,7 @@ def _unclaim(made: list[Any]) -> None:
     """The claims of what was built before a failure, let go (the visitors build it)."""
     for found in made:
         if found is not None:
-            pagecache.cache_call("delete", "building:" + found[0])
+            pagecache.let_go(found[0])
 
 
 @contextmanager
