@@ -18,7 +18,9 @@ players of a hall reloading after the announcement. Nothing of the new round is 
 when the first client asks (a fresh cache prefix per run; the round is new).
 
 Prints p50, p95 and max per kind and overall, the errors, when the last answer came, the
-gunicorn processes' CPU meanwhile (the work, apart from a shared machine's queue), how the
+gunicorn processes' CPU meanwhile (the work, apart from a shared machine's queue), the
+Celery worker's (the release's standings, their outlook, the prerendered fragments: on the
+same cores) and the clients' (this process's threads), the publish's own CPU, how the
 page cache answered (miss, hit, stale), and the goal (p95 < 200 ms, 0 errors). The
 clients are threads of this process on loopback (http.client), so they share the two
 cores with the server: a real crowd's clients do not. The API's per-address limit is
@@ -119,6 +121,22 @@ def _served_by(port: int) -> list[int]:
     return found
 
 
+def _worker_of(queue: str) -> list[int]:
+    """This run's Celery worker (its environment names this run's queue)."""
+    from pathlib import Path
+
+    found = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            if b"celery" in (proc / "cmdline").read_bytes() and (
+                f"CELERY_QUEUE={queue}".encode() in (proc / "environ").read_bytes()
+            ):
+                found.append(int(proc.name))
+        except (OSError, ValueError):
+            continue
+    return found
+
+
 def _percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -209,16 +227,22 @@ def main() -> None:
             t.start()
         load_before = os.getloadavg()
         servers = _served_by(port)
-        cpu_before = _cpu(servers)
+        tasks = _worker_of(env["CELERY_QUEUE"])
+        cpu_before, worker_before = _cpu(servers), _cpu(tasks)
         published = time.monotonic()
+        publish_cpu = time.process_time()
         rounds.publish_round(drafted, by=None)
         start.append(time.monotonic())  # the publish has committed (its on_commit hooks ran)
+        clients_before = time.process_time()
         go.set()
         for t in threads:
             t.join(120)
         publish_s = start[0] - published
+        publish_cpu = clients_before - publish_cpu
         load_after = os.getloadavg()
         cpu_used = _cpu(servers) - cpu_before
+        worker_used = _cpu(tasks) - worker_before
+        clients_used = time.process_time() - clients_before
 
     every = found["entrant page"] + found["API round"]
     print()
@@ -226,7 +250,8 @@ def main() -> None:
           f"before, {load_after[0]:.2f} after; gunicorn {workers} sync workers, PostgreSQL, "
           f"Redis {'yes, with a Celery worker' if redis_url else 'no'}")  # fmt: skip
     print(f"event: {entrants} entrants (WOC), round {drafted.number} released "
-          f"(publish_round {publish_s * 1000:.0f} ms); {len(chosen)} clients starting within "
+          f"(publish_round {publish_s * 1000:.0f} ms, {publish_cpu * 1000:.0f} ms of CPU); "
+          f"{len(chosen)} clients starting within "
           f"{spread:.0f} s of the commit, each: its entrant page, then the API round")  # fmt: skip
     print()
     print("| what          | requests |   p50 ms |   p95 ms |   max ms |")
@@ -247,7 +272,8 @@ def main() -> None:
     print(f"last client done {last:.1f} s after the commit; {len(finished)} of {len(chosen)} "
           f"clients done; errors: {len(errors)}")  # fmt: skip
     print(f"gunicorn CPU (user + system) from the publish to the last answer: {cpu_used:.1f} s "
-          f"({cpu_used / max(1, len(every)) * 1000:.1f} ms a request)")  # fmt: skip
+          f"({cpu_used / max(1, len(every)) * 1000:.1f} ms a request); the Celery worker "
+          f"{worker_used:.1f} s; the clients (this process) {clients_used:.1f} s")  # fmt: skip
     for kind, seen in states.items():
         print(f"{kind}, page cache answers: "
               + ", ".join(f"{n} {state}" for state, n in sorted(seen.items())))  # fmt: skip

@@ -42,3 +42,15 @@ class TournamentsConfig(AppConfig):
         for model in (Entrant, Team):
             for signal in (post_save, post_delete):
                 signal.connect(renamed, sender=model, weak=False, dispatch_uid=f"names-{model}")
+
+        # A release's crowd: what it asks for first, built in the release's transaction and
+        # its standings', stored at their commits (tournaments/views/release_warm.py).
+        from tournaments.signals import round_releasing, standings_publishing
+        from tournaments.views import release_warm
+
+        round_releasing.connect(
+            release_warm.at_release, weak=False, dispatch_uid="release-warm-round"
+        )
+        standings_publishing.connect(
+            release_warm.at_standings, weak=False, dispatch_uid="release-warm-standings"
+        )

@@ -65,6 +65,16 @@ def _builds(monkeypatch):
     return built
 
 
+def _nothing_warmed(monkeypatch):
+    """Neither the transactions (the release's, its standings') nor the tasks build
+    anything for the visitors."""
+    monkeypatch.setattr(release_warm, "after_release", lambda *args: None)
+    monkeypatch.setattr(release_warm, "after_standings", lambda *args: None)
+    monkeypatch.setattr(entrant_book, "release_part", lambda *args: None)
+    monkeypatch.setattr(entrant_book, "placings_part", lambda *args: None)
+    monkeypatch.setattr("tournaments.api.main.prepare_round", lambda *args: None)
+
+
 def _publish(director, third, django_capture_on_commit_callbacks, monkeypatch):
     """Publish, then run what the commit sends (the tasks run in the test's process)."""
     sent = []
@@ -172,11 +182,11 @@ def test_the_book_a_release_adds_to_is_the_book_built_whole(
 def test_a_visitor_first_after_the_release_adds_the_round_too(
     client, drafted, director, django_capture_on_commit_callbacks, monkeypatch
 ):
-    """The task has not run yet (a crowd waiting at the commit): the first visitor builds
-    the book as the task would, from the release's note, and it is the book built whole."""
+    """Nothing was built for the crowd (neither before the commit nor by the task): the
+    first visitor builds the book as the task would, from the release's note, and it is
+    the book built whole."""
     event, third = drafted
-    monkeypatch.setattr(release_warm, "after_release", lambda *args: None)
-    monkeypatch.setattr(release_warm, "after_standings", lambda *args: None)
+    _nothing_warmed(monkeypatch)
     built = _builds(monkeypatch)
     _publish(director, third, django_capture_on_commit_callbacks, monkeypatch)
     built.clear()
@@ -292,3 +302,161 @@ def test_the_standings_after_a_release_keep_the_api_rounds_answer(
     after = client.get(path)
     assert after["X-Page-Cache"] == "miss" and after.content != answer.content
     assert Match.objects.get(pk=match.pk).result is not None
+
+
+def _round_answers(monkeypatch):
+    """The API round answers built (one item each)."""
+    from tournaments.api import caching, schemas
+
+    built = []
+    real = caching._build
+
+    def build(shape, read):
+        if shape is schemas.Round:
+            built.append(shape)
+        return real(shape, read)
+
+    monkeypatch.setattr(caching, "_build", build)
+    return built
+
+
+def _run(hooks, django_capture_on_commit_callbacks):
+    """Run commit hooks captured earlier, and the hooks they register (a task's commits)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        for hook in hooks:
+            hook()
+
+
+def test_the_release_builds_the_crowds_first_asks_before_its_commit_and_stores_them_first(
+    client, drafted, director, django_capture_on_commit_callbacks, monkeypatch
+):
+    """The crowd comes at the commit, before the release's task runs: the release's own
+    transaction builds the released round's part of the entrant book and the round's API
+    answer, claims their keys (a visitor that asks first waits rather than builds) and
+    stores them from the commit's first hook, before the event's stamp moves. Then neither
+    the task nor any visitor builds them; the director's language and zone are kept."""
+    from django.core.cache import cache
+    from django.utils import timezone, translation
+
+    from tournaments import selectors
+    from tournaments.api import caching
+
+    event, third = drafted
+    built, answers = _builds(monkeypatch), _round_answers(monkeypatch)
+    with translation.override("fr"), timezone.override("Asia/Tokyo"):
+        with django_capture_on_commit_callbacks(execute=False) as hooks:
+            rounds.publish_round(third, by=director)
+        assert translation.get_language() == "fr"
+        assert timezone.get_current_timezone_name() == "Asia/Tokyo"
+    assert built == [("matches", [3])] and len(answers) == 1  # before the commit
+    event.refresh_from_db()
+    shown = selectors.public_rounds(event)
+    version = pagecache.version_at_commit(event.pk)
+    book = entrant_book._keys(event, shown, version)[0]
+    answer = caching._key("round", event.slug, (3,), version)
+    for key in (book, answer):
+        assert cache.get("building:" + key) and not cache.has_key(key)
+    hooks[0]()  # the commit's first hook: the release noted, what it built stored
+    for key in (book, answer):
+        assert cache.has_key(key) and not cache.has_key("building:" + key)
+    assert built == [("matches", [3])] and len(answers) == 1  # (its task built nothing)
+    _run(hooks[1:], django_capture_on_commit_callbacks)  # the stamp moves, the standings
+    assert cache.get(book) == entrant_book.build_matches(event, shown)  # the book built whole
+    built.clear()
+    entrant_book.forget()  # (a web worker: nothing in its memory)
+    pagecache._local.clear()
+    pages = {n: _page(client, event.slug, n) for n in range(1, 8)}
+    api = client.get(reverse("api-v1:round", args=[event.slug, 3]))
+    assert all(status == 200 and "Round 3" in html for status, html in pages.values())
+    assert api.status_code == 200 and api["X-Page-Cache"] == "hit"
+    assert built == [] and len(answers) == 1  # no visitor built anything
+
+
+def test_the_placings_of_a_releases_standings_are_stored_at_their_commit(
+    client, drafted, director, django_capture_on_commit_callbacks, monkeypatch
+):
+    """After a release, the transactions that publish its standings and then their outlook
+    build the entrant book's new placings (as they see the new snapshot), claim them and
+    store them from their commit's first hook, before the stamp moves and the live pages
+    are told: no visitor waits for placings."""
+    from django.core.cache import cache
+
+    from tournaments import selectors
+    from tournaments.services import at_commit
+
+    event, third = drafted
+    monkeypatch.setattr(standings, "schedule_recompute", lambda *args, **kwargs: False)
+    _publish(director, third, django_capture_on_commit_callbacks, monkeypatch)
+    built = _builds(monkeypatch)
+    for publish in (standings.publish_standings, standings.attach_outlook):
+        with django_capture_on_commit_callbacks(execute=False) as hooks:
+            assert publish(event.pk)
+        assert built == [("placings",)]
+        event.refresh_from_db()
+        shown = selectors.public_rounds(event)
+        key = entrant_book._keys(event, shown, pagecache.version_at_commit(event.pk))[1]
+        assert cache.get("building:" + key) and not cache.has_key(key)
+        assert isinstance(hooks[0], at_commit.AtCommit)
+        hooks[0]()
+        assert cache.has_key(key) and not cache.has_key("building:" + key)
+        assert cache.get(key) == entrant_book.build_placings(event)
+        _run(hooks[1:], django_capture_on_commit_callbacks)
+        built.clear()
+    assert event.outlook_version == event.standings_version == event.results_version
+    entrant_book.forget()
+    pages = {n: _page(client, event.slug, n) for n in range(1, 8)}
+    assert built == []
+    entrant_book.forget()
+    pagecache._local.clear()
+    cache.clear()
+    assert {n: _page(client, event.slug, n) for n in range(1, 8)} == pages  # built by a visitor
+
+
+def test_a_failure_before_the_commit_leaves_the_release_and_no_claim(
+    client, drafted, director, django_capture_on_commit_callbacks, monkeypatch
+):
+    """What the release builds for the crowd is only an optimisation: a failure (here the
+    book's build) leaves the release as it was, claims nothing, and the pages build it."""
+    from django.core.cache import cache
+
+    from tournaments import selectors
+
+    event, third = drafted
+
+    def broken(*args):
+        raise RuntimeError("the book's build failed")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(entrant_book, "build_matches", broken)
+        with django_capture_on_commit_callbacks(execute=False) as hooks:
+            rounds.publish_round(third, by=director)
+    third.refresh_from_db()
+    assert third.status == Round.Status.PUBLISHED
+    event.refresh_from_db()
+    key = entrant_book._keys(
+        event, selectors.public_rounds(event), pagecache.version_at_commit(event.pk)
+    )[0]
+    assert not cache.has_key("building:" + key) and not cache.has_key(key)
+    _run(hooks, django_capture_on_commit_callbacks)
+    assert all("Round 3" in _page(client, event.slug, n)[1] for n in range(1, 8))
+
+
+def test_the_thread_of_the_releases_transaction_never_waits_for_its_own_claims(
+    client, drafted, director, monkeypatch
+):
+    """Before its commit the release's claims are its own transaction's: the same thread
+    (a test, a command reading after a publish inside its transaction) builds the page and
+    the API answer rather than waiting for what only that commit stores."""
+    import time
+
+    event, third = drafted
+    rounds.publish_round(third, by=director)  # (its commit never comes in this test)
+
+    def waited(seconds):
+        raise AssertionError("waited for its own claim")
+
+    monkeypatch.setattr(time, "sleep", waited)
+    status, html = _page(client, event.slug, 1)
+    assert status == 200 and "Round 3" in html
+    answer = client.get(reverse("api-v1:round", args=[event.slug, 3]))
+    assert answer.status_code == 200 and answer["X-Page-Cache"] == "miss"

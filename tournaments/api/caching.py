@@ -144,14 +144,18 @@ def respond(
     return _answer(request, body, _tag(key), "miss", stored[1])
 
 
-def _key(name: str, slug: str | None, params: tuple[object, ...]) -> str | None:
+def _key(
+    name: str, slug: str | None, params: tuple[object, ...], at: str | None = None
+) -> str | None:
     """The key of an anonymous answer now, in the active language; None when it is not
-    stored (a private or missing event: its read says 404)."""
+    stored (a private or missing event: its read says 404). ``at``: the event's stamp
+    version to name it by (a transaction's, before its commit: pagecache.version_at_commit)
+    rather than its stamp now."""
     if slug is None:
         current = generation()
         version = None if current is None else f"g{current}"
     else:
-        stamp = pagecache.event_stamp(slug)
+        stamp = {"version": at} if at is not None else pagecache.event_stamp(slug)
         version = None if stamp is None else _version(name, stamp)
     if version is None:
         return None
@@ -208,6 +212,51 @@ def store(
     return True
 
 
+Prepared = tuple[str, tuple[bytes, bytes | None]]  # the key, the answer as stored
+
+
+def prepare(
+    name: str,
+    shape: type[BaseModel],
+    read: Callable[[], Any],
+    *,
+    slug: str,
+    at: str,
+    params: tuple[object, ...] = (),
+) -> Prepared | None:
+    """Inside a transaction that makes the event's stamp version ``at`` (a round's
+    release): the anonymous answer ``respond`` would store under that version, in the
+    active language, built as the transaction sees the database, its key claimed (a visitor
+    that asks before it is stored waits for it rather than building it); ``put`` stores it
+    at the commit. None when it is stored or claimed already, or not found."""
+    if not settings.ARBITER_PAGE_CACHE:
+        return None
+    key = _key(name, slug, params, at)
+    if key is None or pagecache.cache_call("has_key", key) is not False:
+        return None
+    lock = "building:" + key
+    if pagecache.cache_call("add", lock, 1, timeout=pagecache.BUILD_LOCK_SECONDS) is not True:
+        return None
+    pagecache.hold(key)
+    try:
+        body = _build(shape, read)
+    except BaseException as failure:
+        pagecache.let_go(key)
+        if isinstance(failure, ApiError):
+            return None
+        raise
+    return key, (body, _gzipped(body))
+
+
+def put(prepared: Prepared) -> None:
+    """Store an answer ``prepare`` built, and let its key's claim go."""
+    key, stored = prepared
+    try:
+        pagecache.cache_call("set", key, stored, timeout=settings.ARBITER_PAGE_CACHE_SECONDS)
+    finally:
+        pagecache.let_go(key)
+
+
 def _stored(value: Any) -> bool:
     """An answer as stored: the JSON and its gzip form (or None)."""
     return isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], bytes)
@@ -219,6 +268,8 @@ def _built_by_another(key: str) -> tuple[bytes, bytes | None] | None:
     lock = "building:" + key
     if pagecache.cache_call("add", lock, 1, timeout=pagecache.BUILD_LOCK_SECONDS) is not False:
         return None  # this visitor builds (or the cache failed: build without waiting)
+    if pagecache.held_here(key):
+        return None  # (claimed by this thread's own transaction: stored at its commit)
     deadline = time.monotonic() + BUILD_WAIT_SECONDS
     while time.monotonic() < deadline:
         time.sleep(BUILD_POLL_SECONDS)

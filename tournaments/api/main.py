@@ -14,7 +14,7 @@ from pydantic import RootModel
 
 from accounts.permissions import event_for_viewer
 from tournaments.api import reads, schemas
-from tournaments.api.caching import respond, store
+from tournaments.api.caching import Prepared, prepare, respond, store
 from tournaments.api.errors import not_found_response, validation_response
 
 api = NinjaAPI(
@@ -168,6 +168,22 @@ def store_round(slug: str, number: int) -> bool:
         schemas.Round,
         lambda: reads.one_round(event_for_viewer(AnonymousUser(), slug), number),
         slug=slug,
+        params=(number,),
+    )
+
+
+def prepare_round(slug: str, number: int, at: str) -> Prepared | None:
+    """Inside a round's release (``at``: the event's stamp version it commits), in the
+    active language: the anonymous answer to ``one_round``, built and claimed, for
+    caching.put at the commit."""
+    from django.contrib.auth.models import AnonymousUser
+
+    return prepare(
+        "round",
+        schemas.Round,
+        lambda: reads.one_round(event_for_viewer(AnonymousUser(), slug), number),
+        slug=slug,
+        at=at,
         params=(number,),
     )
 

@@ -17,7 +17,7 @@ from django.utils.translation import ngettext
 
 from rules.contract import EngineError, Finished, NeedsDecision, Problem, RoundPlan, SwapPlan
 from rules.draws import DrawNeeded, InvalidDraw
-from tournaments import selectors
+from tournaments import selectors, signals
 from tournaments.models import (
     Entrant,
     Event,
@@ -29,6 +29,7 @@ from tournaments.models import (
     Stage,
 )
 from tournaments.services import (
+    at_commit,
     audit,
     checkin,
     draws,
@@ -186,28 +187,38 @@ def publish_round(rnd: Round, *, by: Any, now: datetime | None = None) -> Round:
             event.save(update_fields=["status"])
         _score_byes(event, rnd)
         audit.log(event, "round.published", actor=by, at=now, subject=rnd.label)
-        # The pages and the API round the players are about to ask for, built by a task
-        # right after the commit; sent before the standings' task (so a single worker runs
-        # it first). Its version is the one results_changed gives the event just below.
-        transaction.on_commit(functools.partial(_warm_release, event, rnd.pk, now), robust=True)
+        # The pages and the API round the players are about to ask for: the released
+        # round's part of the entrant book and the round's answer built at the end of this
+        # transaction (round_releasing) and stored by the commit's first hook, before the
+        # stamp moves; the rest by a task right after the commit, sent before the
+        # standings' task (so a single worker runs it first). Its version is the one
+        # results_changed gives the event just below.
+        stores = at_commit.AtCommit()
+        transaction.on_commit(
+            functools.partial(_warm_release, event, rnd.pk, now, stores), robust=True
+        )
         standings.results_changed(event)
         live.changed(event.pk, live.ROUND_PUBLISHED)
         # each player's pairing by e-mail, sent by a task after the commit
         notifications.pairings_published(rnd, now=now)
         webhooks.notify(event, "round.published", {"round": rnd.number}, now=now)
+        stores.prepare(signals.round_releasing, event=event, rnd=rnd)  # (the last reads)
     return rnd
 
 
-def _warm_release(event: Event, round_id: int, published_at: datetime) -> None:
+def _warm_release(
+    event: Event, round_id: int, published_at: datetime, stores: at_commit.AtCommit
+) -> None:
     """After the release's commit: note which round made the event's new results version
-    (``released``), then send the release's warming task (tournaments/tasks.py,
-    warm_release). Never the release's failure: without either the pages build what they
-    need themselves."""
+    (``released``), store what the transaction built for the crowd (``stores``), then send
+    the release's warming task (tournaments/tasks.py, warm_release). Never the release's
+    failure: without any of them the pages build what they need themselves."""
     version = event.results_version  # (results_changed gave it in the transaction)
     try:
         cache.set(_release_key(event.pk, version), (round_id, published_at), RELEASE_NOTE_SECONDS)
     except Exception:
         log.warning("cache unavailable: release of round %s not noted", round_id)
+    stores()
     try:
         queue.send("tournaments.tasks.warm_release", event.pk, round_id, version)
     except Exception:

@@ -29,8 +29,9 @@ import rules.contention as contention_module
 from rules.contention import Contention
 from rules.contention import contention as contention_of
 from rules.contract import EventState, Standings
+from tournaments import signals
 from tournaments.models import Event, Match, StandingsSnapshot
-from tournaments.services import live, locking, queue, standings_kept, webhooks
+from tournaments.services import at_commit, live, locking, queue, standings_kept, webhooks
 from tournaments.services.mirror import outbox
 from tournaments.services.standings_store import (  # noqa: F401 (the standings API)
     ROW_FIELDS,
@@ -335,6 +336,7 @@ def publish_standings(
             if event.standings_version >= version:
                 standings_kept.keep(kept)  # still the record as of ``version``
                 return False
+            stores = at_commit.registered()  # (before the event's update: its hooks first)
             previous = computed.previous
             if kept.entrant_ids is None:
                 kept.entrant_ids = entrant_ids(event)
@@ -359,6 +361,8 @@ def publish_standings(
                 update["outlook_version"] = version  # nothing played: no outlook to wait for
             Event.objects.filter(pk=event.pk).update(**update)
             webhooks.notify(event, "standings.changed", {"standings_version": version}, now=now)
+            # a release's crowd asks for its entrants' new placings at this commit
+            stores.prepare(signals.standings_publishing, event_id=event_id, version=version)
             transaction.on_commit(lambda: published(event_id, version, "standings"))
         standings_kept.keep(kept)
         # read by bench/latency.py (the standings part of a save's way to the public page)
@@ -407,9 +411,11 @@ def attach_outlook(event_id: int, *, now: datetime | None = None) -> bool:
             event = locking.lock_event(event_id)
             if event.standings_version != version or event.outlook_version >= version:
                 return False
+            stores = at_commit.registered()  # (before the event's update: its hooks first)
             if snapshot.outlook_pending:
                 store_outlook(snapshot.pk, outlook)
             Event.objects.filter(pk=event_id).update(outlook_version=version)
+            stores.prepare(signals.standings_publishing, event_id=event_id, version=version)
             transaction.on_commit(lambda: published(event_id, version, "outlook"))
         if snapshot.outlook_pending:
             kept.outlook, kept.outlook_state = outlook, kept.state

@@ -106,23 +106,28 @@ def entrant_rows(event: Event, rounds: list[Round], number: int, user: Any) -> R
     return person, items, list(placings.get(pk, ()))
 
 
-def _keys(event: Event, rounds: list[Round]) -> tuple[str, str] | None:
+def _keys(event: Event, rounds: list[Round], version: str | None = None) -> tuple[str, str] | None:
     """The keys of the event's two parts: its matches (they change with the results, the
-    rounds shown and the names) and its placings (with the standings and their outlook)."""
-    versions = _versions(event)
+    rounds shown and the names) and its placings (with the standings and their outlook).
+    ``version``: the stamp's version to name them by (a transaction's, before its commit:
+    pagecache.version_at_commit); by default the event's stamp now."""
+    versions = _versions(event, version)
     return None if versions is None else _named(versions[0], rounds, *versions[1:])
 
 
-def _versions(event: Event) -> tuple[str, str, str] | None:
-    """What of the event's page-cache stamp names its parts: the event (id, times, names
-    epoch), its results version, its standings and outlook versions."""
+def _versions(event: Event, version: str | None = None) -> tuple[str, str, str] | None:
+    """What of the event's page-cache stamp (or of ``version``, a stamp's version) names
+    its parts: the event (id, times, names epoch), its results version, its standings and
+    outlook versions."""
     if not settings.ARBITER_PAGE_CACHE or not event.public:
         return None
-    stamp = pagecache.event_stamp(event.slug)
-    if stamp is None:
-        return None
+    if version is None:
+        stamp = pagecache.event_stamp(event.slug)
+        if stamp is None:
+            return None
+        version = stamp["version"]
     # pagecache's stamp: id, created, updated, results, standings, outlook, names epoch
-    parts = stamp["version"].split(":")
+    parts = version.split(":")
     if len(parts) != 7 or parts[0] != str(event.pk):
         return None  # (another stamp's form: no book rather than a wrong one)
     pk, created, updated, results, standings, outlook, names = parts
@@ -166,7 +171,7 @@ def _build_or_wait(key: str, build: Callable[[], Part]) -> Part | None:
     taken = pagecache.cache_call("add", lock, 1, timeout=pagecache.BUILD_LOCK_SECONDS)
     if taken is None:  # the cache is down: each page reads its own rows
         return None
-    if taken is False:  # another visitor builds it
+    if taken is False and not pagecache.held_here(key):  # another visitor builds it
         deadline = time.monotonic() + BUILD_WAIT_SECONDS
         while time.monotonic() < deadline:
             time.sleep(BUILD_POLL_SECONDS)
@@ -336,45 +341,53 @@ def _before_release(event: Event, rounds: list[Round]) -> Part | None:
     """The matches part of the event just before its last release, if the current results
     version is that release's and the part is stored."""
     key = _key_before_release(event, rounds)
-    if key is None:
-        return None
+    return None if key is None else _kept_or_stored(key, event.pk)
+
+
+def _kept_or_stored(key: str, slot: int) -> Part | None:
     with _kept_lock:
-        kept = _kept.get(event.pk)
+        kept = _kept.get(slot)
     if kept is not None and kept[0] == key:
         return kept[1]
     found = pagecache.cache_call("get", key)
     return found if isinstance(found, dict) else None
 
 
-def _key_before_release(event: Event, rounds: list[Round]) -> str | None:
+def _key_before_release(
+    event: Event, rounds: list[Round], version: str | None = None
+) -> str | None:
     """The key, in the active language, of the matches part just before the event's last
-    release, if the current results version is that release's."""
+    release, if the current results version is that release's. ``version``: inside the
+    release's transaction, the stamp's version it commits (the caller knows the last of
+    ``rounds`` is the round it releases: no note of it yet)."""
     from tournaments.services.rounds import released
 
-    versions = _versions(event)
+    versions = _versions(event, version)
     if versions is None or not rounds:
         return None
-    note = released(event.pk, int(versions[1]))
     last = rounds[-1]
-    if note is None or note != (last.pk, last.published_at):
-        return None
+    if version is None:
+        note = released(event.pk, int(versions[1]))
+        if note is None or note != (last.pk, last.published_at):
+            return None
     if any(r.number >= last.number for r in rounds[:-1]):
         return None  # (the new round's rows go last, as a build orders them: by round)
     return _named(versions[0], rounds[:-1], str(int(versions[1]) - 1), "")[0]
 
 
-def read_before_release(event: Event, rounds: list[Round]) -> bool:
+def read_before_release(event: Event, rounds: list[Round], version: str | None = None) -> bool:
     """Whether the event's book was read in the active language just before its last
     release: its matches part of the version before is kept or stored (a hall's players
-    read their pages during the round)."""
-    key = _key_before_release(event, rounds)
+    read their pages during the round). ``version``: as for ``_key_before_release``."""
+    key = _key_before_release(event, rounds, version)
     return key is not None and _stored_part(key, event.pk)
 
 
-def read_now(event: Event, rounds: list[Round]) -> bool:
+def read_now(event: Event, rounds: list[Round], version: str | None = None) -> bool:
     """Whether the event's book of its current results version is in use in the active
-    language: its matches part is kept, stored or being built."""
-    keys = _keys(event, rounds)
+    language: its matches part is kept, stored or being built. ``version``: as for
+    ``_keys``."""
+    keys = _keys(event, rounds, version)
     if keys is None:
         return False
     return _stored_part(keys[0], event.pk) or bool(
@@ -418,12 +431,83 @@ def _warm_part(key: str, slot: int, build: Callable[[], Part], *, claimed: bool 
         pagecache.cache_call("set", key, part, timeout=settings.ARBITER_PAGE_CACHE_SECONDS)
     finally:
         pagecache.cache_call("delete", "building:" + key)
+    _keep(slot, key, part)
+    log.info("entrant book: %s warmed in %.3f s", key, time.monotonic() - started)
+
+
+def _keep(slot: int, key: str, part: Part) -> None:
     with _kept_lock:
         _kept[slot] = (key, part)
         _kept.move_to_end(slot)
         while len(_kept) > KEPT_PARTS:
             _kept.popitem(last=False)
-    log.info("entrant book: %s warmed in %.3f s", key, time.monotonic() - started)
+
+
+# -- built inside the transaction that makes a version, stored at its commit ---------------
+#
+# The crowd a release brings arrives at its commit, before the worker picks up the
+# release's task: its first visitor built the released round's part (75 to 90 ms of CPU,
+# half a second of wall time beside the others) while every other visitor waited for it,
+# and again for the placings after the standings (docs/performance.md, "rel202"). So the
+# transaction that makes the version (the release, its standings, their outlook) builds
+# the part as that transaction sees the database, claims its key (a visitor that asks
+# before the part is stored waits for it rather than building it) and stores it at its
+# commit, before the commit's other hooks move the event's stamp
+# (tournaments/views/release_warm.py).
+
+Prepared = tuple[str, int, Part]  # the key, the worker's slot, the part
+
+
+def release_part(event: Event, rounds: list[Round], version: str) -> Prepared | None:
+    """Inside the release's transaction, in the active language: the matches part of
+    ``version`` (the stamp's version the release commits), the released round (the last of
+    ``rounds``) added to the part of the version before, when that is kept or stored. Its
+    key is claimed here; ``store`` stores it (at the commit). None when the part before is
+    not there (the release's task or a visitor builds the book whole), or the key is
+    stored or claimed already."""
+    keys = _keys(event, rounds, version)
+    before_key = _key_before_release(event, rounds, version)
+    if keys is None or before_key is None:
+        return None
+    before = _kept_or_stored(before_key, event.pk)
+    if before is None:
+        return None
+    return _prepare(
+        keys[0], event.pk, lambda: with_round(before, build_matches(event, rounds[-1:]))
+    )
+
+
+def placings_part(event: Event, rounds: list[Round], version: str) -> Prepared | None:
+    """Inside the transaction that publishes standings or their outlook, in the active
+    language: the placings part of ``version`` (the stamp's version it commits), as the
+    transaction sees the new snapshot. Its key is claimed here; ``store`` stores it."""
+    keys = _keys(event, rounds, version)
+    return None if keys is None else _prepare(keys[1], -event.pk, lambda: build_placings(event))
+
+
+def _prepare(key: str, slot: int, build: Callable[[], Part]) -> Prepared | None:
+    if not _claim(key, slot):
+        return None
+    pagecache.hold(key)
+    started = time.monotonic()
+    try:
+        part = build()
+    except BaseException:
+        pagecache.let_go(key)  # (the visitors build it)
+        raise
+    log.info("entrant book: %s built before the commit in %.3f s", key, time.monotonic() - started)
+    return key, slot, part
+
+
+def store(prepared: Prepared) -> None:
+    """Store a part built before the commit (``release_part``, ``placings_part``), and let
+    its key's claim go."""
+    key, slot, part = prepared
+    try:
+        pagecache.cache_call("set", key, part, timeout=settings.ARBITER_PAGE_CACHE_SECONDS)
+    finally:
+        pagecache.let_go(key)
+    _keep(slot, key, part)
 
 
 def forget() -> None:

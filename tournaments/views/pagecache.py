@@ -163,26 +163,41 @@ def _stamp(slug: str) -> dict[str, Any] | None:
     event = Event.objects.filter(slug=slug, public=True).values(*STAMPED).first()
     if event is None:
         return None
-    stamp = {
-        "generation": current,
-        "version": ":".join(
-            str(v)
-            for v in (
-                event["pk"],
-                int(event["created_at"].timestamp() * 1e6),
-                int(event["updated_at"].timestamp() * 1e6),
-                event["results_version"],
-                event["standings_version"],
-                # the standings are published before their outlook: a page built between
-                # the two is built again once the outlook is attached
-                event["outlook_version"],
-                names_epoch(event["pk"]),
-            )
-        ),
-    }
+    stamp = {"generation": current, "version": _version_of(event)}
     if current is not None:
         _cache_call("set", "pagestamp:" + slug, stamp, timeout=STAMP_SECONDS)
     return stamp
+
+
+def _version_of(event: dict[str, Any]) -> str:
+    """A stamp's version: the event's ``STAMPED`` values and its names epoch."""
+    return ":".join(
+        str(v)
+        for v in (
+            event["pk"],
+            int(event["created_at"].timestamp() * 1e6),
+            int(event["updated_at"].timestamp() * 1e6),
+            event["results_version"],
+            event["standings_version"],
+            # the standings are published before their outlook: a page built between
+            # the two is built again once the outlook is attached
+            event["outlook_version"],
+            names_epoch(event["pk"]),
+        )
+    )
+
+
+def version_at_commit(event_id: int) -> str | None:
+    """The version the public event's stamp will hold once the running transaction
+    commits: read from the database as this transaction sees it (its own writes too), or
+    None for a private or missing event. Never stored as a stamp: until the commit no
+    other process may name anything by it (a visitor would build that version's page
+    from the rows of the version before). For what a service builds inside its
+    transaction and stores at its commit (tournaments/views/release_warm.py)."""
+    from tournaments.models import Event
+
+    event = Event.objects.filter(pk=event_id, public=True).values(*STAMPED).first()
+    return None if event is None else _version_of(event)
 
 
 def page_key(request: HttpRequest, view: str, slug: str, stamp: dict[str, Any]) -> str:
@@ -425,6 +440,46 @@ def _store(request: HttpRequest, key: str, latest: str, response: HttpResponse) 
     for name, morsel in response.cookies.items():
         served.cookies[name] = morsel
     return served
+
+
+# -- keys claimed inside a transaction ---------------------------------------------------
+#
+# A transaction that builds what its commit makes visible (a release: the released round's
+# part of the entrant book, the round's API answer) claims their keys before its commit and
+# stores them at it (tournaments/views/release_warm.py): a visitor elsewhere that asks
+# first waits for them rather than building them. The thread holding the transaction never
+# waits for its own claim: nothing stores it before its commit (a test reading inside its
+# transaction, a command reading after a publish inside its own).
+
+_held = threading.local()
+HELD_MOST = 256  # keys a thread remembers (a transaction rolled back leaves its claims)
+
+
+def _held_keys() -> set[str]:
+    found: set[str] | None = getattr(_held, "keys", None)
+    if found is None:
+        found = _held.keys = set()
+    return found
+
+
+def hold(key: str) -> None:
+    """Note ``key``, whose build lock was just taken, as claimed by this thread's
+    transaction (until ``let_go``)."""
+    held = _held_keys()
+    if len(held) >= HELD_MOST:
+        held.clear()
+    held.add(key)
+
+
+def held_here(key: str) -> bool:
+    """Whether this thread's transaction claimed ``key``: it builds it rather than waits."""
+    return key in _held_keys()
+
+
+def let_go(key: str) -> None:
+    """The claim of ``key`` given up: its build lock deleted (stored, or failed)."""
+    _held_keys().discard(key)
+    _cache_call("delete", "building:" + key)
 
 
 # -- for the public API (tournaments/api/caching.py): the same stamps and stores ----------
