@@ -320,6 +320,10 @@ ARBITER_STANDINGS_PRUNE = env_bool("ARBITER_STANDINGS_PRUNE", True)
 # Public pages cached per event version for anonymous visitors (0 turns it off).
 ARBITER_PAGE_CACHE = env_bool("ARBITER_PAGE_CACHE", True)
 ARBITER_PAGE_CACHE_SECONDS = env_int("ARBITER_PAGE_CACHE_SECONDS", 600)
+# A round of up to this many matches has its entrant-book part and API answer built inside
+# its release's transaction (tournaments/views/release_warm.py, at_release); a larger one's
+# by the release's task after the commit.
+ARBITER_RELEASE_BUILD_MATCHES = env_int("ARBITER_RELEASE_BUILD_MATCHES", 1500)
 # A public page is rebuilt at most once every this many seconds; meanwhile visitors get the
 # newest built (pages poll every 20 s). 0: rebuilt on the first visit after each change.
 ARBITER_PAGE_MIN_AGE = env_int("ARBITER_PAGE_MIN_AGE", 5)

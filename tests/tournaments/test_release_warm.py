@@ -460,3 +460,22 @@ def test_the_thread_of_the_releases_transaction_never_waits_for_its_own_claims(
     assert status == 200 and "Round 3" in html
     answer = client.get(reverse("api-v1:round", args=[event.slug, 3]))
     assert answer.status_code == 200 and answer["X-Page-Cache"] == "miss"
+
+
+def test_a_round_larger_than_the_setting_is_left_to_the_releases_task(
+    client, drafted, director, django_capture_on_commit_callbacks, monkeypatch, settings
+):
+    """A field of thousands: building the round's part and answer inside the release would
+    hold the director's publish (and the event's row) for seconds; above
+    ARBITER_RELEASE_BUILD_MATCHES matches the release's task builds them after the commit."""
+    event, third = drafted
+    settings.ARBITER_RELEASE_BUILD_MATCHES = third.matches.count() - 1
+    built, answers = _builds(monkeypatch), _round_answers(monkeypatch)
+    with django_capture_on_commit_callbacks(execute=False) as hooks:
+        rounds.publish_round(third, by=director)
+    assert built == [] and answers == []  # nothing inside the release
+    _run(hooks, django_capture_on_commit_callbacks)
+    assert built and built[0] == ("matches", [3]) and len(answers) == 1  # by its task
+    built.clear()
+    assert all("Round 3" in _page(client, event.slug, n)[1] for n in range(1, 8))
+    assert ("matches", [3]) not in built  # and no visitor after it

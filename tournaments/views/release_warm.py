@@ -112,6 +112,10 @@ def at_release(event: Event, rnd: Round, **ignored: Any) -> Callable[[], None] |
 
     if not settings.ARBITER_PAGE_CACHE or not event.public:
         return None
+    if rnd.matches.count() > settings.ARBITER_RELEASE_BUILD_MATCHES:
+        # a field of thousands: seconds more of the director's publish, with the event's
+        # row locked; its task builds them right after the commit instead
+        return None
     with transaction.atomic():  # (a failure leaves the release's transaction as it was)
         version = pagecache.version_at_commit(event.pk)
         rounds = selectors.public_rounds(event)
