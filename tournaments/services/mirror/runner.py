@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db import close_old_connections, reset_queries
 
 from tournaments.services import queue
-from tournaments.services.mirror import push
+from tournaments.services.mirror import memory, push
 
 log = logging.getLogger(__name__)
 
@@ -103,8 +103,11 @@ def run_due(slug: str = "") -> dict[int, str]:
 
 def loop(*, slug: str = "", once: bool = False, tick: float = TICK) -> None:
     """`manage.py push_mirror`: push what is due, every ``tick`` seconds, until stopped."""
+    probing = memory.probing()
     while True:
-        run_due(slug)
+        done = run_due(slug)
+        if probing and any(outcome != "idle" for outcome in done.values()):
+            memory.probe("pushed")
         if once:
             return
         time.sleep(tick)

@@ -1,0 +1,140 @@
+"""The pusher's memory (docs/venue.md, "The pusher"): a process that runs all day.
+
+``probe`` (ARBITER_PUSHER_PROBE=1, off by default): one log line after a batch of pushes
+with what tells a kept object from the allocators' own keeping: the gc's counts, Python's
+allocated blocks, pymalloc's arenas, glibc's heap (mallinfo2), the caches that fill lazily,
+and tracemalloc's total when it traces (PYTHONTRACEMALLOC). For a bench or a diagnosis.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import gc
+import json
+import logging
+import os
+import re
+import sys
+import tempfile
+import threading
+import tracemalloc
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+_FIELDS = ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+           "fordblks", "keepcost")  # fmt: skip
+
+
+class _Mallinfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in _FIELDS]
+
+
+def _libc() -> Any:
+    """The C library when it is glibc (malloc_trim, mallinfo2 are glibc's own), else None."""
+    try:
+        libc = ctypes.CDLL(None)
+        libc.gnu_get_libc_version  # noqa: B018 - only glibc has it
+    except (OSError, AttributeError):
+        return None
+    return libc
+
+
+_LIBC = _libc()
+
+
+def probing() -> bool:
+    return os.environ.get("ARBITER_PUSHER_PROBE", "") == "1"
+
+
+def mallinfo() -> dict[str, int]:
+    """glibc's heap in KiB: arena (the main heap's size), hblkhd (mmap'd blocks), uordblks
+    (in use), fordblks (free, kept), keepcost (free at the top, trimmable). {} elsewhere."""
+    if _LIBC is None or not hasattr(_LIBC, "mallinfo2"):
+        return {}
+    _LIBC.mallinfo2.restype = _Mallinfo2
+    found = _LIBC.mallinfo2()
+    return {
+        name: getattr(found, name) // 1024
+        for name in ("arena", "hblkhd", "uordblks", "fordblks", "keepcost")
+    }
+
+
+_PYMALLOC = {
+    "arenas": re.compile(r"# arenas allocated current\s*=\s*([\d,]+)"),
+    "arenas_highwater": re.compile(r"# arenas highwater mark\s*=\s*([\d,]+)"),
+    "allocated_kib": re.compile(r"# bytes in allocated blocks\s*=\s*([\d,]+)"),
+    "available_kib": re.compile(r"# bytes in available blocks\s*=\s*([\d,]+)"),
+    "free_pools_kib": re.compile(r"\d+ unused pools \* \d+ bytes\s*=\s*([\d,]+)"),
+}
+
+
+def pymalloc() -> dict[str, int]:
+    """pymalloc's arenas (sys._debugmallocstats, which writes to the C stderr): how many,
+    and the bytes in blocks in use, free blocks and free pools (KiB)."""
+    sys.stderr.flush()
+    with tempfile.TemporaryFile() as out:
+        saved = os.dup(2)
+        try:
+            os.dup2(out.fileno(), 2)
+            sys._debugmallocstats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        out.seek(0)
+        text = out.read().decode(errors="replace")
+    found = {}
+    for name, pattern in _PYMALLOC.items():
+        match = pattern.search(text)
+        if match:
+            value = int(match.group(1).replace(",", ""))
+            found[name] = value // 1024 if name.endswith("_kib") else value
+    return found
+
+
+def caches() -> dict[str, int]:
+    """The sizes of the caches a long-running Django process fills as it goes."""
+    found: dict[str, int] = {"modules": len(sys.modules), "re": len(getattr(re, "_cache", {}))}
+    with contextlib.suppress(Exception):
+        from django.utils.translation import trans_real
+
+        found["translations"] = len(trans_real._translations)
+    with contextlib.suppress(Exception):
+        from django.core.cache import caches as django_caches
+
+        found["locmem"] = len(getattr(django_caches["default"], "_cache", ()))
+    with contextlib.suppress(Exception):
+        from django.db import connection
+
+        found["queries"] = len(connection.queries_log)
+    with contextlib.suppress(Exception):
+        from psycopg import _queries
+
+        # each SQL text's parsed form, kept up to 128 (a prefetch's IN list of each length)
+        found["psycopg_sql"] = sum(
+            getattr(_queries, name).cache_info().currsize
+            for name in ("_query2pg", "_query2pg_client")
+        )
+    return found
+
+
+def probe(label: str = "") -> dict[str, Any]:
+    """What the probe logs (see the module's doc): one JSON line, "pusher memory: {...}"."""
+    found: dict[str, Any] = {
+        "label": label,
+        "gc_objects": len(gc.get_objects()),
+        "gc_counts": gc.get_count(),
+        # collections so far and objects they freed, per generation (a full one is the 3rd)
+        "gc_runs": [(g["collections"], g["collected"]) for g in gc.get_stats()],
+        "gc_frozen": gc.get_freeze_count(),
+        "blocks": sys.getallocatedblocks(),
+        "threads": threading.active_count(),
+        "malloc": mallinfo(),
+        "pymalloc": pymalloc(),
+        "caches": caches(),
+    }
+    if tracemalloc.is_tracing():
+        found["traced_kib"] = tracemalloc.get_traced_memory()[0] // 1024
+    log.info("pusher memory: %s", json.dumps(found, separators=(",", ":")))
+    return found
