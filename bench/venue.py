@@ -46,6 +46,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import signal
 import statistics
 import sys
 import tempfile
@@ -265,11 +266,12 @@ def day(pair: Any, players: int, results: int, compression: float, seed: int) ->
     desk.link_venue(pair.venue, slug, pair.link.url, token)
     real_day = DAY_HOURS * 3600 / compression
     pause = real_day / results
+    probe = os.environ.get("BENCH_VENUE_PUSHER_PROBE", "0")
     pusher = pair.venue.spawn(
         "pusher", [sys.executable, "manage.py", "push_mirror", slug],
         ARBITER_MIRROR_PUSHER="command",
         DJANGO_DEBUG=os.environ.get("BENCH_VENUE_PUSHER_DEBUG", "1"),
-        ARBITER_PUSHER_PROBE=os.environ.get("BENCH_VENUE_PUSHER_PROBE", "0"),
+        ARBITER_PUSHER_PROBE=probe,
     )  # fmt: skip
     time.sleep(2)
     started = time.monotonic()
@@ -291,6 +293,8 @@ def day(pair: Any, players: int, results: int, compression: float, seed: int) ->
         rss, cpu = _proc(pusher.popen.pid)
         samples.append(((time.monotonic() - started) * compression / 3600, rss, cpu))
         split.append((*_split(pusher.popen.pid), _probed(pusher.log)))
+        if probe == "1" and split[-1][2]:  # its handler is set (a first probe logged):
+            os.kill(pusher.popen.pid, signal.SIGUSR1)  # a probe now, read at the next sample
         sent.append((*_pushes(pusher.log), pair.link.bytes_up))
         if tick in cuts_at:
             pair.link.cut()
