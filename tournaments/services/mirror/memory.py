@@ -133,7 +133,7 @@ def caches() -> dict[str, int]:
     with contextlib.suppress(Exception):
         from django.utils.translation import trans_real
 
-        found["translations"] = len(trans_real._translations)
+        found["translations"] = len(getattr(trans_real, "_translations", ()))
     with contextlib.suppress(Exception):
         from django.core.cache import caches as django_caches
 
