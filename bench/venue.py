@@ -26,15 +26,19 @@ with the loopback proxy of tests/venue/proxy.py between them (open: a live link)
    (400) through the services, paced so that the day lasts 10 h / BENCH_VENUE_COMPRESSION
    (120: 5 minutes); the link is cut for a simulated 20 minutes three times. The pusher's
    RSS and CPU time are read from /proc every simulated 15 minutes; the slope of each
-   against simulated hours is printed (least squares), with the first and last hour's CPU.
+   against simulated hours is printed (least squares), with the first and last hour's CPU,
+   and per hour the RSS split into anonymous (heaps, arenas) and file-backed (the
+   program's and libraries' pages) from /proc/<pid>/smaps_rollup.
    The desk saves as fast as it can when its saves are slower than the pace: the day's
    real length and so its true compression are printed.
 
 BENCH_VENUE_PARTS (1,2,3) runs some parts only (2 needs 1); BENCH_VENUE_PUSHER_DEBUG (1, as
-under `make run`) is the day's pusher's DJANGO_DEBUG; BENCH_VENUE_SEED (31) seeds the
-results. PostgreSQL from BENCH_DATABASE_URL or DATABASE_URL (its server: the databases are made
-there); Redis from REDIS_URL (optional, the public instance's cache). A benchmark never
-fails a build.
+under `make run`) is the day's pusher's DJANGO_DEBUG; BENCH_VENUE_PUSHER_PROBE=1 has the
+pusher log its memory probe after each batch of pushes (ARBITER_PUSHER_PROBE: gc, pymalloc,
+glibc's heap; it costs the pusher memory and time, so not for the figures);
+BENCH_VENUE_SEED (31) seeds the results. PostgreSQL from BENCH_DATABASE_URL or DATABASE_URL
+(its server: the databases are made there); Redis from REDIS_URL (optional, the public
+instance's cache). A benchmark never fails a build.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import signal
 import statistics
 import sys
 import tempfile
@@ -151,6 +156,45 @@ def _proc(pid: int) -> tuple[float, float]:
     return rss / 1024, cpu
 
 
+def _split(pid: int) -> tuple[float, float]:
+    """(anonymous RSS, file-backed RSS) of a process in MiB, from /proc/<pid>/smaps_rollup:
+    the heaps and arenas against the pages of the program, its libraries and mapped files."""
+    found: dict[str, int] = {}
+    with open(f"/proc/{pid}/smaps_rollup") as rollup:
+        for line in rollup:
+            name, _sep, rest = line.partition(":")
+            if name in ("Rss", "Anonymous", "Shmem"):
+                found[name] = int(rest.split()[0])
+    anon = found.get("Anonymous", 0)
+    return anon / 1024, (found.get("Rss", 0) - anon - found.get("Shmem", 0)) / 1024
+
+
+def _probed(log: Path) -> str:
+    """The pusher's last memory probe (ARBITER_PUSHER_PROBE=1: tournaments/services/mirror/
+    memory.py) in short: glibc's heap in use / free, pymalloc's arenas, gc objects, modules."""
+    last = b""
+    with log.open("rb") as lines:
+        for line in lines:
+            if b"pusher memory: " in line:
+                last = line
+    if not last:
+        return ""
+    found = json.loads(last.split(b"pusher memory: ", 1)[1])
+    heap, arenas, kept = found.get("malloc", {}), found.get("pymalloc", {}), found["caches"]
+    used = arenas.get("allocated_kib", 0) / 1024
+    spare = (arenas.get("available_kib", 0) + arenas.get("free_pools_kib", 0)) / 1024
+    said = (
+        f"heap {heap.get('arena', 0) // 1024}+{heap.get('hblkhd', 0) // 1024} MiB: "
+        f"used {heap.get('uordblks', 0) / 1024:.1f} free {heap.get('fordblks', 0) / 1024:.1f}; "
+        f"pymalloc {arenas.get('arenas', 0)} arenas (used {used:.1f} free {spare:.1f}); "
+        f"{found['gc_objects']} objects, {found['blocks']} blocks, {kept['modules']} modules, "
+        f"full collections {found['gc_runs'][2][0]}, psycopg SQL kept {kept.get('psycopg_sql')}"
+    )
+    if "traced_kib" in found:
+        said += f", traced {found['traced_kib'] / 1024:.1f} MiB"
+    return said
+
+
 def slope(xs: list[float], ys: list[float]) -> float:
     mean_x, mean_y = statistics.fmean(xs), statistics.fmean(ys)
     spread = sum((x - mean_x) ** 2 for x in xs)
@@ -176,10 +220,15 @@ def _pushes(log: Path) -> tuple[int, int]:
 
 
 def _per_hour(
-    hours: list[float], sent: list[tuple[int, int, int]], rss: list[float], cpu: list[float]
-) -> list[tuple[int, int, int, int, float, float]]:
+    hours: list[float],
+    sent: list[tuple[int, int, int]],
+    rss: list[float],
+    cpu: list[float],
+    split: list[tuple[float, float, str]],
+) -> list[tuple[int, int, int, int, float, float, float, float, str]]:
     """(simulated hour, pushes, of them whole files, KiB sent, RSS MiB at the hour's end,
-    CPU s in the hour) for each hour of the day, from the samples' running counts (bytes:
+    CPU s in the hour, anonymous and file-backed RSS MiB at the hour's end, the pusher's
+    last memory probe) for each hour of the day, from the samples' running counts (bytes:
     all the venue sent to the public copy, probes included)."""
     rows = []
     for hour in range(int(DAY_HOURS)):
@@ -196,6 +245,7 @@ def _per_hour(
                 (sent[last][2] - sent[first][2]) // 1024,
                 rss[end],
                 cpu[end] - cpu[first],
+                *split[end],
             )
         )
     return rows
@@ -216,10 +266,12 @@ def day(pair: Any, players: int, results: int, compression: float, seed: int) ->
     desk.link_venue(pair.venue, slug, pair.link.url, token)
     real_day = DAY_HOURS * 3600 / compression
     pause = real_day / results
+    probe = os.environ.get("BENCH_VENUE_PUSHER_PROBE", "0")
     pusher = pair.venue.spawn(
         "pusher", [sys.executable, "manage.py", "push_mirror", slug],
         ARBITER_MIRROR_PUSHER="command",
         DJANGO_DEBUG=os.environ.get("BENCH_VENUE_PUSHER_DEBUG", "1"),
+        ARBITER_PUSHER_PROBE=probe,
     )  # fmt: skip
     time.sleep(2)
     started = time.monotonic()
@@ -233,12 +285,16 @@ def day(pair: Any, players: int, results: int, compression: float, seed: int) ->
     cut_for = (20 / 60) * 3600 / compression  # a simulated 20 minutes
     cuts_at = {round(real_day * share / every) for share in (0.2, 0.5, 0.8)}
     samples: list[tuple[float, float, float]] = []  # simulated hours, RSS MiB, CPU s
+    split: list[tuple[float, float, str]] = []  # anonymous, file-backed RSS MiB, last probe
     # pushes made so far, of them the whole file, bytes the venue sent so far
     sent: list[tuple[int, int, int]] = []
     tick = 0
     while entering.alive:
         rss, cpu = _proc(pusher.popen.pid)
         samples.append(((time.monotonic() - started) * compression / 3600, rss, cpu))
+        split.append((*_split(pusher.popen.pid), _probed(pusher.log)))
+        if probe == "1" and split[-1][2]:  # its handler is set (a first probe logged):
+            os.kill(pusher.popen.pid, signal.SIGUSR1)  # a probe now, read at the next sample
         sent.append((*_pushes(pusher.log), pair.link.bytes_up))
         if tick in cuts_at:
             pair.link.cut()
@@ -273,7 +329,9 @@ def day(pair: Any, players: int, results: int, compression: float, seed: int) ->
         "cpu_second_hour": (second[-1] - second[0]) if len(second) > 1 else float("nan"),
         "cpu_last_hour": (last[-1] - last[0]) if len(last) > 1 else float("nan"),
         "caught_up": caught_up,
-        "per_hour": _per_hour(hours, sent, rss, cpu),
+        "per_hour": _per_hour(hours, sent, rss, cpu, split),
+        "anon_start": split[0][0],
+        "file_start": split[0][1],
         "file_kib": len(json.dumps(file)) / 1024,
     }
 
@@ -353,9 +411,23 @@ def part_three(pair: Any, players: int, day_results: int, compression: float, se
         f"{found['cpu_slope']:.2f} CPU s per simulated hour; hour 2 "
         f"{found['cpu_second_hour']:.2f} s, the last hour {found['cpu_last_hour']:.2f} s"
     )
-    print("   hour | pushes | whole files | KiB sent | pusher RSS MiB at its end | CPU s in it")
-    for hour, made, whole, kib, rss, cpu in found["per_hour"]:
-        print(f"   {hour:4d} | {made:6d} | {whole:11d} | {kib:8d} | {rss:25.1f} | {cpu:11.2f}")
+    print(
+        f"   at the start: anonymous {found['anon_start']:.1f} MiB, file-backed "
+        f"{found['file_start']:.1f} MiB (/proc/<pid>/smaps_rollup)"
+    )
+    print(
+        "   hour | pushes | whole files | KiB sent | pusher RSS MiB at its end | CPU s in it"
+        " | anonymous | file-backed"
+    )
+    probes = []
+    for hour, made, whole, kib, rss, cpu, anon, mapped, probed in found["per_hour"]:
+        print(f"   {hour:4d} | {made:6d} | {whole:11d} | {kib:8d} | {rss:25.1f} | {cpu:11.2f}"
+              f" | {anon:9.1f} | {mapped:11.1f}")  # fmt: skip
+        if probed:
+            probes.append(f"   h{hour}: {probed}")
+    if probes:
+        print("   the pusher's memory probe at each hour's end (ARBITER_PUSHER_PROBE=1):")
+        print("\n".join(probes))
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ from tournaments.models import Event, MirrorChange, MirrorLink
 from tournaments.services import audit
 from tournaments.services.eventfile import export_event
 from tournaments.services.eventfile.parts import LISTS, export_parts
-from tournaments.services.mirror import outbox
+from tournaments.services.mirror import memory, outbox
 
 log = logging.getLogger(__name__)
 
@@ -294,6 +294,7 @@ def _push_claimed(event_id: int) -> str:
     pushes = 0
     whole = False  # the copy lacked the base of a push of parts: the whole file next
     while pushes < ROUNDS:
+        memory.sweep()  # the last push's garbage (manage.py push_mirror: mirror/memory.py)
         # the claim renewed before each push: a run of pushes longer than CLAIM must not
         # let a second pusher take the link (both sent the same versions, in lockstep)
         MirrorLink.objects.filter(event_id=event_id).update(pushing_until=timezone.now() + CLAIM)

@@ -12,6 +12,7 @@ event, ``kick``; the push itself happens apart from the save.
 from __future__ import annotations
 
 import logging
+import signal
 import threading
 import time
 from typing import Any
@@ -20,7 +21,7 @@ from django.conf import settings
 from django.db import close_old_connections, reset_queries
 
 from tournaments.services import queue
-from tournaments.services.mirror import push
+from tournaments.services.mirror import memory, push
 
 log = logging.getLogger(__name__)
 
@@ -98,13 +99,24 @@ def run_due(slug: str = "") -> dict[int, str]:
         # queries, several MiB: its memory rose for hours; docs/performance.md)
         reset_queries()
         close_old_connections()
+        memory.sweep()  # manage.py push_mirror: the cyclic garbage of what it just did
     return done
 
 
 def loop(*, slug: str = "", once: bool = False, tick: float = TICK) -> None:
-    """`manage.py push_mirror`: push what is due, every ``tick`` seconds, until stopped."""
+    """`manage.py push_mirror`: push what is due, every ``tick`` seconds, until stopped.
+    Running all day, it keeps its memory flat (mirror/memory.py): the objects of its start
+    frozen, each push's cyclic garbage freed when the push ends."""
+    if not once:
+        memory.settle()
+    probing = memory.probing()
+    if probing:  # a probe line on demand too (kill -USR1): a run of pushes can last minutes
+        signal.signal(signal.SIGUSR1, lambda _signum, _frame: memory.probe("asked"))
+        memory.probe("start")
     while True:
-        run_due(slug)
+        done = run_due(slug)
+        if probing and any(outcome != "idle" for outcome in done.values()):
+            memory.probe("pushed")
         if once:
             return
         time.sleep(tick)
