@@ -49,11 +49,9 @@ typecheck: install
 # stay in one process (--dist loadfile): a module's fixture is built once, and a file's
 # tests never race each other. TEST_WORKERS=0 runs them all in this one process;
 # PYTEST_ARGS adds any pytest option.
-# --no-loadscope-reorder: the files in the collection's order, the longest first
-# (tests/conftest.py, LONG_FIRST), so that no long file starts last and runs alone.
 TEST_WORKERS ?= 3
 test: lint typecheck
-	$(PY) -m pytest --run-slow -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
+	$(PY) -m pytest --run-slow -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # The stateful service-layer tests at full depth: 60 examples of 50 steps for each format
 # (over an hour on two shared cores; CI runs 2 of 16 each).

@@ -1,6 +1,5 @@
 import os
 import uuid
-from collections import Counter
 
 import pytest
 
@@ -19,61 +18,16 @@ def _run_slow(config) -> bool:
     return config.getoption("--run-slow") or os.environ.get("ARBITER_SLOW") == "1"
 
 
-# The files whose tests take longest (a minute or more of one worker on the CI machine,
-# `pytest --durations`), longest first. `make test` hands whole files to its workers in
-# the collection's order (xdist's --no-loadscope-reorder): xdist's own order, the files
-# with most tests first, left these files of one or two long tests to the end, where each
-# ran alone for minutes while the other workers had finished.
-LONG_FIRST = (
-    "tests/e2e/test_phone_widths.py",
-    "tests/venue/test_mirror_cuts.py",
-    "tests/test_authorization.py",
-    "tests/venue/test_mirror_fencing.py",
-    "tests/e2e/test_french_phone.py",
-    "tests/tournaments/test_stateful.py",
-    "tests/api/test_schema_run.py",
-    "tests/tournaments/test_backup.py",
-    "tests/e2e/test_corrections.py",
-    "tests/venue/test_harness.py",
-    "tests/tournaments/test_page_queries.py",
-    "tests/reliability/test_shared_saves.py",
-    "tests/tournaments/test_wof_field.py",
-    "tests/fuzz/test_fuzz_forms.py",
-    "tests/tournaments/test_corrections.py",
-    "tests/reliability/test_broker_faults.py",
-)
-
-
-def _long_files_first(items) -> None:
-    """LONG_FIRST's files first, then the others with most tests first, each file's tests
-    together and in their order."""
-    path_of = {id(item): item.nodeid.split("::")[0] for item in items}
-    rank = {path: i for i, path in enumerate(LONG_FIRST)}
-    count = Counter(path_of.values())
-    first: dict[str, int] = {}
-    for index, item in enumerate(items):
-        first.setdefault(path_of[id(item)], index)
-    order = {id(item): index for index, item in enumerate(items)}
-
-    def key(item):
-        path = path_of[id(item)]
-        if path in rank:
-            return (rank[path], 0, first[path], order[id(item)])
-        return (len(LONG_FIRST), -count[path], first[path], order[id(item)])
-
-    items.sort(key=key)
-
-
 def pytest_collection_modifyitems(config, items):
     # A developer's `pytest tests/rules` stays fast: the brute-force checks (marked slow)
     # are deselected, never skipped, unless asked for; `make test` (and so CI) asks.
-    if not _run_slow(config):
-        slow = [item for item in items if item.get_closest_marker("slow")]
-        if slow:
-            config.hook.pytest_deselected(items=slow)
-            items[:] = [item for item in items if not item.get_closest_marker("slow")]
-            config._arbiter_slow_deselected = len(slow)
-    _long_files_first(items)
+    if _run_slow(config):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not item.get_closest_marker("slow")]
+        config._arbiter_slow_deselected = len(slow)
 
 
 def pytest_terminal_summary(terminalreporter, config):
