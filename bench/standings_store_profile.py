@@ -8,7 +8,8 @@ Runs on the WOC 10,000 event that `BENCH_KEEP=1 python -m bench.latency woc:1000
 (its last game reversed), then standings.publish_standings runs as the worker's would,
 from what the process kept of the last one. Printed per save: the whole publish, its
 SQL statements over 5 ms, and the commit; --profile: the last publish's
-Python profile too."""
+Python profile too; --spread: the matches corrected in turn from board 1, as
+bench.latency does (else the last three boards')."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ import time
 from contextlib import contextmanager
 
 
-def main(saves: int, profile: bool = False) -> None:
+def main(saves: int, profile: bool = False, spread: bool = False) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.settings")
     os.environ["DATABASE_URL"] = os.environ.get("BENCH_DATABASE_URL") or os.environ["DATABASE_URL"]
     import django
@@ -72,8 +73,11 @@ def main(saves: int, profile: bool = False) -> None:
     whole: list[float] = []
     commits: list[float] = []
     print(f"load average {os.getloadavg()[0]:.2f}; {saves} saves, one by one")
+    candidates = [m for m in _candidates(event) if m.result]
     for n in range(saves):
-        match = _candidates(event)[-1 - n % 3]
+        # --spread: the matches in turn from board 1, as bench.latency corrects them (a
+        # top board's reversed game moves its players past hundreds of rows)
+        match = candidates[n % len(candidates)] if spread else candidates[-1 - n % 3]
         match.refresh_from_db()
         with quiet:
             results.record(match, _games(match, None), expected_version=match.version, by=None)
@@ -105,5 +109,9 @@ def main(saves: int, profile: bool = False) -> None:
 
 
 if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if a != "--profile"]
-    main(int(args[0]) if args else 8, profile="--profile" in sys.argv)
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    main(
+        int(args[0]) if args else 8,
+        profile="--profile" in sys.argv,
+        spread="--spread" in sys.argv,
+    )

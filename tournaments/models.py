@@ -249,6 +249,23 @@ class Entrant(models.Model):
         return self.name
 
 
+class EntrantChange(models.Model):
+    """A statement that changed what the standings read of an event's entrants (their
+    number, name, rating, seed, country, gender, team and its name, flags, status,
+    withdrawal), written by the database's own triggers (migration 0026, PostgreSQL), so
+    that no writer can forget it. Their count is the entrants' part of the standings'
+    shape digest (services/standings_kept.py): one indexed count rather than a hash of
+    every entrant (11 to 27 ms at 10,000 entrants, on every saved result). Rows only ever
+    arrive: a change committed late still raises the count. No foreign key: the rows of
+    an entrant deleted with its event are removed with the event by a trigger too."""
+
+    id = models.BigAutoField(primary_key=True)
+    event_id = models.BigIntegerField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"entrants of event {self.event_id} changed"
+
+
 class CheckIn(models.Model):
     """Whether an entrant plays a round still to be drafted (issue 21: check-in).
 

@@ -16,7 +16,17 @@ from django.utils import timezone
 
 from tests.factories import play_round, round_robin_event
 from tournaments import simulation
-from tournaments.models import Entrant, Event, Match, Round, StandingsRow, StandingsSnapshot
+from tournaments.models import (
+    Entrant,
+    EntrantChange,
+    Event,
+    Match,
+    MatchParticipant,
+    Round,
+    StandingsRow,
+    StandingsSnapshot,
+    Team,
+)
 from tournaments.services import events, results, rounds, standings, standings_kept, standings_store
 from tournaments.services.errors import ServiceError
 from tournaments.services.eventfile import import_event
@@ -344,6 +354,91 @@ def test_an_entrant_edited_without_a_version_sends_the_refresh_the_whole_way(dir
     computed = standings_kept.compute(event, event.results_version, standings_kept.take(event.pk))
     assert computed.changed is None  # the whole way
     assert computed.kept.state == standings.record_state(event)
+
+
+def _edit_name(entrant, settle):
+    Entrant.objects.filter(pk=entrant.pk).update(name=entrant.name + " Jr")
+
+
+def _edit_flags(entrant, settle):
+    Entrant.objects.filter(pk=entrant.pk).update(flags={**entrant.flags, "group_a": True})
+
+
+def _edit_team_name(entrant, settle):
+    team = Team.objects.create(event=entrant.event, name="Rivals")
+    Entrant.objects.filter(pk=entrant.pk).update(team=team)
+    settle()  # (the team given is a change of its own)
+    Team.objects.filter(pk=team.pk).update(name="Rivals United")
+
+
+def _add_entrant(entrant, settle):
+    # as an import writes them: no model's save, one statement
+    Entrant.objects.bulk_create([Entrant(event=entrant.event, number=99, name="Late")])
+
+
+def _remove_entrant(entrant, settle):
+    late = Entrant.objects.create(event=entrant.event, number=98, name="Gone")
+    settle()
+    Entrant.objects.filter(pk=late.pk).delete()
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [_edit_name, _edit_flags, _edit_team_name, _add_entrant, _remove_entrant],
+    ids=["name", "flags", "team's name", "added", "removed"],
+)
+def test_every_writer_of_what_the_standings_read_of_entrants_is_seen(edit, director):
+    """Whatever writes the entrants (a queryset's update, a bulk insert, a team's rename),
+    the refresh after it goes the whole way: on PostgreSQL the database's triggers count
+    the change (EntrantChange), so that no writer can forget it."""
+    event, _ = imported("round_robin", 8, 2, "writers")
+    standings.refresh(event.pk, 0)
+
+    def saved():
+        match, games = flipped(event, 2)
+        with quietly():
+            results.record(match, games, expected_version=match.version, by=director)
+        event.refresh_from_db()
+
+    def settle():  # a result published after the first part of an edit: the kept state knows it
+        saved()
+        standings.refresh(event.pk, event.results_version)
+
+    edit(Entrant.objects.filter(event=event).first(), settle)
+    saved()
+    computed = standings_kept.compute(event, event.results_version, standings_kept.take(event.pk))
+    assert computed.changed is None  # the whole way
+    assert computed.kept.state == standings.record_state(event)
+
+
+def test_an_edit_of_what_the_standings_do_not_read_keeps_the_update_from_the_last(director):
+    """A player's e-mail choice or claim code changes no standings: the refresh still
+    updates the last one (one match reloaded), rather than the whole event."""
+    event, _ = imported("round_robin", 8, 2, "unread")
+    standings.refresh(event.pk, 0)
+    entrant = Entrant.objects.filter(event=event).first()
+    Entrant.objects.filter(pk=entrant.pk).update(emails_off=True, claim_code="NEWCODE123")
+    match, games = flipped(event, 2)
+    with quietly():
+        results.record(match, games, expected_version=match.version, by=director)
+    event.refresh_from_db()
+    computed = standings_kept.compute(event, event.results_version, standings_kept.take(event.pk))
+    assert computed.changed == {(2, match.code)}
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the triggers are PostgreSQL's")
+def test_the_entrants_changes_are_one_row_per_statement_and_leave_with_their_event():
+    event, _ = imported("round_robin", 8, 1, "counted")
+    counted = EntrantChange.objects.filter(event_id=event.pk)
+    before = counted.count()
+    Entrant.objects.filter(event=event).update(rating=1500)  # 8 entrants, one statement
+    assert counted.count() == before + 1
+    Entrant.objects.filter(event=event).update(rating=1500)  # the same values: no change
+    assert counted.count() == before + 1
+    event_id = event.pk
+    MatchParticipant.objects.filter(match__round__event=event).delete()
+    event.delete()
+    assert not EntrantChange.objects.filter(event_id=event_id).exists()
 
 
 def test_a_result_reloads_only_its_match(director, django_assert_max_num_queries):

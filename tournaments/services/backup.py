@@ -86,6 +86,9 @@ NOT_RESTORED = {
     "published; pull it from the public copy or link it again (docs/venue.md)",
     "tournaments.MirrorChange": "venue mode's link and queue: a restored event is not "
     "published; pull it from the public copy or link it again (docs/venue.md)",
+    # written by the database's triggers as the restore writes the entrants (EntrantChange)
+    "tournaments.EntrantChange": "the database's count of changes to entrants, which the "
+    "standings' workers compare: it counts again from the restored entrants",
     "sessions.Session": "sign-ins: everyone signs in again",
     "axes.AccessAttempt": "failed sign-in counts and lockouts",
     "axes.AccessAttemptExpiration": "failed sign-in counts and lockouts",
