@@ -291,7 +291,9 @@ def entrant(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "rounds": rounds,
         "entrant": person,
         "items": items,
-        "has_tables": any(item["table"] is not None for item in items),
+        "has_tables": (has_tables := any(item["table"] is not None for item in items)),
+        # the table's rows written in Python: half of the template's work for this page
+        "rows_html": fragments.entrant_match_rows(items, has_tables),
         "placings": placings,
         "shared_nav": True,  # (the same for every signed-out visitor: _page)
     }
