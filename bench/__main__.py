@@ -82,7 +82,8 @@ def gunicorn(env: dict[str, str], workers: int, **extra: str):
 def celery_worker(env: dict[str, str]):
     proc = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
-         "--without-gossip", "--without-mingle", "--loglevel=WARNING"],
+         "--without-gossip", "--without-mingle",
+         f"--loglevel={os.environ.get('BENCH_WORKER_LOG', 'WARNING')}"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
     )  # fmt: skip
     try:

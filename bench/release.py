@@ -29,7 +29,9 @@ raised for the run (every client is 127.0.0.1).
 BENCH_DATABASE_URL (PostgreSQL; default arbiter_bench_release on the local server, made
 anew each run), BENCH_KEEP=1 keeps and reuses the built event (the round a previous run
 published is deleted and drafted again), REDIS_URL (default: database 14 of a local Redis),
-BENCH_ENTRANTS (1000). A benchmark never fails a build.
+BENCH_ENTRANTS (1000), BENCH_WORKER_LOG (the Celery worker's log level, WARNING: INFO shows
+its standings, their outlook and the prerender, timed, on stderr). A benchmark never fails
+a build.
 """
 
 from __future__ import annotations

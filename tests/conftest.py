@@ -130,7 +130,7 @@ def _own_page_cache(request):
         return
     settings = request.getfixturevalue("settings")
     from tournaments.api import caching, ratecount
-    from tournaments.views import entrant_book, pagecache, pagegen
+    from tournaments.views import entrant_book, fragments, pagecache, pagegen
 
     settings.CACHES = {
         name: {**conf, "KEY_PREFIX": f"t-{uuid.uuid4().hex[:8]}"}
@@ -138,6 +138,7 @@ def _own_page_cache(request):
     }
     pagecache._local.clear()
     entrant_book.forget()
+    fragments._noted.clear()  # (the languages noted: in this test's cache alone)
     caching.forget_edge()
     ratecount.counts.clear()
     pagecache._down_until = pagegen._down_until = 0.0

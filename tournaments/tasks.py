@@ -102,14 +102,22 @@ def _prerender(event_id: int, *, pairings: bool = True) -> None:
     pages to render them."""
     from tournaments.views import fragments, release_warm
 
+    started = time.monotonic()
     try:
         release_warm.after_standings(event_id)
     except Exception:
         log.warning("entrant book of event %s not warmed", event_id, exc_info=True)
+    warmed = time.monotonic()
     try:
         fragments.prerender(event_id, pairings=pairings)
     except Exception:
         log.warning("public fragments of event %s not prerendered", event_id, exc_info=True)
+    log.info(
+        "event %s: entrant book warmed in %.3f s, fragments prerendered in %.3f s",
+        event_id,
+        warmed - started,
+        time.monotonic() - warmed,
+    )
 
 
 @shared_task(acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=2)

@@ -4,6 +4,7 @@ visitor, HTMX and full pages apart, and a site that keeps working when Redis is 
 import pytest
 from django.conf import settings as django_settings
 from django.urls import reverse
+from django.utils import translation
 
 from config.celery import app
 from tests.factories import play_round, round_robin_event
@@ -225,22 +226,61 @@ def test_a_renamed_entrant_is_seen_on_the_cached_page(client, director, event):
     assert "Player One<" in page.content.decode()
 
 
+def _read_in(client, language: str) -> None:
+    client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = language
+    assert client.get(standings_url()).status_code == 200
+
+
 def test_the_standings_task_stores_the_tables_before_anyone_asks(client, director, event):
     from unittest import mock
 
     from tournaments.views import fragments
 
+    for language in ("en", "fr"):  # the event is read in both of the site's languages
+        _read_in(client, language)
     match = Match.objects.filter(round__event=event, round__number=2).first()
     with mock.patch("tournaments.services.standings.schedule_recompute"):
         results.record(match, [{"scores": [0, 1]}], expected_version=match.version, by=director)
     event.refresh_from_db()
     assert tasks.recompute_standings(event.pk, event.results_version)
     with mock.patch.object(fragments, "render_to_string") as rendered:
-        for language in ("en", "fr"):  # in every language the site speaks
+        for language in ("en", "fr"):
             client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = language
             for url in (standings_url(), reverse("tournaments:event", args=["cached"])):
                 assert client.get(url).status_code == 200
     assert not rendered.called  # standings, top ten and pairings: all stored by the task
+
+
+@pytest.mark.parametrize("read", [[], ["en"], ["fr"]])
+def test_the_standings_task_renders_only_in_the_languages_read(client, director, event, read):
+    """A language nobody read the event in is left to its first reader (a release's French
+    tables took the worker's time while the crowd read English pages)."""
+    from unittest import mock
+
+    from tournaments.views import fragments
+
+    for language in read:
+        _read_in(client, language)
+    match = Match.objects.filter(round__event=event, round__number=2).first()
+    with mock.patch("tournaments.services.standings.schedule_recompute"):
+        results.record(match, [{"scores": [0, 1]}], expected_version=match.version, by=director)
+    event.refresh_from_db()
+    real = fragments.render_to_string
+    rendered: list[str | None] = []
+
+    def render(*args, **kwargs):
+        rendered.append(translation.get_language())
+        return real(*args, **kwargs)
+
+    with mock.patch.object(fragments, "render_to_string", render):
+        assert tasks.recompute_standings(event.pk, event.results_version)
+        by_task = set(rendered)
+        rendered.clear()
+        for language in ("en", "fr"):
+            _read_in(client, language)
+    assert by_task == set(read or [django_settings.LANGUAGE_CODE])
+    # the other language's first reader renders its tables, once
+    assert set(rendered) == {"en", "fr"} - by_task
 
 
 def test_a_worker_hears_of_another_workers_change_without_asking_redis(settings):

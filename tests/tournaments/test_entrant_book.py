@@ -234,3 +234,32 @@ def test_a_change_of_the_event_or_its_rounds_shows_on_the_next_page(client, dire
     assert "Renamed Open" in after
     assert reverse("tournaments:round", args=[event.slug, 2]) in after  # the navigation
     assert "Round 2" in after
+
+
+def test_a_part_holds_each_entrants_rows_packed_apart_and_a_page_unpacks_its_own(
+    client, played, monkeypatch
+):
+    """A web worker reads each new part of a release's first seconds (the release, its
+    standings, their outlook): a thousand small strings, not a hundred thousand dicts for
+    its garbage collector to walk; and a page unpickles one entrant's rows, not the book."""
+    entrant_book.forget()
+    pagecache._local.clear()
+    assert _partial(client, played.slug, 1)[0] == 200
+    shown = list(played.rounds.order_by("number"))
+    matches_key, placings_key = entrant_book._keys(played, shown)
+    matches, placings = cache.get(matches_key), cache.get(placings_key)
+    assert matches["rows"] and placings
+    assert all(
+        isinstance(packed, tuple) and all(isinstance(one, bytes) for one in packed)
+        for packed in matches["rows"].values()
+    )
+    assert all(isinstance(packed, bytes) for packed in placings.values())
+    unpickled: list[bytes] = []
+    real = entrant_book.pickle.loads
+    monkeypatch.setattr(
+        entrant_book.pickle, "loads", lambda data: unpickled.append(data) or real(data)
+    )
+    assert _partial(client, played.slug, 2)[0] == 200
+    own = played.entrants.get(number=2).pk
+    book = {one for packed in matches["rows"].values() for one in packed} | {*placings.values()}
+    assert [data for data in unpickled if data in book] == [*matches["rows"][own], placings[own]]

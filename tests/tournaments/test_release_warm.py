@@ -176,7 +176,11 @@ def test_the_book_a_release_adds_to_is_the_book_built_whole(
     event.refresh_from_db()
     shown = list(Round.objects.filter(event=event).order_by("number"))
     key = entrant_book._keys(event, shown)[0]
-    assert cache.get(key) == entrant_book.build_matches(event, shown)
+    added, whole = cache.get(key), entrant_book.build_matches(event, shown)
+    assert entrant_book.unpacked(added) == entrant_book.unpacked(whole)
+    assert added["people"] == whole["people"]
+    # the release's round packed apart from the rows before it: nothing else unpickled
+    assert {len(packed) for packed in added["rows"].values()} == {2}
 
 
 def test_a_visitor_first_after_the_release_adds_the_round_too(
@@ -361,7 +365,8 @@ def test_the_release_builds_the_crowds_first_asks_before_its_commit_and_stores_t
         assert cache.has_key(key) and not cache.has_key("building:" + key)
     assert built == [("matches", [3])] and len(answers) == 1  # (its task built nothing)
     _run(hooks[1:], django_capture_on_commit_callbacks)  # the stamp moves, the standings
-    assert cache.get(book) == entrant_book.build_matches(event, shown)  # the book built whole
+    whole = entrant_book.build_matches(event, shown)  # the book built whole
+    assert entrant_book.unpacked(cache.get(book)) == entrant_book.unpacked(whole)
     built.clear()
     entrant_book.forget()  # (a web worker: nothing in its memory)
     pagecache._local.clear()

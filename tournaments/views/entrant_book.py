@@ -23,6 +23,14 @@ without a query (the event and its rounds aside); a signed-in visitor's reads th
 (is it their own?), and the entrant's own player's page reads the matches themselves (it
 acts on them).
 
+Each entrant's rows are pickled apart (``pack``): a part is a thousand small byte strings
+rather than a hundred thousand dicts and lists, so each web worker reads a new part in a
+couple of milliseconds (the whole graph took 50 to 250 ms to unpickle, the garbage
+collector walking the worker's heap as it grew, three times per worker in a release's
+first seconds: the release, its standings, their outlook), and a page unpickles its own
+entrant's rows alone (0.07 ms). A release adds the released round's string to each
+entrant's (``with_round``), leaving the others as they were.
+
 One visitor builds a part; the others wait for it (up to BUILD_WAIT_SECONDS, sleeping, no
 CPU) and then read their rows from it, or, when it does not come, read their own entrant
 alone as before. Nothing here decides who may see what: the view has checked the event,
@@ -35,6 +43,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import pickle
 import threading
 import time
 from collections import OrderedDict
@@ -78,6 +87,7 @@ def entrant_rows(event: Event, rounds: list[Round], number: int, user: Any) -> R
         matches = _part(keys[0], event.pk, lambda: matches_now(event, rounds))
     person: Any = None
     if matches is not None and not getattr(user, "is_authenticated", False):
+        # (a dict of the worker's part: the view only reads it)
         person = matches["people"].get(number)
         if person is None:
             return None
@@ -96,14 +106,36 @@ def entrant_rows(event: Event, rounds: list[Round], number: int, user: Any) -> R
         items = found[1]
     else:
         by_pk = {r.pk: r for r in rounds}
-        # the book's dicts are shared by the worker's requests: each page gets its own,
-        # with the round objects it read (their status and label as of now)
-        items = [{**item, "round": by_pk[item["round"]]} for item in matches["rows"].get(pk, ())]
+        # unpickled for this page alone, with the round objects it read (their status and
+        # label as of now)
+        items = unpack_rows(matches["rows"].get(pk, ()))
+        for item in items:
+            item["round"] = by_pk[item["round"]]
     if placings is None:
         snapshot = selectors.latest_snapshot(event)
         entrant = person if not isinstance(person, dict) else Entrant(pk=pk, event=event)
         return person, items, selectors.entrant_standings(event, snapshot, entrant)
-    return person, items, list(placings.get(pk, ()))
+    return person, items, unpack_rows(placings.get(pk, ()))
+
+
+def pack(rows: list[dict[str, Any]]) -> bytes:
+    """One entrant's rows (a part's, or a round's of a part) as they are stored."""
+    return pickle.dumps(rows, pickle.HIGHEST_PROTOCOL)
+
+
+def unpack_rows(packed: tuple[bytes, ...] | bytes) -> list[dict[str, Any]]:
+    """One entrant's rows of a part: a placings part's string, or a matches part's strings
+    (oldest round first), unpickled. Written by this module (``pack``) into the app's own
+    cache, which Django's backend pickles too."""
+    if isinstance(packed, bytes):
+        return pickle.loads(packed)
+    return [row for one in packed for row in pickle.loads(one)]
+
+
+def unpacked(part: Part) -> dict[Any, list[dict[str, Any]]]:
+    """A part's rows by entrant id as the pages read them (tests, the logs)."""
+    rows = part["rows"] if "people" in part else part
+    return {pk: unpack_rows(packed) for pk, packed in rows.items()}
 
 
 def _keys(event: Event, rounds: list[Round], version: str | None = None) -> tuple[str, str] | None:
@@ -141,9 +173,10 @@ def _named(common: str, rounds: list[Round], results: str, placed: str) -> tuple
     # shows them. Not the placings: they are the latest snapshot's public tables, which
     # no round decides (build_placings), so a release keeps them until new standings come
     shown = hashlib.blake2b(",".join(str(r.pk) for r in rounds).encode(), digest_size=8)
+    # ("2": each entrant's rows packed apart; a part of the form before is never read)
     return (
-        f"entrantbook:m:{common}:{shown.hexdigest()}:{results}",
-        f"entrantbook:p:{common}:{placed}",
+        f"entrantbook:m2:{common}:{shown.hexdigest()}:{results}",
+        f"entrantbook:p2:{common}:{placed}",
     )
 
 
@@ -193,9 +226,10 @@ def _build_or_wait(key: str, build: Callable[[], Part]) -> Part | None:
 def build_matches(event: Event, rounds: list[Round]) -> Part:
     """Every entrant's matches in ``rounds`` as plain dicts and lists (every worker reads
     the part: plain values unpickle in milliseconds, thousands of model objects took a
-    second), by entrant id ("rows"), and what the page's heading shows of each entrant,
-    by number ("people"). Three queries whatever the number of entrants (entrants with
-    their team, matches, seats); the notes in the active language."""
+    second), by entrant id ("rows": each entrant's packed apart, a tuple of one string:
+    ``pack``), and what the page's heading shows of each entrant, by number ("people").
+    Three queries whatever the number of entrants (entrants with their team, matches,
+    seats); the notes in the active language."""
     # (only what a page and a note show: a datetime column took a third of the build)
     entrants = {
         e.pk: e
@@ -258,13 +292,13 @@ def build_matches(event: Event, rounds: list[Round]) -> Part:
                     "notes": notes,
                 }
             )
-    return {"rows": items, "people": headings}
+    return {"rows": {pk: (pack(mine),) for pk, mine in items.items()}, "people": headings}
 
 
 def build_placings(event: Event) -> Part:
     """Every entrant's rank in each public table of the latest snapshot, by entrant id,
-    as plain dicts. Two queries (the snapshot, its rows); the explanations in the active
-    language."""
+    as plain dicts (each entrant's packed apart: ``pack``). Two queries (the snapshot, its
+    rows); the explanations in the active language."""
     placings: Part = {}
     snapshot = selectors.latest_snapshot(event)
     if snapshot is None:
@@ -280,7 +314,7 @@ def build_placings(event: Event) -> Part:
                 "why": str(ui.row_explanation(row)),
             }
         )
-    return placings
+    return {pk: pack(rows) for pk, rows in placings.items()}
 
 
 # -- warmed by the tasks, before the visitors come ----------------------------------------
@@ -403,8 +437,9 @@ def _stored_part(key: str, slot: int) -> bool:
 
 def with_round(before: Part, added: Part) -> Part:
     """The matches part ``before`` with the rows of ``added`` (a newer round's, built
-    alone) after each entrant's own; the entrants' headings from ``added`` (just read)."""
-    rows = {pk: [*before["rows"].get(pk, ()), *mine] for pk, mine in added["rows"].items()}
+    alone) after each entrant's own; the entrants' headings from ``added`` (just read).
+    Each entrant's strings put one after the other: nothing unpickled."""
+    rows = {pk: (*before["rows"].get(pk, ()), *mine) for pk, mine in added["rows"].items()}
     return {"rows": rows, "people": added["people"]}
 
 

@@ -12,6 +12,7 @@ rename changes no version, yet shows in every row).
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -266,10 +267,44 @@ def _format_cells(tables: list[dict[str, Any]]) -> None:
             row["cells"] = [text(v) for v in row["cells"]]
 
 
+# -- the languages an event is read in ------------------------------------------------------
+#
+# The standings task prerendered every fragment in each of the site's languages: after a
+# release, French tables and pairings nobody read (0.35 s of the one worker, on the cores
+# the release's crowd was using: docs/performance.md, "rel203"). A page built in a
+# language notes it for its event (at most once a minute per worker), and the task
+# prerenders in the languages noted within the hour, else in the site's own.
+
+READ_SECONDS = 3600  # how long a language stays noted without a page built in it
+NOTE_EVERY = 60.0  # seconds between a worker's notes of one event and language
+_noted: dict[tuple[int, str], float] = {}
+
+
+def note_language(event: Event) -> None:
+    """A public page of ``event`` is being built in the active language."""
+    language = get_language() or settings.LANGUAGE_CODE
+    now = time.monotonic()
+    if now - _noted.get((event.pk, language), -NOTE_EVERY) < NOTE_EVERY:
+        return
+    _noted[(event.pk, language)] = now
+    if len(_noted) > 1000:  # (a worker serving many events over weeks)
+        _noted.clear()
+    _cache_call("set", f"readin:{event.pk}:{language}", 1, timeout=READ_SECONDS)
+
+
+def languages_read(event_id: int) -> list[str]:
+    """The site's languages the event's public pages were built in lately, or the site's
+    own language when none was (or the cache cannot say)."""
+    keys = {f"readin:{event_id}:{code}": code for code, _name in settings.LANGUAGES}
+    found = _cache_call("get_many", list(keys)) or {}
+    return [keys[key] for key in keys if key in found] or [settings.LANGUAGE_CODE]
+
+
 def prerender(event_id: int, *, pairings: bool = True) -> None:
     """Store the public fragments of an event's newest standings and current round, in
-    each of the site's languages: called by the standings task once a snapshot is stored,
-    so the first visitor after it, English or French, does not render a thousand rows."""
+    each language its pages are read in (``languages_read``): called by the standings task
+    once a snapshot is stored, so the first visitor after it does not render a thousand
+    rows. A language first read after it renders them once."""
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
         return
@@ -277,7 +312,7 @@ def prerender(event_id: int, *, pairings: bool = True) -> None:
 
     rounds = selectors.public_rounds(event)
     snapshot = selectors.latest_snapshot(event)
-    for language, _name in settings.LANGUAGES:
+    for language in languages_read(event.pk):
         with translation.override(language):
             activate_zone(event)
             try:

@@ -74,6 +74,7 @@ def _page(
         version_token=version_token(event, len(rounds), hidden),
         poll_seconds=getattr(settings, "ARBITER_POLL_SECONDS", POLL_SECONDS),
     )
+    fragments.note_language(event)  # (the standings task prerenders in the languages read)
     if building_for_cache(request):  # each visitor's own token goes in when it is served
         context["csrf_token"] = PLACEHOLDER
         context["shared_page"] = True  # no htmx token in the body: nothing here posts by htmx
