@@ -128,7 +128,8 @@ def unpack_rows(packed: tuple[bytes, ...] | bytes) -> list[dict[str, Any]]:
     (oldest round first), unpickled. Written by this module (``pack``) into the app's own
     cache, which Django's backend pickles too."""
     if isinstance(packed, bytes):
-        return pickle.loads(packed)
+        rows: list[dict[str, Any]] = pickle.loads(packed)
+        return rows
     return [row for one in packed for row in pickle.loads(one)]
 
 
