@@ -53,8 +53,12 @@ from rules.formats.woc.swiss_weigh import DOWN, PARTNER, Table
 WINDOWS_UP_TO = 120  # vertices; up to this the window solves are the fastest exact route
 LARGE = 40  # a score group of this many vertices is solved on a sparse graph
 RUN = 80  # small neighbouring groups are solved together up to this many vertices
-# the tries on the sparse graph: (pair off the obvious pairs first, partners sought per kind)
-TRIES = ((True, 3), (True, 5), (False, 8), (True, 16))
+# the tries on the sparse graph: (pair off the obvious pairs first, partners sought per kind).
+# The greedy try with 8 partners came in on 3 Dec 2026 (issue 33): where the first two miss
+# the bound it often meets it on blocks a fifth of the size, so a round that once needed the
+# whole-group solve (10,000 players: 1.5 s of matchings) may now record another of its equal
+# optima (docs/formats/woc.md, "Which optimum a round records").
+TRIES = ((True, 3), (True, 5), (True, 8), (False, 8), (True, 16))
 PREPAIR = 150  # groups of this many vertices get their obvious pairs paired off first
 JOINED = 1_500  # the largest exact block made by joining blocks across extra crossings
 SPARE = 6  # of each type, and best partners of each crossing, kept for the exact solve
