@@ -9,7 +9,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 from django.urls import reverse
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,13 +46,8 @@ def test_make_run_keeps_a_site_url_the_deployer_set():
     assert runserver.rstrip().endswith("runserver 127.0.0.1:8000")
 
 
-@pytest.mark.django_db
-def test_load_demo_prints_the_site_it_is_served_at(capsys, settings):
-    settings.ARBITER_SITE_URL = "http://127.0.0.1:8123"
-    call_command("load_demo")
-    out = capsys.readouterr().out
-    assert "open http://127.0.0.1:8123/ (events) and http://127.0.0.1:8123/admin/" in out
-    assert "8000" not in out
+# `load_demo` printing the site it is served at (ARBITER_SITE_URL) is checked in the one load
+# of the demo that tests/tournaments/test_series_demo.py makes (a load costs seconds).
 
 
 @pytest.mark.django_db

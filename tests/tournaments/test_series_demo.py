@@ -1,6 +1,6 @@
 """The demo series (tournaments/demo_series.py): a Grand Prix of eight imported rounds that
 feeds the WPF playoffs demo and ranks its 16 as their eligibility does, and GokoDom's
-Seasons II and III; loading the demo twice adds nothing."""
+Seasons II and III; loading the demo twice adds nothing and says where the site is."""
 
 from __future__ import annotations
 
@@ -8,17 +8,31 @@ import pytest
 from django.core.management import call_command
 
 from tournaments.demo import slug
-from tournaments.models import Event, Series, SeriesScore
+from tournaments.models import Event, Round, Series, SeriesScore
 from tournaments.services import series_standings
 
 pytestmark = pytest.mark.django_db
 
 
-def test_demo_series_and_their_links():
+def _counts() -> tuple[int, ...]:
+    return tuple(m.objects.count() for m in (Series, SeriesScore, Event, Round))
+
+
+@pytest.mark.django_db(transaction=True)  # the demo's commits run what waits for them
+def test_load_demo_twice_creates_nothing_twice_and_links_the_series(capsys, settings):
+    """One load of the demo for what three tests loaded it for: nothing created twice
+    (tests/tournaments/test_commands.py), the site it is served at printed
+    (tests/test_newcomer.py, issue 28 item 9), and the series' links."""
+    settings.ARBITER_SITE_URL = "http://127.0.0.1:8123"
     call_command("load_demo")
-    counts = (Series.objects.count(), SeriesScore.objects.count(), Event.objects.count())
+    first = capsys.readouterr().out
+    assert "open http://127.0.0.1:8123/ (events) and http://127.0.0.1:8123/admin/" in first
+    assert "8000" not in first
+    counts = _counts()
     call_command("load_demo")
-    assert (Series.objects.count(), SeriesScore.objects.count(), Event.objects.count()) == counts
+    assert _counts() == counts
+    out = first + capsys.readouterr().out
+    assert "admin / " in out and "director / " in out
     gp = Series.objects.get(slug="demo-puzzle-gp")
     playoffs = Event.objects.get(slug=slug("wpf_playoffs"))
     assert list(gp.feeds.all()) == [playoffs] and gp.stages.count() == 8
