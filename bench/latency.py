@@ -13,7 +13,9 @@ result every few seconds, not back to back), and BENCH_GAP (1) seconds more, as 
 renders the new tables for the pages then. Printed per format: the latency's p50 and
 p95, the standings part (the worker's own time from reading the event to the committed
 snapshot, from its log), the outlook's time after it, and how many refreshes went the
-incremental way. A first save, not counted, warms the worker. Never fails a build.
+incremental way; under each line, the standings part's phases (the record read and the
+standings computed, the snapshot stored, the commit with its hooks). A first save, not
+counted, warms the worker. Never fails a build.
 
 Open matches get their simulated result (on a kept event, the games of a played match of
 the round); once none is left, a result is corrected (its games reversed), so a kept
@@ -50,7 +52,10 @@ CASES = [
     ("bot_contest", 200),
     ("wpf_playoffs", 16),
 ]
-PUBLISHED = re.compile(r"standings of event (\d+) v(\d+) published in ([\d.]+) s \((.*)\)")
+PUBLISHED = re.compile(
+    r"standings of event (\d+) v(\d+) published in ([\d.]+) s \(([^;)]*)(?:; (.*))?\)"
+)
+PHASE = re.compile(r"(\w+) ([\d.]+)")
 OUTLOOK = re.compile(r"outlook of event (\d+) v(\d+) attached in ([\d.]+) s")
 
 
@@ -232,12 +237,19 @@ def measure(event, pure, base: str, saves: int, gap: float = 1.0) -> list[float]
     return delays[warm:]
 
 
-def _parse(log: Path, event_id: int) -> tuple[list[float], list[float], int, int]:
+def _parse(
+    log: Path, event_id: int, phases: dict[str, list[float]] | None = None
+) -> tuple[list[float], list[float], int, int]:
+    """The standings parts, the outlooks and how many refreshes went each way, from the
+    worker's log; ``phases`` gets each phase's times (compute, store, commit)."""
     parts, outlooks, incremental, whole = [], [], 0, 0
     for line in log.read_text(errors="replace").splitlines():
         found = PUBLISHED.search(line)
         if found and int(found.group(1)) == event_id:
             parts.append(float(found.group(3)))
+            if phases is not None:
+                for name, seconds in PHASE.findall(found.group(5) or ""):
+                    phases.setdefault(name, []).append(float(seconds))
             if found.group(4) == "whole":
                 whole += 1
             else:
@@ -280,7 +292,8 @@ def main(cases: list[tuple[str, int]]) -> None:
         with gunicorn(env, workers, ARBITER_PAGE_CACHE="1") as base, worker(env, log):
             _get(f"{base}/e/{event.slug}/standings/")
             delays = measure(event, pure, base, saves, float(os.environ.get("BENCH_GAP", "1")))
-        parts, outlooks, incremental, whole = _parse(log, event.pk)
+        phases: dict[str, list[float]] = {}
+        parts, outlooks, incremental, whole = _parse(log, event.pk, phases)
         if not delays:
             print(f"| {key:<13} | {size:>8} | no save could be measured |")
             continue
@@ -293,6 +306,12 @@ def main(cases: list[tuple[str, int]]) -> None:
             f"| {incremental:>4} of {incremental + whole:<4} | {built:>7.0f} |",
             flush=True,
         )  # fmt: skip
+        if phases:
+            line = ", ".join(
+                f"{name} {statistics.median(times):.3f} / {_p(times, 0.95):.3f}"
+                for name, times in phases.items()
+            )
+            print(f"|   standings part's phases, p50 / p95 s: {line}", flush=True)
         if not keep:
             _delete(event)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

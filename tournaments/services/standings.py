@@ -330,6 +330,7 @@ def publish_standings(
         kept = computed.kept
         if after_compute is not None:
             after_compute()  # a test hook: kill the worker in the middle of a recompute
+        phases = [time.perf_counter()]  # computed, stored, committed: the log's phases
         with transaction.atomic():
             derived_commit()
             event = locking.lock_event(event_id)
@@ -364,14 +365,22 @@ def publish_standings(
             # a release's crowd asks for its entrants' new placings at this commit
             stores.prepare(signals.standings_publishing, event_id=event_id, version=version)
             transaction.on_commit(lambda: published(event_id, version, "standings"))
+            phases.append(time.perf_counter())
+        phases.append(time.perf_counter())
         standings_kept.keep(kept)
-        # read by bench/latency.py (the standings part of a save's way to the public page)
+        # read by bench/latency.py (the standings part of a save's way to the public page,
+        # and its phases: the record read and computed, the snapshot stored, the commit
+        # with its hooks)
         log.info(
-            "standings of event %s v%s published in %.3f s (%s)",
+            "standings of event %s v%s published in %.3f s (%s; compute %.3f, store %.3f, "
+            "commit %.3f)",
             event_id,
             version,
-            time.perf_counter() - started,
+            phases[2] - started,
             "whole" if computed.changed is None else f"{len(computed.changed)} matches changed",
+            phases[0] - started,
+            phases[1] - phases[0],
+            phases[2] - phases[1],
         )
         return True
 
