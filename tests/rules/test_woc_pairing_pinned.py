@@ -62,16 +62,16 @@ def outcome(shape: str, size: int, seed: int, tuning: str, budget: int | None):
 
 
 def digest(shape: str, size: int, seed: int, tuning: str, budget: int | None) -> str:
-    outcome_ = outcome(shape, size, seed, tuning, budget)
+    found = outcome(shape, size, seed, tuning, budget)
     record = [
-        outcome_.method,
-        outcome_.cost,
-        outcome_.bound,
-        list(outcome_.tries),
-        outcome_.work,
+        found.method,
+        found.cost,
+        found.bound,
+        list(found.tries),
+        found.work,
         [
             (p.black, p.white, p.cost.costs, [(r.code, r.text, r.rule) for r in p.reasons])
-            for p in outcome_.pairings
+            for p in found.pairings
         ],
     ]
     return hashlib.sha256(json.dumps(record).encode()).hexdigest()[:16]
