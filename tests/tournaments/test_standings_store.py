@@ -143,3 +143,23 @@ def test_tables_are_stored_as_json_text_and_written_through_the_orm_too():
         StandingsSnapshot.objects.filter(pk=through_orm.pk).values_list("tables", flat=True).get()
         == expected
     )
+
+
+def test_a_rows_json_is_reused_by_identity_and_the_texts_stay_bounded(monkeypatch):
+    """A moved row keeps the engine's values and details objects: their JSON is written
+    again from the text kept with the object, never from another object's id."""
+    monkeypatch.setattr(standings_store, "ROW_TEXTS_LEAST", 2)
+    texts = standings_store._RowTexts()
+    values = {"points": 8, "discs": 465}
+    with mock.patch.object(standings_store.json, "dumps", wraps=json.dumps) as dumps:
+        assert json.loads(texts.text(values)) == values
+        assert json.loads(texts.text(values)) == values
+        assert dumps.call_count == 1
+        equal = dict(values)
+        texts.text(equal)  # equal, but another object: encoded on its own
+        assert dumps.call_count == 2
+    texts.trim()
+    for n in range(20):
+        texts.text({"points": n})
+        texts.trim()
+    assert len(texts.texts) <= 4 * standings_store.ROW_TEXTS_LEAST

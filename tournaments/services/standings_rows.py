@@ -134,9 +134,12 @@ def _complete(snapshot_id: int, per_entrant: dict[str, dict[str, Any]]) -> int:
             f"SELECT {select} FROM {table} AS b "
             f"JOIN {entrants} AS e ON e.id = b.{_column('entrant')} "
             f"LEFT JOIN unnest(%s::text[], %s::text[]) AS d(n, c) ON d.n = e.number::text "
-            f"WHERE b.{_column('snapshot')} = %s AND NOT EXISTS (SELECT 1 FROM {table} AS o "
-            f"WHERE o.{_column('snapshot')} = %s AND o.{_column('table_key')} = "
-            f"b.{_column('table_key')} AND o.{_column('entrant')} = b.{_column('entrant')})",
+            # the rows the snapshot holds, hashed once (NOT IN): as NOT EXISTS the planner,
+            # whose statistics predate the snapshot, scanned them again for each of the
+            # 10,000 shared rows (0.7 to 1.2 s of the outlook)
+            f"WHERE b.{_column('snapshot')} = %s AND (b.{_column('table_key')}, "
+            f"b.{_column('entrant')}) NOT IN (SELECT o.{_column('table_key')}, "
+            f"o.{_column('entrant')} FROM {table} AS o WHERE o.{_column('snapshot')} = %s)",
             [
                 snapshot_id,
                 numbers,

@@ -150,44 +150,48 @@ def store_snapshot(
             compared = _compare(previous[1], standings, entrants)
             written = compared.others
             if outlook_pending and compared.same_entrants:
-                # the rows that did not move stay where they are: the outlook copies them
+                # the rows that did not move stay where they are (the outlook copies
+                # them); those that moved are written with the others, from memory
                 shared_from = source[1] or previous[0]
-                copied = _rows_to_copy(previous[0], source[1], compared)
+                written = written + _rows_to_hold(previous[0], source[1], compared)
             else:
                 copied = compared.same()
-            if _copy_rows(previous[0], source[1], snapshot.pk, copied) != len(copied):
-                # the previous snapshot is not what it was: every row written here
-                StandingsRow.objects.filter(snapshot=snapshot).delete()
-                shared_from, written = None, None
+                if _copy_rows(previous[0], source[1], snapshot.pk, copied) != len(copied):
+                    # the previous snapshot is not what it was: every row written here
+                    StandingsRow.objects.filter(snapshot=snapshot).delete()
+                    written = None
     if as_text:
         _store_tables(snapshot.pk, tables_text(event.pk, standings.tables), shared_from)
         del snapshot.tables  # read again from the database if asked for (a deferred field)
         snapshot.rows_from = shared_from
     _insert_rows(
+        event.pk,
         (
-            snapshot.pk,
-            key,
-            position,
-            entrants[row.entrant],
-            row.rank,
-            _float(row.values.get("points")),
-            jsonable(row.values),
-            row.status,
-            jsonable(row.details),
-            # a row that hides its values (results not public yet) carries no outlook
-            {} if row.details.get("hidden") else per_entrant.get(row.entrant, {}),
-        )
-        for key, position, row in (
-            written
-            if written is not None
-            else (
-                (table.key, position, row)
-                for table in standings.tables
-                for position, row in enumerate(table.rows, start=1)
-                # virtual players (a WPF bye filler) are rows of the engine, not entrants
-                if row.entrant in entrants
+            (
+                snapshot.pk,
+                key,
+                position,
+                entrants[row.entrant],
+                row.rank,
+                _float(row.values.get("points")),
+                row.values,
+                row.status,
+                row.details,
+                # a row that hides its values (results not public yet) carries no outlook
+                {} if row.details.get("hidden") else per_entrant.get(row.entrant, {}),
             )
-        )
+            for key, position, row in (
+                written
+                if written is not None
+                else (
+                    (table.key, position, row)
+                    for table in standings.tables
+                    for position, row in enumerate(table.rows, start=1)
+                    # virtual players (a WPF bye filler) are rows of the engine, not entrants
+                    if row.entrant in entrants
+                )
+            )
+        ),
     )
     return snapshot
 
@@ -267,10 +271,10 @@ def entrant_ids(event: Event) -> dict[str, int]:
 class Compared:
     """Two standings of the same event, row by row."""
 
-    # (table key, entrant row id) -> (position, rank) now, of the rows whose stored
+    # (table key, entrant row id) -> (position, row) now, of the rows whose stored
     # content is the same in both but for their place, and which moved (another position
     # or rank)
-    moved: dict[tuple[str, int], tuple[int, int]]
+    moved: dict[tuple[str, int], tuple[int, Any]]
     # the same tables of the same entrants in both
     same_entrants: bool
     # (table key, position, row) now of the entrants' other rows: those to be written
@@ -278,12 +282,12 @@ class Compared:
     # the rows in place, the same content at the same position with the same rank: those
     # found one by one, and per table (key, rows now, index ranges) the runs of the
     # engine's same objects at the same places, listed only when asked (``unmoved``)
-    unmoved_found: dict[tuple[str, int], tuple[int, int]]
+    unmoved_found: dict[tuple[str, int], tuple[int, Any]]
     in_place: list[tuple[str, Any, list[range]]]
     entrants: dict[str, int]
 
-    def unmoved(self) -> Iterator[tuple[tuple[str, int], tuple[int, int]]]:
-        """(table key, entrant row id), (position, rank) of each row in place."""
+    def unmoved(self) -> Iterator[tuple[tuple[str, int], tuple[int, Any]]]:
+        """(table key, entrant row id), (position, row) of each row in place."""
         yield from self.unmoved_found.items()
         entrants = self.entrants
         for key, rows, runs in self.in_place:
@@ -292,11 +296,13 @@ class Compared:
                     row = rows[index]
                     entrant = entrants.get(row.entrant)
                     if entrant is not None:  # (a virtual player is no entrant's row)
-                        yield (key, entrant), (index + 1, row.rank)
+                        yield (key, entrant), (index + 1, row)
 
     def same(self) -> dict[tuple[str, int], tuple[int, int]]:
-        """Every row the same in both but for its place: moved or not."""
-        return {**dict(self.unmoved()), **self.moved}
+        """Every row the same in both but for its place, moved or not: (position, rank)."""
+        found = {key: (position, row.rank) for key, (position, row) in self.unmoved()}
+        found.update((key, (position, row.rank)) for key, (position, row) in self.moved.items())
+        return found
 
 
 def _compare(before: Standings, after: Standings, entrants: dict[str, int]) -> Compared:
@@ -307,8 +313,8 @@ def _compare(before: Standings, after: Standings, entrants: dict[str, int]) -> C
     the last that differ are found by identity in one pass of C (``map(is_, ...)``), and
     only the window between them is compared row by row."""
     old = {table.key: table.rows for table in before.tables}
-    moved: dict[tuple[str, int], tuple[int, int]] = {}
-    unmoved_found: dict[tuple[str, int], tuple[int, int]] = {}
+    moved: dict[tuple[str, int], tuple[int, Any]] = {}
+    unmoved_found: dict[tuple[str, int], tuple[int, Any]] = {}
     in_place: list[tuple[str, Any, list[range]]] = []
     others: list[tuple[str, int, Any]] = []
     same_entrants = len(old) == len(after.tables)
@@ -359,9 +365,9 @@ def _compare(before: Standings, after: Standings, entrants: dict[str, int]) -> C
                 and (row.details is was.details or row.details == was.details)
             ):
                 if placed[0] == position and was.rank == row.rank:
-                    unmoved_found[key] = (position, row.rank)
+                    unmoved_found[key] = (position, row)
                 else:
-                    moved[key] = (position, row.rank)
+                    moved[key] = (position, row)
             else:
                 others.append((key_of, position, row))
         # the same entrants' rows: each found before, and as many (the rows in place are
@@ -391,20 +397,27 @@ def _rows_source(snapshot_id: int) -> tuple[int, int | None] | None:
     return None if found is None else (int(found[0]), found[1])
 
 
-def _rows_to_copy(
+def _rows_to_hold(
     previous: int, previous_from: int | None, compared: Compared
-) -> dict[tuple[str, int], tuple[int, int]]:
+) -> list[tuple[str, int, Any]]:
     """Of the rows the same in both standings but for their place, those a snapshot
-    sharing rows must hold itself: the moved ones, and the unmoved ones the previous
-    snapshot held itself when it shared rows too (the new one shares the same source)."""
-    copied = dict(compared.moved)
+    sharing rows must hold itself, as (table key, position, row): the moved ones, and the
+    unmoved ones the previous snapshot held itself when it shared rows too (the new one
+    shares the same source). Written from memory: copied from the previous snapshot, each
+    was found by a join the planner chose from statistics older than that snapshot (one
+    row expected of 10,000), which hashed all its rows to pick a few hundred."""
+    held_rows = [(key, position, row) for (key, _), (position, row) in compared.moved.items()]
     if previous_from is not None:
         held = set(
             StandingsRow.objects.filter(snapshot_id=previous).values_list("table_key", "entrant_id")
         )
         if held:
-            copied.update((key, now) for key, now in compared.unmoved() if key in held)
-    return copied
+            held_rows.extend(
+                (key[0], position, row)
+                for key, (position, row) in compared.unmoved()
+                if key in held
+            )
+    return held_rows
 
 
 def _copy_rows(
@@ -470,28 +483,78 @@ ROW_FIELDS = (
     "details", "contention",
 )  # fmt: skip
 JSON_FIELDS = frozenset({"values", "details", "contention"})
+KEPT_FIELDS = frozenset({"values", "details"})  # the engine's own parts (_RowTexts)
+CONTENTION = ROW_FIELDS.index("contention")
 
 
-def _insert_rows(rows: Iterable[tuple[Any, ...]]) -> None:
-    """Standings rows (values in ROW_FIELDS order) in one statement. On PostgreSQL a COPY:
-    10,000 rows through bulk_create took seconds (a model instance each, every value
-    quoted into arrays); COPY streams them as they are."""
-    if connection.vendor != "postgresql":
-        StandingsRow.objects.bulk_create(
-            StandingsRow(**dict(zip(ROW_FIELDS, row, strict=True))) for row in rows
-        )
-        return
-    meta = StandingsRow._meta
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(_column(meta.get_field(f))) for f in ROW_FIELDS)
+def _insert_rows(event_id: int, rows: Iterable[tuple[Any, ...]]) -> None:
+    """Standings rows (values in ROW_FIELDS order, the engine's own values and details)
+    in one statement. On PostgreSQL a COPY: 10,000 rows through bulk_create took seconds
+    (a model instance each, every value quoted into arrays); COPY streams them as they
+    are, their JSON reused from the event's earlier rows where the objects are the same."""
     encoded = [i for i, f in enumerate(ROW_FIELDS) if f in JSON_FIELDS]
-    statement = f"COPY {quote(meta.db_table)} ({columns}) FROM STDIN"
-    with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
+    if connection.vendor != "postgresql":
+        fields = []
         for row in rows:
             values = list(row)
             for i in encoded:
-                values[i] = json.dumps(values[i])
+                values[i] = jsonable(values[i])
+            fields.append(StandingsRow(**dict(zip(ROW_FIELDS, values, strict=True))))
+        StandingsRow.objects.bulk_create(fields)
+        return
+    texts = _row_texts(event_id)
+    meta = StandingsRow._meta
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(_column(meta.get_field(f))) for f in ROW_FIELDS)
+    statement = f"COPY {quote(meta.db_table)} ({columns}) FROM STDIN"
+    kept = [i for i, f in enumerate(ROW_FIELDS) if f in KEPT_FIELDS]
+    with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
+        for row in rows:
+            values = list(row)
+            for i in kept:
+                values[i] = texts.text(values[i])
+            values[CONTENTION] = json.dumps(values[CONTENTION])
             copy.write_row(values)
+    texts.trim()
+
+
+class _RowTexts:
+    """The JSON text of an event's row parts (values, details), by the part's
+    identity: a moved row keeps the engine's objects (rules/formats/woc/incremental.py),
+    and is written again at its new place. Kept with the part itself, so an id is never
+    taken for another object's; trimmed to the parts written last once it holds more."""
+
+    __slots__ = ("last", "texts")
+
+    def __init__(self) -> None:
+        self.texts: dict[int, tuple[object, str]] = {}
+        self.last: dict[int, tuple[object, str]] = {}
+
+    def text(self, part: Any) -> str:
+        found = self.texts.get(id(part))
+        if found is None or found[0] is not part:
+            found = (part, json.dumps(jsonable(part)))
+            self.texts[id(part)] = found
+        self.last[id(part)] = found
+        return found[1]
+
+    def trim(self) -> None:
+        # the parts of earlier rows written since: a row moves again, or is gone
+        if len(self.texts) > 4 * max(len(self.last), ROW_TEXTS_LEAST):
+            self.texts = dict(self.last)
+        self.last = {}
+
+
+ROW_TEXTS_LEAST = 10_000
+_row_texts_of: OrderedDict[int, _RowTexts] = OrderedDict()
+
+
+def _row_texts(event_id: int) -> _RowTexts:
+    found = _row_texts_of.pop(event_id, None) or _RowTexts()
+    _row_texts_of[event_id] = found
+    while len(_row_texts_of) > DECIDED_EVENTS:
+        _row_texts_of.popitem(last=False)
+    return found
 
 
 def table_json(table: Any) -> dict[str, Any]:
