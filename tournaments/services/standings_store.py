@@ -8,7 +8,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from operator import is_
+from itertools import compress
+from operator import is_, not_
 from typing import Any
 
 from django.db import connection, transaction
@@ -280,23 +281,22 @@ class Compared:
     # (table key, position, row) now of the entrants' other rows: those to be written
     others: list[tuple[str, int, Any]]
     # the rows in place, the same content at the same position with the same rank: those
-    # found one by one, and per table (key, rows now, index ranges) the runs of the
-    # engine's same objects at the same places, listed only when asked (``unmoved``)
+    # found one by one, and per table (key, rows now, whether each index holds the
+    # engine's same object in both) the others, listed only when asked (``unmoved``)
     unmoved_found: dict[tuple[str, int], tuple[int, Any]]
-    in_place: list[tuple[str, Any, list[range]]]
+    in_place: list[tuple[str, Any, list[bool]]]
     entrants: dict[str, int]
 
     def unmoved(self) -> Iterator[tuple[tuple[str, int], tuple[int, Any]]]:
         """(table key, entrant row id), (position, row) of each row in place."""
         yield from self.unmoved_found.items()
         entrants = self.entrants
-        for key, rows, runs in self.in_place:
-            for run in runs:
-                for index in run:
-                    row = rows[index]
-                    entrant = entrants.get(row.entrant)
-                    if entrant is not None:  # (a virtual player is no entrant's row)
-                        yield (key, entrant), (index + 1, row)
+        for key, rows, same_place in self.in_place:
+            for index in compress(range(len(same_place)), same_place):
+                row = rows[index]
+                entrant = entrants.get(row.entrant)
+                if entrant is not None:  # (a virtual player is no entrant's row)
+                    yield (key, entrant), (index + 1, row)
 
     def same(self) -> dict[tuple[str, int], tuple[int, int]]:
         """Every row the same in both but for its place, moved or not: (position, rank)."""
@@ -309,13 +309,14 @@ def _compare(before: Standings, after: Standings, entrants: dict[str, int]) -> C
     """A result moves the player up or down past hundreds of rows of a large field; each
     of those is the same row one place further (copied, not written again), and the others
     are the same rows where they were (shared, not copied). The engine keeps the objects
-    of the rows it did not touch (rules/reranking.py): the rows before the first and after
-    the last that differ are found by identity in one pass of C (``map(is_, ...)``), and
-    only the window between them is compared row by row."""
+    of the rows it did not touch (rules/reranking.py): the rows in place are found by
+    identity in one pass of C (``map(is_, ...)``), and only the others are compared row
+    by row (the first and last of those are far apart: a result changes the Brightwell
+    terms of opponents all over the field)."""
     old = {table.key: table.rows for table in before.tables}
     moved: dict[tuple[str, int], tuple[int, Any]] = {}
     unmoved_found: dict[tuple[str, int], tuple[int, Any]] = {}
-    in_place: list[tuple[str, Any, list[range]]] = []
+    in_place: list[tuple[str, Any, list[bool]]] = []
     others: list[tuple[str, int, Any]] = []
     same_entrants = len(old) == len(after.tables)
     for table in after.tables:
@@ -332,21 +333,20 @@ def _compare(before: Standings, after: Standings, entrants: dict[str, int]) -> C
             continue
         common = min(len(rows_before), len(rows_after))
         same_place = list(map(is_, rows_before, rows_after))  # (stops at the shorter)
-        if False in same_place:
-            first = same_place.index(False)
-            last = common - 1 - same_place[::-1].index(False)
-        else:
-            first, last = common, common - 1
-        in_place.append((key_of, rows_after, [range(0, first), range(last + 1, common)]))
-        # the window: from the first row that differs to the last, and the rows beyond
-        # the shorter table's end
+        in_place.append((key_of, rows_after, same_place))
+        # the rows not in place, and those beyond the shorter table's end: a row moved
+        # there was not in place before either (its old place holds another row now)
+        differ = list(compress(range(common), map(not_, same_place)))
+        differ.extend(range(common, max(len(rows_before), len(rows_after))))
         placed_by = {
-            row.entrant: (position, row)
-            for position, row in _window(rows_before, first, last, common)
-            if row.entrant in entrants
+            row.entrant: (index + 1, row)
+            for index in differ
+            if index < len(rows_before) and (row := rows_before[index]).entrant in entrants
         }
         after_count = 0
-        for position, row in _window(rows_after, first, last, common):
+        for position, row in (
+            (index + 1, rows_after[index]) for index in differ if index < len(rows_after)
+        ):
             entrant = entrants.get(row.entrant)
             if entrant is None:
                 continue  # a virtual player (a WPF bye filler) is no entrant's row
@@ -375,13 +375,6 @@ def _compare(before: Standings, after: Standings, entrants: dict[str, int]) -> C
         if after_count != len(placed_by):
             same_entrants = False
     return Compared(moved, same_entrants, others, unmoved_found, in_place, entrants)
-
-
-def _window(rows: Any, first: int, last: int, common: int) -> Iterator[tuple[int, Any]]:
-    """(position, row) of the rows from index ``first`` to ``last`` and from ``common``
-    on: those not in place."""
-    yield from enumerate(rows[first : last + 1], start=first + 1)
-    yield from enumerate(rows[common:], start=common + 1)
 
 
 def _rows_source(snapshot_id: int) -> tuple[int, int | None] | None:
