@@ -15,7 +15,8 @@ p95, the standings part (the worker's own time from reading the event to the com
 snapshot, from its log), the outlook's time after it, and how many refreshes went the
 incremental way; under each line, the standings part's phases (the record read and the
 standings computed, the snapshot stored, the commit with its hooks). A first save, not
-counted, warms the worker. Never fails a build.
+counted (neither its latency nor its publication in the worker's log), warms the worker.
+Never fails a build.
 
 Open matches get their simulated result (on a kept event, the games of a played match of
 the round); once none is left, a result is corrected (its games reversed), so a kept
@@ -203,7 +204,9 @@ def _wait(base: str, event, field: str, version: int, limit: float = 120) -> boo
     return False
 
 
-def measure(event, pure, base: str, saves: int, gap: float = 1.0) -> list[float]:
+def measure(event, pure, base: str, saves: int, gap: float = 1.0) -> tuple[list[float], int]:
+    """The counted saves' delays, and the results version of the warm-up save (its
+    publication in the worker's log is not counted either)."""
     from tournaments.models import Event, Match
     from tournaments.services import results
     from tournaments.services.errors import ServiceError
@@ -211,10 +214,11 @@ def measure(event, pure, base: str, saves: int, gap: float = 1.0) -> list[float]
     delays = []
     candidates = _candidates(event)
     if not candidates:
-        return delays
+        return delays, 0
     played = next((m for m in candidates if m.result), None)
     turn = 0
     warm = 1  # the first save warms the worker (its modules, its kept state): not counted
+    warm_version = 0
     for _ in range(saves * 3 + warm):
         if len(delays) >= saves + warm:
             break
@@ -229,23 +233,27 @@ def measure(event, pure, base: str, saves: int, gap: float = 1.0) -> list[float]
             continue  # a correction the format refuses (a knockout's decided tie): the next
         started = time.monotonic()
         version = Event.objects.values_list("results_version", flat=True).get(pk=event.pk)
+        if len(delays) < warm:
+            warm_version = version
         if _wait(base, event, "standings_version", version):
             _get(f"{base}/e/{event.slug}/standings/")
             delays.append(time.monotonic() - started)
         _wait(base, event, "outlook_version", version)
         time.sleep(gap)  # the next director's save comes a moment later, not back to back
-    return delays[warm:]
+    return delays[warm:], warm_version
 
 
 def _parse(
-    log: Path, event_id: int, phases: dict[str, list[float]] | None = None
+    log: Path, event_id: int, phases: dict[str, list[float]] | None = None, after: int = 0
 ) -> tuple[list[float], list[float], int, int]:
     """The standings parts, the outlooks and how many refreshes went each way, from the
-    worker's log; ``phases`` gets each phase's times (compute, store, commit)."""
+    worker's log, of the results versions above ``after`` (the warm-up save's, like its
+    latency, not counted: its whole recompute would be the largest part of every run);
+    ``phases`` gets each phase's times (compute, store, commit)."""
     parts, outlooks, incremental, whole = [], [], 0, 0
     for line in log.read_text(errors="replace").splitlines():
         found = PUBLISHED.search(line)
-        if found and int(found.group(1)) == event_id:
+        if found and int(found.group(1)) == event_id and int(found.group(2)) > after:
             parts.append(float(found.group(3)))
             if phases is not None:
                 for name, seconds in PHASE.findall(found.group(5) or ""):
@@ -255,7 +263,7 @@ def _parse(
             else:
                 incremental += 1
         found = OUTLOOK.search(line)
-        if found and int(found.group(1)) == event_id:
+        if found and int(found.group(1)) == event_id and int(found.group(2)) > after:
             outlooks.append(float(found.group(3)))
     return parts, outlooks, incremental, whole
 
@@ -291,9 +299,11 @@ def main(cases: list[tuple[str, int]]) -> None:
         _vacuum()
         with gunicorn(env, workers, ARBITER_PAGE_CACHE="1") as base, worker(env, log):
             _get(f"{base}/e/{event.slug}/standings/")
-            delays = measure(event, pure, base, saves, float(os.environ.get("BENCH_GAP", "1")))
+            delays, warm_version = measure(
+                event, pure, base, saves, float(os.environ.get("BENCH_GAP", "1"))
+            )
         phases: dict[str, list[float]] = {}
-        parts, outlooks, incremental, whole = _parse(log, event.pk, phases)
+        parts, outlooks, incremental, whole = _parse(log, event.pk, phases, after=warm_version)
         if not delays:
             print(f"| {key:<13} | {size:>8} | no save could be measured |")
             continue
