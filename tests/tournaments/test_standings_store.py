@@ -145,11 +145,11 @@ def test_tables_are_stored_as_json_text_and_written_through_the_orm_too():
     )
 
 
-def test_a_rows_json_is_reused_by_identity_and_the_texts_stay_bounded(monkeypatch):
+def test_a_rows_json_is_reused_by_identity_and_the_texts_stay_bounded():
     """A moved row keeps the engine's values and details objects: their JSON is written
     again from the text kept with the object, never from another object's id."""
-    monkeypatch.setattr(standings_store, "ROW_TEXTS_LEAST", 2)
-    texts = standings_store._RowTexts()
+    encode, _ = standings_store.TEXT_KINDS["rows"]
+    texts = standings_store.TextsByIdentity(encode, least=2)
     values = {"points": 8, "discs": 465}
     with mock.patch.object(standings_store.json, "dumps", wraps=json.dumps) as dumps:
         assert json.loads(texts.text(values)) == values
@@ -162,4 +162,4 @@ def test_a_rows_json_is_reused_by_identity_and_the_texts_stay_bounded(monkeypatc
     for n in range(20):
         texts.text({"points": n})
         texts.trim()
-    assert len(texts.texts) <= 4 * standings_store.ROW_TEXTS_LEAST
+    assert len(texts.texts) <= 4 * texts.least

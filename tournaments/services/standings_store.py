@@ -476,7 +476,7 @@ ROW_FIELDS = (
     "details", "contention",
 )  # fmt: skip
 JSON_FIELDS = frozenset({"values", "details", "contention"})
-KEPT_FIELDS = frozenset({"values", "details"})  # the engine's own parts (_RowTexts)
+KEPT_FIELDS = frozenset({"values", "details"})  # the engine's own parts (kept_texts)
 CONTENTION = ROW_FIELDS.index("contention")
 
 
@@ -495,7 +495,7 @@ def _insert_rows(event_id: int, rows: Iterable[tuple[Any, ...]]) -> None:
             fields.append(StandingsRow(**dict(zip(ROW_FIELDS, values, strict=True))))
         StandingsRow.objects.bulk_create(fields)
         return
-    texts = _row_texts(event_id)
+    texts = kept_texts("rows", event_id)
     meta = StandingsRow._meta
     quote = connection.ops.quote_name
     columns = ", ".join(quote(_column(meta.get_field(f))) for f in ROW_FIELDS)
@@ -509,45 +509,6 @@ def _insert_rows(event_id: int, rows: Iterable[tuple[Any, ...]]) -> None:
             values[CONTENTION] = json.dumps(values[CONTENTION])
             copy.write_row(values)
     texts.trim()
-
-
-class _RowTexts:
-    """The JSON text of an event's row parts (values, details), by the part's
-    identity: a moved row keeps the engine's objects (rules/formats/woc/incremental.py),
-    and is written again at its new place. Kept with the part itself, so an id is never
-    taken for another object's; trimmed to the parts written last once it holds more."""
-
-    __slots__ = ("last", "texts")
-
-    def __init__(self) -> None:
-        self.texts: dict[int, tuple[object, str]] = {}
-        self.last: dict[int, tuple[object, str]] = {}
-
-    def text(self, part: Any) -> str:
-        found = self.texts.get(id(part))
-        if found is None or found[0] is not part:
-            found = (part, json.dumps(jsonable(part)))
-            self.texts[id(part)] = found
-        self.last[id(part)] = found
-        return found[1]
-
-    def trim(self) -> None:
-        # the parts of earlier rows written since: a row moves again, or is gone
-        if len(self.texts) > 4 * max(len(self.last), ROW_TEXTS_LEAST):
-            self.texts = dict(self.last)
-        self.last = {}
-
-
-ROW_TEXTS_LEAST = 10_000
-_row_texts_of: OrderedDict[int, _RowTexts] = OrderedDict()
-
-
-def _row_texts(event_id: int) -> _RowTexts:
-    found = _row_texts_of.pop(event_id, None) or _RowTexts()
-    _row_texts_of[event_id] = found
-    while len(_row_texts_of) > DECIDED_EVENTS:
-        _row_texts_of.popitem(last=False)
-    return found
 
 
 def table_json(table: Any) -> dict[str, Any]:
@@ -567,36 +528,72 @@ def decided_json(decided: Any) -> dict[str, Any]:
     }
 
 
-# Per event, the JSON text of each reason (Decided) of its last stored tables, by the
-# reason's identity: an update of the standings keeps the reasons of the pairs it did not
-# touch (rules/reranking.py), and a 10,000-entrant table has 7,000 of them, 1.2 MB of JSON
-# that was built and encoded again for every snapshot. Kept with the reason itself, so an
-# id is never taken for another object's.
-_decided_texts: OrderedDict[int, dict[int, tuple[object, str]]] = OrderedDict()
-DECIDED_EVENTS = 8
-
-
 def tables_text(event_id: int, tables: Iterable[Any]) -> str:
     """The JSON of ``[table_json(t) for t in tables]``, the reasons' parts reused from the
     event's last tables where they are the same objects."""
-    before = _decided_texts.pop(event_id, {})
-    now: dict[int, tuple[object, str]] = {}
+    texts = kept_texts("reasons", event_id)
     parts = []
     for table in tables:
-        texts = []
-        for decided in table.decided:
-            found = before.get(id(decided))
-            if found is None or found[0] is not decided:
-                found = (decided, json.dumps(decided_json(decided)))
-            now[id(decided)] = found
-            texts.append(found[1])
+        reasons = ", ".join(texts.text(decided) for decided in table.decided)
         head = json.dumps({**table_json_without_decided(table), "decided": []})
         assert head.endswith('"decided": []}')
-        parts.append(head[: -len("[]}")] + "[" + ", ".join(texts) + "]}")
-    _decided_texts[event_id] = now
-    while len(_decided_texts) > DECIDED_EVENTS:
-        _decided_texts.popitem(last=False)
+        parts.append(head[: -len("[]}")] + "[" + reasons + "]}")
+    texts.trim()
     return "[" + ", ".join(parts) + "]"
+
+
+class TextsByIdentity:
+    """JSON texts of an event's stored parts, by the part's identity. An update of the
+    standings keeps the engine's objects where it did not touch them (rules/reranking.py,
+    rules/formats/woc/incremental.py): the 7,000 reasons of a 10,000-entrant table (1.2 MB
+    of JSON), and the values and details of a row that only moved, written again at its
+    new place. Each text is kept with its part, so an id is never taken for another
+    object's; once it holds four times more than the last store used (and more than
+    ``least``), it is trimmed to those."""
+
+    __slots__ = ("encode", "last", "least", "texts")
+
+    def __init__(self, encode: Callable[[Any], str], least: int = 0) -> None:
+        self.encode = encode
+        self.least = least
+        self.texts: dict[int, tuple[object, str]] = {}
+        self.last: dict[int, tuple[object, str]] = {}
+
+    def text(self, part: Any) -> str:
+        found = self.texts.get(id(part))
+        if found is None or found[0] is not part:
+            found = (part, self.encode(part))
+            self.texts[id(part)] = found
+        self.last[id(part)] = found
+        return found[1]
+
+    def trim(self) -> None:
+        """The end of a store: what it used is what the next one likely uses again."""
+        if len(self.texts) > 4 * max(len(self.last), self.least):
+            self.texts = dict(self.last)
+        self.last = {}
+
+
+# What each kind of part is encoded by, and the parts kept at least (a row's values and
+# details at 10,000 entrants: those of rows that did not move this time may move next).
+TEXT_KINDS: dict[str, tuple[Callable[[Any], str], int]] = {
+    "reasons": (lambda decided: json.dumps(decided_json(decided)), 0),
+    "rows": (lambda part: json.dumps(jsonable(part)), 20_000),
+}
+TEXTS_EVENTS = 8  # events whose texts are kept, the last stored
+_texts_of: OrderedDict[tuple[str, int], TextsByIdentity] = OrderedDict()
+
+
+def kept_texts(kind: str, event_id: int) -> TextsByIdentity:
+    """The texts of ``kind`` (TEXT_KINDS) kept for the event."""
+    key = (kind, event_id)
+    found = _texts_of.pop(key, None)
+    if found is None:
+        found = TextsByIdentity(*TEXT_KINDS[kind])
+    _texts_of[key] = found
+    while len(_texts_of) > len(TEXT_KINDS) * TEXTS_EVENTS:
+        _texts_of.popitem(last=False)
+    return found
 
 
 def table_json_without_decided(table: Any) -> dict[str, Any]:
